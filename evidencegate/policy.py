@@ -1,0 +1,150 @@
+"""The policy: every budget, threshold and component choice of a run, in one validated object.
+
+Policies are YAML or JSON files validated with jsonschema against ``schemas/policy.schema.json``
+(exported from :class:`Policy`; a test keeps the two identical). An invalid policy raises
+:class:`PolicyError` naming the field and the rule it broke, before anything runs.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.contracts import Authority
+from evidencegate.exceptions import PolicyError
+
+__all__ = [
+    "BUILTIN_POLICIES",
+    "DisclaimerPolicy",
+    "Policy",
+    "TimeBudget",
+    "load_policy",
+    "policy_schema",
+]
+
+OnFail = Literal["abstain", "redact", "annotate"]
+
+#: Policies shipped in the repository's ``policies/`` folder, addressable by name.
+BUILTIN_POLICIES = ("default", "regulated-strict")
+
+_POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
+
+
+def _primary_only() -> list[Authority]:
+    return ["primary"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TimeBudget(_Strict):
+    per_call_s: float = Field(default=30.0, gt=0, description="Timeout of one component call.")
+    per_run_s: float = Field(default=120.0, gt=0, description="Wall-clock budget of one run.")
+
+
+class DisclaimerPolicy(_Strict):
+    """Disclaimers chosen by coverage when ``on_fail: annotate`` emits a partial answer."""
+
+    none_at: float = Field(default=0.8, ge=0, le=1, description="Coverage >= this: no disclaimer.")
+    caution_at: float = Field(default=0.6, ge=0, le=1)
+    caution_text: str = "Some content may go beyond the available sources."
+    insufficient_text: str = "Insufficient evidence; use with caution."
+
+
+class Policy(_Strict):
+    """A run's contract. Defaults are the embedded offline default (``policies/default.yaml``)."""
+
+    name: str = Field(default="default", min_length=1)
+    max_passes: int = Field(
+        default=1, ge=0, le=2, description="Reflection passes after the first draft (hard cap 2)."
+    )
+    max_followups: int = Field(default=1, ge=0, le=3, description="Follow-up retrievals allowed.")
+    max_retrievals: int = Field(default=4, ge=1, le=20)
+    time_budget: TimeBudget = Field(default_factory=TimeBudget)
+    max_tokens: int = Field(default=200_000, ge=1, description="Model tokens per run (in + out).")
+    max_cost_usd: float = Field(default=1.0, ge=0, description="Model cost per run, in USD.")
+    max_evidence_chars: int = Field(
+        default=12_000, ge=500, description="Evidence characters re-injected into a model call."
+    )
+    top_k: int = Field(default=8, ge=1, le=100, description="Passages per retrieval.")
+    coverage_threshold: float = Field(
+        default=1.0, ge=0, le=1, description="Required-fact coverage for the contract to be met."
+    )
+    on_fail: OnFail = "abstain"
+    disclaimers: DisclaimerPolicy = Field(default_factory=DisclaimerPolicy)
+    min_quote_chars: int = Field(default=20, ge=1, description="Shorter quotes are rejected.")
+    min_support_score: float = Field(
+        default=0.6, ge=0, le=1, description="Rules critic: lexical support needed for 'supported'."
+    )
+    allowed_authorities: list[Authority] = Field(default_factory=_primary_only, min_length=1)
+    require_separate_critic: bool = True
+    allow_same_model_critic: bool = False
+    generator: str = Field(default="extractive", min_length=1)
+    critic: str = Field(default="rules", min_length=1)
+
+    def sha256(self) -> str:
+        """Content hash of the policy, recorded at run start."""
+        return sha256_hex(canonical_json(self.model_dump(mode="json")))
+
+
+@cache
+def policy_schema() -> dict[str, Any]:
+    """The JSON Schema of :class:`Policy` (what ``schemas/policy.schema.json`` holds)."""
+    schema = Policy.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://evidencegate.dev/schemas/policy.schema.json"
+    return schema
+
+
+def load_policy(source: str | Path | dict[str, Any] | Policy | None = None) -> Policy:
+    """Load and validate a policy from a path, a builtin name, a mapping, or return the default.
+
+    Raises PolicyError naming the file, the field and the failed rule.
+    """
+    if source is None:
+        return Policy()
+    if isinstance(source, Policy):
+        return source
+    if isinstance(source, dict):
+        return _validate(source, origin="<dict>")
+    path = Path(source)
+    if not path.exists() and str(source) in BUILTIN_POLICIES:
+        path = _POLICY_DIR / f"{source}.yaml"
+    if not path.is_file():
+        raise PolicyError(
+            f"policy {str(source)!r} is not a file nor a builtin name "
+            f"({', '.join(BUILTIN_POLICIES)})",
+            source=str(source),
+        )
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise PolicyError(f"{path}: not valid YAML/JSON: {exc}", source=str(path)) from exc
+    if not isinstance(data, dict):
+        raise PolicyError(f"{path}: a policy must be a mapping", source=str(path), rule="type")
+    return _validate(data, origin=str(path))
+
+
+def _validate(data: dict[str, Any], *, origin: str) -> Policy:
+    validator = jsonschema.Draft202012Validator(policy_schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = errors[0]
+        field = ".".join(str(p) for p in err.absolute_path) or "<root>"
+        more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise PolicyError(
+            f"{origin}: policy field {field!r}: {err.message} (rule: {err.validator}){more}",
+            field=field,
+            rule=str(err.validator),
+            source=origin,
+        )
+    return Policy.model_validate(data)

@@ -1,0 +1,50 @@
+"""Shared fixtures. Tests never reach the network; shared datasets skip unless required."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import structlog
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
+EXAMPLE_CORPUS = REPO_ROOT / "golden_sets" / "example" / "corpus"
+
+
+def shared_path(*parts: str) -> Path:
+    """Path under ../shared/datasets; skip (or fail under EVIDENCEGATE_REQUIRE_SHARED=1)."""
+    path = SHARED_DATASETS.joinpath(*parts)
+    if not path.exists():
+        message = f"shared dataset {path} is absent (see ../shared/datasets/README.md)"
+        if os.environ.get("EVIDENCEGATE_REQUIRE_SHARED") == "1":
+            pytest.fail(message + " and EVIDENCEGATE_REQUIRE_SHARED=1")
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refuse any outbound connection except to loopback."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: object) -> object:
+        host = address[0] if isinstance(address, tuple) else str(address)
+        if isinstance(host, str) and (
+            host.startswith("127.") or host in {"localhost", "::1"} or host.startswith("/")
+        ):
+            return real_connect(self, address)  # type: ignore[arg-type]
+        raise RuntimeError(f"tests must not reach the network (tried {address!r})")
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+
+
+@pytest.fixture(autouse=True)
+def _reset_structlog() -> Iterator[None]:
+    """Each test starts from structlog's defaults."""
+    structlog.reset_defaults()
+    yield
+    structlog.reset_defaults()
