@@ -1,0 +1,21 @@
+"""The trace: every event of a run as a hash-chained, append-only JSONL file.
+
+``events`` defines what is recorded, ``chain`` how lines are encoded, linked and verified,
+``recorder`` writes them. ``verify_trace`` tells an intact trace from a tampered one.
+"""
+
+from evidencegate.trace.chain import (
+    GENESIS_HASH,
+    ChainReport,
+    read_trace,
+    verify_trace,
+)
+from evidencegate.trace.recorder import TraceRecorder
+
+__all__ = [
+    "GENESIS_HASH",
+    "ChainReport",
+    "TraceRecorder",
+    "read_trace",
+    "verify_trace",
+]

@@ -1,0 +1,160 @@
+"""Trace events: a pydantic union discriminated on ``kind``, with one module-level TypeAdapter.
+
+A trace file is JSONL; each line is a :class:`TraceLine` — the chain envelope (seq, ts, run_id,
+prev_hash, hash) around one event. Everything a run saw or produced that could vary is in an
+event, so a trace round-trips to JSON losslessly and a replay can answer from it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from evidencegate.contracts import (
+    ClaimVerification,
+    CriticAudit,
+    CriticSufficiency,
+    Decision,
+    Draft,
+    GatedAnswer,
+)
+
+__all__ = [
+    "TRACE_LINE_ADAPTER",
+    "AuditEvent",
+    "ComponentFailedEvent",
+    "DecisionEvent",
+    "DraftEvent",
+    "RetrievalEvent",
+    "RetrievedRef",
+    "RunEndEvent",
+    "RunStartEvent",
+    "SufficiencyEvent",
+    "TraceEvent",
+    "TraceLine",
+    "VerificationEvent",
+]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RunStartEvent(_Event):
+    kind: Literal["run_start"] = "run_start"
+    question: str
+    as_of: dt.date
+    tenant: str | None = None
+    policy: dict[str, Any]
+    policy_sha256: str
+    components: dict[str, str] = Field(description="role -> component id and version")
+    evidencegate_version: str
+
+
+class RetrievedRef(_Event):
+    passage_id: str
+    doc_id: str
+    version: str
+    page: int
+    char_start: int
+    char_end: int
+    authority: str
+    score: float
+    text_sha256: str
+
+
+class RetrievalEvent(_Event):
+    kind: Literal["retrieval"] = "retrieval"
+    pass_no: int
+    purpose: Literal["initial", "follow_up"]
+    query: str
+    as_of: dt.date
+    results: list[RetrievedRef]
+    new_primary_sources: list[str] = Field(
+        description="doc_id@version of primary sources not seen earlier in the run."
+    )
+
+
+class SufficiencyEvent(_Event):
+    kind: Literal["sufficiency"] = "sufficiency"
+    pass_no: int
+    critic: str
+    evidence_ids: list[str]
+    output: CriticSufficiency
+
+
+class DraftEvent(_Event):
+    kind: Literal["draft"] = "draft"
+    pass_no: int
+    generator: str
+    evidence_ids: list[str]
+    avoid: list[str]
+    output: Draft
+
+
+class VerificationEvent(_Event):
+    kind: Literal["verification"] = "verification"
+    pass_no: int
+    results: list[ClaimVerification]
+
+
+class AuditEvent(_Event):
+    kind: Literal["audit"] = "audit"
+    pass_no: int
+    critic: str
+    output: CriticAudit
+
+
+class DecisionEvent(_Event):
+    kind: Literal["decision"] = "decision"
+    decision: Decision
+
+
+class ComponentFailedEvent(_Event):
+    kind: Literal["component_failed"] = "component_failed"
+    pass_no: int
+    component: str
+    error_type: str
+    message: str
+
+
+class RunEndEvent(_Event):
+    kind: Literal["run_end"] = "run_end"
+    answer: GatedAnswer
+    elapsed_ms: float
+
+
+TraceEvent = Annotated[
+    RunStartEvent
+    | RetrievalEvent
+    | SufficiencyEvent
+    | DraftEvent
+    | VerificationEvent
+    | AuditEvent
+    | DecisionEvent
+    | ComponentFailedEvent
+    | RunEndEvent,
+    Field(discriminator="kind"),
+]
+
+
+class TraceLine(BaseModel):
+    """One JSONL line: the hash-chain envelope around one event.
+
+    ``hash`` is sha256 of the canonical JSON of every other field of the line;
+    ``prev_hash`` is the previous line's hash ("0" * 64 for seq 0).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int = Field(ge=0)
+    ts: str = Field(description="UTC ISO-8601 timestamp of the write.")
+    run_id: str
+    prev_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
+    event: TraceEvent
+    hash: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+TRACE_LINE_ADAPTER: TypeAdapter[TraceLine] = TypeAdapter(TraceLine)
