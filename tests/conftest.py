@@ -12,7 +12,7 @@ import structlog
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
-EXAMPLE_CORPUS = REPO_ROOT / "golden_sets" / "example" / "corpus"
+EXAMPLE_CORPUS = REPO_ROOT / "golden_sets" / "example"
 
 
 def shared_path(*parts: str) -> Path:

@@ -1,0 +1,88 @@
+"""evidencegate: evidence-gated answers for regulated work.
+
+Every claim of an answer maps to a quoted span of a specific version of a primary source that
+the run actually retrieved, or the answer is not emitted. The public API is pinned in
+``__all__`` (a test keeps it so).
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from evidencegate.contracts import (
+    Citation,
+    Claim,
+    ClaimVerification,
+    CriticAudit,
+    CriticSufficiency,
+    Decision,
+    DocumentVersion,
+    Draft,
+    GatedAnswer,
+    Outcome,
+    Page,
+    Passage,
+    StopReason,
+    Verdict,
+)
+from evidencegate.corpus import IngestOptions, IngestReport, Store
+from evidencegate.critique.rules import RulesCritic
+from evidencegate.exceptions import (
+    BudgetExceeded,
+    ConfigurationError,
+    CriticOutputInvalid,
+    EvidenceGateError,
+    EvidenceThresholdNotMet,
+    IngestError,
+    PolicyError,
+    StoreError,
+    TraceFormatError,
+    UsageError,
+)
+from evidencegate.gate import EvidenceGate
+from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.loop.controller import LoopController
+from evidencegate.policy import Policy, load_policy
+from evidencegate.trace.chain import verify_trace
+from evidencegate.trace.recorder import TraceRecorder
+from evidencegate.verify.verifier import Verifier
+
+__all__ = [
+    "BudgetExceeded",
+    "Citation",
+    "Claim",
+    "ClaimVerification",
+    "ConfigurationError",
+    "CriticAudit",
+    "CriticOutputInvalid",
+    "CriticSufficiency",
+    "Decision",
+    "DocumentVersion",
+    "Draft",
+    "EvidenceGate",
+    "EvidenceGateError",
+    "EvidenceThresholdNotMet",
+    "ExtractiveGenerator",
+    "GatedAnswer",
+    "IngestError",
+    "IngestOptions",
+    "IngestReport",
+    "LoopController",
+    "Outcome",
+    "Page",
+    "Passage",
+    "Policy",
+    "PolicyError",
+    "RulesCritic",
+    "StopReason",
+    "Store",
+    "StoreError",
+    "TraceFormatError",
+    "TraceRecorder",
+    "UsageError",
+    "Verdict",
+    "Verifier",
+    "__version__",
+    "load_policy",
+    "verify_trace",
+]

@@ -1,0 +1,3 @@
+from evidencegate.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,190 @@
+"""Command line: ``evidencegate ingest | ask | verify | demo``.
+
+Exit codes: 0 success; 1 a checked property failed (a tampered trace; ``ask --strict`` when the
+answer is not ``answered``); 2 bad input or configuration (the message names what is wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from evidencegate import __version__
+from evidencegate.contracts import GatedAnswer, Outcome
+from evidencegate.corpus import IngestOptions, Store
+from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
+from evidencegate.exceptions import EvidenceGateError
+from evidencegate.gate import EvidenceGate
+from evidencegate.trace.cli import run_verify
+
+__all__ = ["main"]
+
+EXAMPLE_CORPUS = Path(__file__).resolve().parent.parent / "golden_sets" / "example"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except EvidenceGateError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="evidencegate",
+        description="Evidence-gated answers: every claim quotes a specific version of a primary "
+        "source, or the answer is not emitted.",
+    )
+    parser.add_argument("--version", action="version", version=f"evidencegate {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    ingest = sub.add_parser("ingest", help="ingest PDF, .txt/.md and JSONL sources into a store")
+    add_ingest_arguments(ingest)
+    ingest.set_defaults(func=run_ingest)
+
+    ask = sub.add_parser("ask", help="ask a question; prints the gated answer")
+    ask.add_argument("question")
+    ask.add_argument("--store", required=True, type=Path, help="store directory")
+    ask.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
+    ask.add_argument("--policy", default=None, help="policy file or builtin name")
+    ask.add_argument("--tenant", default=None)
+    ask.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
+    ask.add_argument("--json", action="store_true", help="print exactly the GatedAnswer JSON")
+    ask.add_argument(
+        "--strict", action="store_true", help="exit 1 unless the outcome is 'answered'"
+    )
+    ask.set_defaults(func=_ask)
+
+    verify = sub.add_parser("verify", help="check a trace's hash chain")
+    verify.add_argument("trace", type=Path)
+    verify.add_argument("--json", action="store_true")
+    verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json))
+
+    demo = sub.add_parser("demo", help="ingest the example corpus into a temporary store and ask")
+    demo.add_argument("--corpus", type=Path, default=EXAMPLE_CORPUS)
+    demo.add_argument("--traces", type=Path, default=None, help="where traces go")
+    demo.set_defaults(func=_demo)
+    return parser
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def _ask(args: argparse.Namespace) -> int:
+    with EvidenceGate.open(args.store, policy=args.policy) as gate:
+        answer = gate.ask(
+            args.question, as_of=args.as_of, tenant=args.tenant, trace_out=args.trace_out
+        )
+        trace_path = args.trace_out or gate.store.directory / "traces" / f"{answer.trace_id}.jsonl"
+    if args.json:
+        sys.stdout.write(answer.model_dump_json() + "\n")
+    else:
+        print(format_answer(answer))
+        print(f"trace: {trace_path}")
+    if args.strict and answer.outcome is not Outcome.ANSWERED:
+        return 1
+    return 0
+
+
+def format_answer(answer: GatedAnswer) -> str:
+    """A readable rendering: outcome, each claim with its quote, doc, version and page."""
+    lines = [
+        f"question: {answer.question}",
+        f"as of:    {answer.as_of.isoformat()}   policy: {answer.policy}",
+        f"outcome:  {answer.outcome.value}  (stop: {answer.stop_reason.value}, "
+        f"passes: {answer.passes}, coverage: {answer.coverage:.2f})",
+    ]
+    if answer.disclaimer:
+        lines.append(f"disclaimer: {answer.disclaimer}")
+    for i, claim in enumerate(answer.claims, start=1):
+        lines.append(f"  [{i}] {claim.text}")
+        for c in claim.citations:
+            lines.append(
+                f'      quote: "{c.quote}"\n      source: {c.doc_id} @ {c.version}, '
+                f"page {c.page}, chars {c.char_start}-{c.char_end}"
+            )
+    for d in answer.dropped_claims:
+        lines.append(f"  dropped: {d.text!r} ({', '.join(d.reasons)})")
+    if answer.outcome is Outcome.ABSTAINED or answer.gaps:
+        lines.append("  gaps: " + ("; ".join(answer.gaps) or "-"))
+    return "\n".join(lines)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    corpus: Path = args.corpus
+    golden = corpus / "golden.jsonl"
+    if not golden.is_file():
+        print(f"error: example corpus not found at {corpus}", file=sys.stderr)
+        return 2
+    items = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines() if line]
+    picks = _demo_questions(items)
+    sources = sorted((corpus / "corpus").glob("*.md"))
+    traces: Path = args.traces or Path(tempfile.mkdtemp(prefix="evidencegate-demo-traces-"))
+    traces.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="evidencegate-demo-") as tmp,
+        Store.open(Path(tmp) / "store") as store,
+    ):
+        report = store.ingest(sources, IngestOptions())
+        print(
+            f"ingested {len(sources)} files of {corpus} into a temporary store: {report.summary()}"
+        )
+        gate = EvidenceGate(store)
+        for item in picks:
+            print(f"\n=== {item['id']} ({item['category']}), as of {item['as_of']}")
+            answer = gate.ask(
+                item["question"],
+                as_of=dt.date.fromisoformat(item["as_of"]),
+                trace_out=traces / f"{item['id']}.jsonl",
+            )
+            print(format_answer(answer))
+    print(f"\ntraces written to {traces} (check one with: evidencegate verify TRACE)")
+    return 0
+
+
+def _demo_questions(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A factual item, a stale trap before and after its policy changed, a primary-required
+    item and an unanswerable one."""
+
+    def first(category: str, *, exclude: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        for item in items:
+            if item.get("category") != category or item is exclude:
+                continue
+            if exclude is not None and _versions(item) & _versions(exclude):
+                continue  # the other side of the change
+            if exclude is not None and not _docs(item) & _docs(exclude):
+                continue
+            return item
+        return None
+
+    trap = first("stale_trap")
+    picks = [
+        first("factual"),
+        trap,
+        first("stale_trap", exclude=trap) if trap else None,
+        first("primary_required"),
+        first("unanswerable"),
+    ]
+    return [p for p in picks if p is not None]
+
+
+def _versions(item: dict[str, Any]) -> set[str]:
+    return {f"{e['doc_id']}@{e.get('version')}" for e in item.get("required_evidence", [])}
+
+
+def _docs(item: dict[str, Any]) -> set[str]:
+    return {e["doc_id"] for e in item.get("required_evidence", [])}

@@ -1,0 +1,111 @@
+"""Budgets: a small frozen object of limits with ``check_*`` methods, and the usage it checks.
+
+The limits come from the policy. The controller checks them at the top of each pass and before
+each retrieval; a ``check_*`` raises :class:`BudgetExceeded` naming the limit and the value seen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from evidencegate.contracts import StopReason, Usage
+from evidencegate.exceptions import BudgetExceeded
+from evidencegate.policy import Policy
+
+__all__ = ["Budget", "RunUsage", "stop_reason_for"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Budget:
+    """The limits of one run."""
+
+    max_passes: int
+    max_followups: int
+    max_retrievals: int
+    max_tokens: int
+    max_cost_usd: float
+    run_seconds: float
+
+    @classmethod
+    def from_policy(cls, policy: Policy) -> Budget:
+        return cls(
+            max_passes=policy.max_passes,
+            max_followups=policy.max_followups,
+            max_retrievals=policy.max_retrievals,
+            max_tokens=policy.max_tokens,
+            max_cost_usd=policy.max_cost_usd,
+            run_seconds=policy.time_budget.per_run_s,
+        )
+
+    def check_time(self, usage: RunUsage) -> None:
+        elapsed = usage.elapsed_s()
+        if elapsed >= self.run_seconds:
+            raise BudgetExceeded("time_budget.per_run_s", allowed=self.run_seconds, used=elapsed)
+
+    def check_tokens(self, usage: RunUsage) -> None:
+        used = usage.input_tokens + usage.output_tokens
+        if used >= self.max_tokens:
+            raise BudgetExceeded("max_tokens", allowed=self.max_tokens, used=used)
+
+    def check_cost(self, usage: RunUsage) -> None:
+        if self.max_cost_usd and usage.cost_usd >= self.max_cost_usd:
+            raise BudgetExceeded("max_cost_usd", allowed=self.max_cost_usd, used=usage.cost_usd)
+
+    def check_retrieval(self, usage: RunUsage) -> None:
+        """Raise when one more retrieval would exceed the retrieval budget."""
+        if usage.retrievals >= self.max_retrievals:
+            raise BudgetExceeded(
+                "max_retrievals", allowed=self.max_retrievals, used=usage.retrievals
+            )
+
+    def check_pass(self, usage: RunUsage) -> None:
+        """Everything checked at the top of a pass."""
+        self.check_time(usage)
+        self.check_tokens(usage)
+        self.check_cost(usage)
+
+    def followups_left(self, usage: RunUsage) -> bool:
+        return usage.followups < self.max_followups and usage.retrievals < self.max_retrievals
+
+
+@dataclass(kw_only=True)
+class RunUsage:
+    """What a run has consumed so far (mutable; one per run)."""
+
+    clock: Callable[[], float] = time.monotonic
+    started: float = field(default=0.0)
+    retrievals: int = 0
+    followups: int = 0
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
+
+    def elapsed_s(self) -> float:
+        return self.clock() - self.started
+
+    def snapshot(self) -> Usage:
+        return Usage(
+            retrievals=self.retrievals,
+            model_calls=self.model_calls,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cost_usd=round(self.cost_usd, 6),
+        )
+
+
+_LIMIT_TO_STOP = {
+    "time_budget.per_run_s": StopReason.BUDGET_TIME,
+    "max_tokens": StopReason.BUDGET_TOKENS,
+    "max_cost_usd": StopReason.BUDGET_COST,
+    "max_retrievals": StopReason.BUDGET_RETRIEVALS,
+}
+
+
+def stop_reason_for(exc: BudgetExceeded) -> StopReason:
+    return _LIMIT_TO_STOP[exc.limit]

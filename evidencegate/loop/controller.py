@@ -1,0 +1,482 @@
+"""THE loop: retrieve → sufficiency → follow-up → draft → verify → audit → decide.
+
+:meth:`LoopController.run` is written out in full in one function on purpose (like httpx's
+``_send_handling_redirects``): the budget is checked at the top of each pass, every step is
+recorded in the trace, and when the loop ends it says why with a :class:`StopReason`.
+
+The controller decides; it never rewrites an answer. When the contract is not met it applies
+``policy.on_fail`` and never emits a claim that failed verification or the critic's audit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from evidencegate import __version__
+from evidencegate.canonical import sha256_hex
+from evidencegate.contracts import (
+    Action,
+    Claim,
+    ClaimVerification,
+    CriticAudit,
+    Decision,
+    DroppedClaim,
+    GatedAnswer,
+    Outcome,
+    Passage,
+    StopReason,
+    Verdict,
+)
+from evidencegate.exceptions import BudgetExceeded, ConfigurationError, CriticOutputInvalid
+from evidencegate.loop.budget import Budget, RunUsage, stop_reason_for
+from evidencegate.policy import Policy
+from evidencegate.protocols import Critic, Generator, Retriever, TraceSink
+from evidencegate.trace.events import (
+    AuditEvent,
+    ComponentFailedEvent,
+    DecisionEvent,
+    DraftEvent,
+    RetrievalEvent,
+    RetrievedRef,
+    RunEndEvent,
+    RunStartEvent,
+    SufficiencyEvent,
+    VerificationEvent,
+)
+from evidencegate.verify.verifier import Verifier
+
+__all__ = ["LoopController"]
+
+
+@dataclass
+class _Attempt:
+    """The latest audited draft: what on_fail works from when the loop stops unmet."""
+
+    claims: list[Claim]
+    verifications: dict[str, ClaimVerification]
+    audit: CriticAudit
+
+
+class LoopController:
+    """Runs one question through the evidence-gated loop under a policy."""
+
+    def __init__(
+        self,
+        *,
+        retriever: Retriever,
+        verifier: Verifier,
+        generator: Generator,
+        critic: Critic,
+        policy: Policy,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        same = generator.component_id == critic.component_id
+        if same and policy.require_separate_critic and not policy.allow_same_model_critic:
+            raise ConfigurationError(
+                f"critic {critic.component_id!r} is the same component as the generator; "
+                "set allow_same_model_critic: true in the policy to allow it",
+                component=critic.component_id,
+            )
+        self.retriever = retriever
+        self.verifier = verifier
+        self.generator = generator
+        self.critic = critic
+        self.policy = policy
+        self.clock = clock
+
+    def run(
+        self,
+        question: str,
+        *,
+        as_of: dt.date,
+        trace: TraceSink,
+        run_id: str,
+        tenant: str | None = None,
+    ) -> GatedAnswer:
+        policy = self.policy
+        budget = Budget.from_policy(policy)
+        usage = RunUsage(clock=self.clock)
+        components = {
+            "generator": self.generator.component_id,
+            "critic": self.critic.component_id,
+            "verifier": self.verifier.component_id,
+            "retriever": type(self.retriever).__name__,
+        }
+        if self.generator.component_id == self.critic.component_id:
+            components["same_model_critic"] = "allowed by policy"
+        trace.emit(
+            RunStartEvent(
+                question=question,
+                as_of=as_of,
+                tenant=tenant,
+                policy=policy.model_dump(mode="json"),
+                policy_sha256=policy.sha256(),
+                components=components,
+                evidencegate_version=__version__,
+            )
+        )
+
+        evidence: dict[str, Passage] = {}
+        seen_sources: set[str] = set()
+        avoid: list[str] = []
+        attempt: _Attempt | None = None
+        dropped: dict[str, DroppedClaim] = {}
+        gaps: list[str] = []
+        pass_no = 0
+        stop: StopReason
+
+        def retrieve(query: str, purpose: str) -> list[str]:
+            """Retrieve, record, merge into the evidence; return new primary sources."""
+            budget.check_retrieval(usage)
+            usage.retrievals += 1
+            if purpose == "follow_up":
+                usage.followups += 1
+            results = self.retriever.search(
+                query,
+                as_of=as_of,
+                limit=policy.top_k,
+                authorities=policy.allowed_authorities,
+                tenant=tenant,
+            )
+            new_sources = []
+            for p in results:
+                source = f"{p.doc_id}@{p.version}"
+                if p.authority == "primary" and source not in seen_sources:
+                    seen_sources.add(source)
+                    new_sources.append(source)
+                evidence.setdefault(p.passage_id, p)
+            trace.emit(
+                RetrievalEvent(
+                    pass_no=max(pass_no, 1),
+                    purpose="follow_up" if purpose == "follow_up" else "initial",
+                    query=query,
+                    as_of=as_of,
+                    results=[_ref(p) for p in results],
+                    new_primary_sources=new_sources,
+                )
+            )
+            return new_sources
+
+        try:
+            retrieve(question, "initial")
+            need_sufficiency = True
+            followup_exhausted = False
+            while True:
+                pass_no += 1
+                budget.check_pass(usage)
+                context = _within(list(evidence.values()), policy.max_evidence_chars)
+
+                # Phase 1: sufficiency, judged on the evidence alone (never the draft).
+                if need_sufficiency:
+                    sufficiency = self.critic.sufficiency(question, context, as_of=as_of)
+                    trace.emit(
+                        SufficiencyEvent(
+                            pass_no=pass_no,
+                            critic=self.critic.component_id,
+                            evidence_ids=[p.passage_id for p in context],
+                            output=sufficiency,
+                        )
+                    )
+                    required_facts = list(sufficiency.required_facts)
+                    gaps = [*sufficiency.missing_facts, *sufficiency.missing_primary_sources]
+                    need_sufficiency = False
+                    query = sufficiency.suggested_query
+                    if (
+                        sufficiency.requires_more_context
+                        and query
+                        and not followup_exhausted
+                        and budget.followups_left(usage)
+                    ):
+                        if retrieve(query, "follow_up"):
+                            context = _within(list(evidence.values()), policy.max_evidence_chars)
+                            sufficiency = self.critic.sufficiency(question, context, as_of=as_of)
+                            trace.emit(
+                                SufficiencyEvent(
+                                    pass_no=pass_no,
+                                    critic=self.critic.component_id,
+                                    evidence_ids=[p.passage_id for p in context],
+                                    output=sufficiency,
+                                )
+                            )
+                            required_facts = list(sufficiency.required_facts)
+                            gaps = [
+                                *sufficiency.missing_facts,
+                                *sufficiency.missing_primary_sources,
+                            ]
+                        else:
+                            followup_exhausted = True
+
+                # Draft, verify, audit.
+                draft = self.generator.draft(question, context, as_of=as_of, avoid=avoid)
+                trace.emit(
+                    DraftEvent(
+                        pass_no=pass_no,
+                        generator=self.generator.component_id,
+                        evidence_ids=[p.passage_id for p in context],
+                        avoid=list(avoid),
+                        output=draft,
+                    )
+                )
+                retrieved = {f"{p.doc_id}@{p.version}" for p in evidence.values()}
+                verifications = [
+                    self.verifier.verify(claim, as_of=as_of, retrieved=retrieved)
+                    for claim in draft.claims
+                ]
+                trace.emit(VerificationEvent(pass_no=pass_no, results=verifications))
+                audit = self.critic.audit(
+                    question,
+                    draft.claims,
+                    verifications,
+                    context,
+                    as_of=as_of,
+                    required_facts=required_facts,
+                )
+                _check_audit(audit, draft.claims, self.critic.component_id)
+                trace.emit(
+                    AuditEvent(pass_no=pass_no, critic=self.critic.component_id, output=audit)
+                )
+                attempt = _Attempt(
+                    claims=list(draft.claims),
+                    verifications={v.claim_id: v for v in verifications},
+                    audit=audit,
+                )
+                gaps = list(audit.missing_facts) or gaps
+
+                # Decide.
+                failed = _failed_claims(attempt)
+                for claim_id in sorted(failed):
+                    dropped.setdefault(claim_id, _dropped(attempt, claim_id))
+                contract_met = (
+                    bool(draft.claims)
+                    and not failed
+                    and audit.coverage >= policy.coverage_threshold
+                )
+                if contract_met:
+                    stop = StopReason.CONTRACT_MET
+                    _decide(
+                        trace, pass_no, Action.FINAL, stop, "every claim verified and supported"
+                    )
+                    break
+                if not evidence:
+                    stop = StopReason.NO_EVIDENCE
+                    break
+                if pass_no > budget.max_passes:
+                    stop = StopReason.MAX_PASSES
+                    break
+                if failed:
+                    avoid.extend(c.text for c in draft.claims if c.claim_id in failed)
+                    _decide(
+                        trace,
+                        pass_no,
+                        Action.REGENERATE,
+                        "unsupported claims",
+                        ", ".join(sorted(failed)),
+                    )
+                    continue
+                if followup_exhausted:
+                    stop = StopReason.NO_NEW_SOURCE
+                    break
+                if not audit.suggested_query or not budget.followups_left(usage):
+                    stop = StopReason.NO_CONCRETE_GAP
+                    break
+                _decide(trace, pass_no, Action.FOLLOW_UP, "missing facts", audit.suggested_query)
+                if retrieve(audit.suggested_query, "follow_up"):
+                    need_sufficiency = True
+                else:
+                    stop = StopReason.NO_NEW_SOURCE
+                    break
+        except BudgetExceeded as exc:
+            stop = stop_reason_for(exc)
+            gaps = [*gaps, str(exc)]
+        except CriticOutputInvalid as exc:
+            stop = StopReason.CRITIC_INVALID
+            attempt = None  # an unjudged draft is never emitted
+            gaps = [*gaps, str(exc)]
+            _failure(trace, pass_no, exc.critic, exc)
+        except Exception as exc:  # fail closed: a crashing component never becomes a pass
+            stop = StopReason.COMPONENT_ERROR
+            attempt = None
+            gaps = [*gaps, f"{type(exc).__name__}: {exc}"]
+            _failure(trace, pass_no, _component_of(exc), exc)
+
+        answer = _gate(
+            question=question,
+            as_of=as_of,
+            policy=policy,
+            stop=stop,
+            attempt=attempt,
+            gaps=gaps,
+            dropped=list(dropped.values()),
+            passes=pass_no,
+            usage=usage,
+            run_id=run_id,
+        )
+        if stop is not StopReason.CONTRACT_MET:
+            action = Action.ABSTAIN if answer.outcome is Outcome.ABSTAINED else Action.FINAL
+            _decide(trace, max(pass_no, 1), action, stop, f"on_fail={policy.on_fail}")
+        trace.emit(RunEndEvent(answer=answer, elapsed_ms=round(usage.elapsed_s() * 1000, 3)))
+        return answer
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _ref(p: Passage) -> RetrievedRef:
+    return RetrievedRef(
+        passage_id=p.passage_id,
+        doc_id=p.doc_id,
+        version=p.version,
+        page=p.page,
+        char_start=p.char_start,
+        char_end=p.char_end,
+        authority=p.authority,
+        score=p.score,
+        text_sha256=sha256_hex(p.text),
+    )
+
+
+def _within(passages: Sequence[Passage], max_chars: int) -> list[Passage]:
+    """The passages, in retrieval order, whose text fits in ``max_chars`` (at least one)."""
+    out: list[Passage] = []
+    used = 0
+    for p in passages:
+        if out and used + len(p.text) > max_chars:
+            break
+        out.append(p)
+        used += len(p.text)
+    return out
+
+
+def _check_audit(audit: CriticAudit, claims: Sequence[Claim], critic: str) -> None:
+    """Fail closed when the audit does not judge exactly the drafted claims."""
+    judged = [a.claim_id for a in audit.claims]
+    drafted = [c.claim_id for c in claims]
+    if sorted(judged) != sorted(drafted):
+        raise CriticOutputInvalid(
+            f"audit judged claims {judged}, the draft has {drafted}", critic=critic
+        )
+
+
+def _failed_claims(attempt: _Attempt) -> set[str]:
+    """Claims the verifier rejected or the critic did not find supported."""
+    verdicts = {a.claim_id: a.verdict for a in attempt.audit.claims}
+    return {
+        c.claim_id
+        for c in attempt.claims
+        if not attempt.verifications[c.claim_id].ok
+        or verdicts.get(c.claim_id) is not Verdict.SUPPORTED
+    }
+
+
+def _dropped(attempt: _Attempt, claim_id: str) -> DroppedClaim:
+    """Why a claim is not emitted: the verifier's reasons and the critic's verdict."""
+    claim = next(c for c in attempt.claims if c.claim_id == claim_id)
+    reasons = [r.value for r in attempt.verifications[claim_id].reasons]
+    verdict = next((a.verdict for a in attempt.audit.claims if a.claim_id == claim_id), None)
+    if verdict is not Verdict.SUPPORTED:
+        reasons.append(f"critic:{verdict.value if verdict else 'no verdict'}")
+    return DroppedClaim(claim_id=claim_id, text=claim.text, reasons=reasons)
+
+
+def _decide(trace: TraceSink, pass_no: int, action: Action, reason: str, detail: str) -> None:
+    trace.emit(
+        DecisionEvent(
+            decision=Decision(pass_no=pass_no, action=action, reason=reason, detail=detail)
+        )
+    )
+
+
+def _failure(trace: TraceSink, pass_no: int, component: str, exc: BaseException) -> None:
+    trace.emit(
+        ComponentFailedEvent(
+            pass_no=max(pass_no, 1),
+            component=component,
+            error_type=type(exc).__name__,
+            message=str(exc),
+        )
+    )
+
+
+def _component_of(exc: BaseException) -> str:
+    tb = exc.__traceback__
+    module = "unknown"
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__", module)
+        tb = tb.tb_next
+    return module
+
+
+def _gate(
+    *,
+    question: str,
+    as_of: dt.date,
+    policy: Policy,
+    stop: StopReason,
+    attempt: _Attempt | None,
+    gaps: list[str],
+    dropped: list[DroppedClaim],
+    passes: int,
+    usage: RunUsage,
+    run_id: str,
+) -> GatedAnswer:
+    """Apply the contract: only verified, supported claims leave; on_fail decides the rest."""
+    coverage = attempt.audit.coverage if attempt else 0.0
+    kept: list[Claim] = []
+    if attempt is not None:
+        failed = _failed_claims(attempt)
+        for claim in attempt.claims:
+            if claim.claim_id not in failed:
+                check = attempt.verifications[claim.claim_id]
+                verified = [c.citation for c in check.citations]
+                kept.append(claim.model_copy(update={"citations": verified}))
+
+    base = {
+        "question": question,
+        "as_of": as_of,
+        "coverage": coverage,
+        "stop_reason": stop,
+        "passes": passes,
+        "usage": usage.snapshot(),
+        "policy": policy.name,
+        "trace_id": run_id,
+    }
+    if stop is StopReason.CONTRACT_MET:
+        return GatedAnswer(outcome=Outcome.ANSWERED, answer=_render(kept), claims=kept, **base)
+    unique_gaps = list(dict.fromkeys(gaps)) or [f"contract not met ({stop.value})"]
+    if kept and policy.on_fail == "redact":
+        return GatedAnswer(
+            outcome=Outcome.REDACTED,
+            answer=_render(kept),
+            claims=kept,
+            dropped_claims=dropped,
+            gaps=unique_gaps,
+            **base,
+        )
+    if kept and policy.on_fail == "annotate":
+        d = policy.disclaimers
+        disclaimer: str | None = None
+        if coverage < d.none_at:
+            disclaimer = d.caution_text if coverage >= d.caution_at else d.insufficient_text
+        return GatedAnswer(
+            outcome=Outcome.ANSWERED_WITH_DISCLAIMER if disclaimer else Outcome.ANSWERED,
+            answer=_render(kept),
+            claims=kept,
+            dropped_claims=dropped,
+            gaps=unique_gaps,
+            disclaimer=disclaimer,
+            **base,
+        )
+    return GatedAnswer(
+        outcome=Outcome.ABSTAINED,
+        answer="Abstained: the evidence contract was not met. Gaps: " + "; ".join(unique_gaps),
+        dropped_claims=dropped,
+        gaps=unique_gaps,
+        **base,
+    )
+
+
+def _render(claims: Sequence[Claim]) -> str:
+    return " ".join(f"{c.text} [{i}]" for i, c in enumerate(claims, start=1))

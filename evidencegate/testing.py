@@ -1,0 +1,171 @@
+"""Test doubles that ship with evidencegate, for tests of code that uses it.
+
+Like httpx's ``MockTransport`` or structlog's ``capture_logs``: everything here runs offline and
+deterministically. Each helper is independent; add new ones in their own section.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from evidencegate.analysis import terms
+from evidencegate.canonical import sha256_hex
+from evidencegate.contracts import Authority, DocumentVersion, Draft, Page, Passage, SourcePage
+from evidencegate.trace.recorder import TraceRecorder
+
+__all__ = [
+    "InMemoryCorpus",
+    "ScriptedGenerator",
+    "capture_trace",
+    "events_of_kind",
+    "ticking_clock",
+]
+
+EventT = TypeVar("EventT", bound=BaseModel)
+
+# --------------------------------------------------------------------------- trace capture
+
+CAPTURE_START = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+
+
+def ticking_clock(
+    start: dt.datetime = CAPTURE_START, step: dt.timedelta = dt.timedelta(milliseconds=1)
+) -> Callable[[], dt.datetime]:
+    """A clock returning ``start``, ``start + step``, ... so that traces are byte-identical."""
+    ticks = itertools.count()
+    return lambda: start + step * next(ticks)
+
+
+def capture_trace(*, run_id: str = "test-run") -> TraceRecorder:
+    """An in-memory :class:`TraceRecorder` with a fixed run id and a ticking clock."""
+    return TraceRecorder(run_id=run_id, clock=ticking_clock())
+
+
+def events_of_kind(recorder: TraceRecorder, kind: type[EventT]) -> list[EventT]:
+    """The recorded events of one event class, in order (``events_of_kind(rec, DraftEvent)``)."""
+    return [line.event for line in recorder.lines if isinstance(line.event, kind)]
+
+
+# ------------------------------------------------------------------ corpus and model doubles
+
+
+class InMemoryCorpus:
+    """A Retriever and SourceLookup over documents held in memory (term-overlap ranking).
+
+    ``add(doc_id, version, effective_from, pages)`` supersedes the previous version of the same
+    doc_id from its date, as the SQLite store does.
+    """
+
+    def __init__(self) -> None:
+        self._docs: dict[tuple[str, str], tuple[DocumentVersion, list[str]]] = {}
+
+    def add(
+        self,
+        doc_id: str,
+        version: str,
+        effective_from: dt.date,
+        pages: Sequence[str],
+        *,
+        authority: Authority = "primary",
+    ) -> DocumentVersion:
+        doc = DocumentVersion(
+            doc_id=doc_id,
+            version=version,
+            version_date=effective_from,
+            effective_from=effective_from,
+            authority=authority,
+            sha256=sha256_hex("\f".join(pages)),
+            pages=len(pages),
+        )
+        self._docs[(doc_id, version)] = (doc, list(pages))
+        self._resupersede(doc_id)
+        return self._docs[(doc_id, version)][0]
+
+    def _resupersede(self, doc_id: str) -> None:
+        ordered = sorted(
+            (d for (i, _), (d, _p) in self._docs.items() if i == doc_id),
+            key=lambda d: (d.effective_from, d.version),
+        )
+        for cur, nxt in zip(ordered, [*ordered[1:], None], strict=True):
+            update = {
+                "effective_to": nxt.effective_from if nxt else None,
+                "superseded_by": nxt.version if nxt else None,
+            }
+            pages = self._docs[(doc_id, cur.version)][1]
+            self._docs[(doc_id, cur.version)] = (cur.model_copy(update=update), pages)
+
+    def lookup(self, doc_id: str, version: str, page: int) -> SourcePage | None:
+        entry = self._docs.get((doc_id, version))
+        if entry is None or not 1 <= page <= len(entry[1]):
+            return None
+        doc, pages = entry
+        return SourcePage(
+            document=doc, page=Page(doc_id=doc_id, version=version, page=page, text=pages[page - 1])
+        )
+
+    def search(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        limit: int = 8,
+        authorities: Sequence[str] | None = None,
+        doc_ids: Sequence[str] | None = None,
+        tenant: str | None = None,
+    ) -> list[Passage]:
+        wanted = set(terms(query))
+        hits: list[Passage] = []
+        for (doc_id, version), (doc, pages) in sorted(self._docs.items()):
+            if not doc.in_force(as_of):
+                continue
+            if authorities is not None and doc.authority not in authorities:
+                continue
+            if doc_ids is not None and doc_id not in doc_ids:
+                continue
+            for number, text in enumerate(pages, start=1):
+                score = len(wanted & set(terms(text)))
+                if score:
+                    hits.append(
+                        Passage(
+                            passage_id=sha256_hex(f"{doc_id}@{version}#{number}")[:24],
+                            doc_id=doc_id,
+                            version=version,
+                            page=number,
+                            char_start=0,
+                            char_end=len(text),
+                            text=text,
+                            authority=doc.authority,
+                            version_date=doc.version_date,
+                            score=float(score),
+                        )
+                    )
+        hits.sort(key=lambda p: (-p.score, p.passage_id))
+        return hits[:limit]
+
+
+class ScriptedGenerator:
+    """A generator that returns the given drafts in order (then declines)."""
+
+    component_id = "generator:scripted@test"
+
+    def __init__(self, drafts: Sequence[Draft]) -> None:
+        self._drafts = list(drafts)
+        self.calls: list[dict[str, object]] = []
+
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        avoid: Sequence[str] = (),
+    ) -> Draft:
+        self.calls.append({"question": question, "evidence": list(evidence), "avoid": list(avoid)})
+        if not self._drafts:
+            return Draft(declined="script exhausted")
+        return self._drafts.pop(0)
