@@ -1,0 +1,50 @@
+"""Turn a natural-language question into a safe SQLite FTS5 query.
+
+User text never reaches FTS5 as syntax: the question is cut into runs of letters and digits
+(the same notion of a token as the ``unicode61`` tokenizer), stopwords are dropped, and every
+remaining term is written as a double-quoted string, so ``OR``, ``NEAR(``, ``*``, ``^``, ``:``
+and quotes in the question are plain words or separators. The terms are joined with ``OR`` and
+BM25 ranks passages by how many of them they contain and how rare those are.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOPWORDS", "fts_query", "query_terms"]
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+_STOPWORD_TEXT = """
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its
+itself just me more most my myself no nor not of off on once only or other our ours
+ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through to too under until up very was we were
+what when where which while who whom why will with would you your yours yourself yourselves
+tell explain describe please according say says said given
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+"""English function words and question fillers; "no" and "not" are kept out of the query
+because BM25 gains nothing from them (negation is the verifier's job, not retrieval's)."""
+
+
+def query_terms(question: str) -> list[str]:
+    """The distinct content terms of ``question``, lower-cased, in order of first appearance."""
+    terms: list[str] = []
+    seen: set[str] = set()
+    for token in _TOKEN.findall(question.casefold()):
+        if token in STOPWORDS or token in seen:
+            continue
+        seen.add(token)
+        terms.append(token)
+    return terms
+
+
+def fts_query(question: str) -> str | None:
+    """An FTS5 MATCH expression OR-ing the quoted content terms; None when there are none."""
+    terms = query_terms(question)
+    if not terms:
+        return None
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)

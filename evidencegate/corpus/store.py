@@ -1,0 +1,518 @@
+"""The corpus store: document versions, pages and passages in one SQLite file, searched by BM25.
+
+``Store.open(DIR)`` uses ``DIR/evidencegate.sqlite3``. Tables:
+
+``versions``  one row per (tenant, doc_id, version), immutable content with its sha256;
+              ``effective_to`` and ``superseded_by`` are derived (see ``_supersede``).
+``pages``     the page texts the verifier checks quotes against.
+``passages``  spans of pages (text, offsets, content-hash id) plus a context string (label,
+              page heading, document title), indexed by the FTS5 table ``passages_fts``
+              (external content, ``porter unicode61`` tokenizer).
+
+Tenants: every read takes ``tenant``; ``None`` means the default tenant ``"default"``, never
+"all tenants", so a caller that forgets its tenant sees less, not someone else's documents.
+
+Each ``ingest`` call is one ``BEGIN IMMEDIATE`` transaction over all its paths; any error rolls
+it back and the store is exactly as before.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
+from evidencegate.corpus.ingest import (
+    AUTHORITIES,
+    DEFAULT_TENANT,
+    IngestedVersion,
+    IngestNotice,
+    IngestOptions,
+    IngestReport,
+    ParsedVersion,
+    read_source,
+)
+from evidencegate.corpus.passages import passage_id, split_passages
+from evidencegate.corpus.query import fts_query
+from evidencegate.exceptions import IngestError, StoreError, UsageError
+
+__all__ = ["STORE_FILENAME", "Store"]
+
+STORE_FILENAME = "evidencegate.sqlite3"
+_APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
+_SCHEMA_VERSION = 1
+_BUSY_TIMEOUT_S = 10.0
+_CONTEXT_WEIGHT = 1.0
+"""BM25 weight of the context column (label, heading, document title) relative to the passage
+text. Equal: the context column is short, so BM25's length normalisation already makes a heading
+match count; weighting it lower split enumerated paragraphs (e.g. the yearly Regulation M
+threshold figures, whose only link to the question is their parent heading) from their list."""
+
+_SCHEMA = """
+CREATE TABLE versions (
+    id INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    version TEXT NOT NULL,
+    version_date TEXT NOT NULL,
+    effective_from TEXT NOT NULL,
+    source_effective_to TEXT,
+    effective_to TEXT,
+    superseded_by TEXT,
+    authority TEXT NOT NULL CHECK (authority IN ('primary', 'secondary')),
+    title TEXT NOT NULL,
+    source_uri TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    pages INTEGER NOT NULL,
+    passages INTEGER NOT NULL,
+    UNIQUE (tenant, doc_id, version)
+);
+CREATE TABLE pages (
+    version_id INTEGER NOT NULL REFERENCES versions (id),
+    page INTEGER NOT NULL,
+    label TEXT,
+    heading TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (version_id, page)
+);
+CREATE TABLE passages (
+    id INTEGER PRIMARY KEY,
+    passage_id TEXT NOT NULL,
+    version_id INTEGER NOT NULL REFERENCES versions (id),
+    page INTEGER NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    label TEXT,
+    text TEXT NOT NULL,
+    context TEXT NOT NULL
+);
+CREATE INDEX passages_by_id ON passages (passage_id);
+CREATE VIRTUAL TABLE passages_fts USING fts5 (
+    text, context, content='passages', content_rowid='id', tokenize='porter unicode61'
+);
+"""
+
+_VERSION_COLUMNS = (
+    "doc_id, version, version_date, effective_from, effective_to, superseded_by, authority, "
+    "title, source_uri, sha256, tenant, pages"
+)
+
+
+class Store:
+    """Document versions, pages and passages in SQLite; a ``Retriever`` and a ``SourceLookup``.
+
+    Safe to share between threads: calls are serialised on one connection.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, directory: Path) -> None:
+        """Use :meth:`open`; this wraps an already validated connection."""
+        self._connection: sqlite3.Connection | None = connection
+        self._lock = threading.RLock()
+        self.directory = directory
+        self.path = directory / STORE_FILENAME
+
+    # ----------------------------------------------------------------------- lifecycle
+
+    @classmethod
+    def open(cls, directory: str | Path, *, create: bool = True) -> Store:
+        """Open the store in ``directory`` (creating it when ``create``); StoreError otherwise."""
+        directory = Path(directory)
+        path = directory / STORE_FILENAME
+        if directory.exists() and not directory.is_dir():
+            raise StoreError(f"{directory} is not a directory")
+        existed = path.exists()
+        if not existed:
+            if not create:
+                raise StoreError(f"no evidencegate store in {directory} ({STORE_FILENAME} missing)")
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create store directory {directory}: {exc}") from exc
+        try:
+            connection = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=_BUSY_TIMEOUT_S
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {path}: {exc}") from exc
+        try:
+            if existed:
+                _check_store(connection, path)
+            else:
+                _create_schema(connection)
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as exc:
+            connection.close()
+            raise StoreError(f"{path} is not a usable evidencegate store ({exc})") from exc
+        except StoreError:
+            connection.close()
+            raise
+        return cls(connection, directory)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._connection is None:
+                raise StoreError(f"store {self.path} is closed")
+            try:
+                yield self._connection
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"store {self.path}: {exc}") from exc
+
+    # ----------------------------------------------------------------------- ingest
+
+    def ingest(
+        self, paths: Sequence[str | Path], options: IngestOptions | None = None
+    ) -> IngestReport:
+        """Ingest files in ONE transaction: all of them are stored, or (on any error) none.
+
+        Re-ingesting a stored version with identical content is reported ``unchanged``; the
+        same doc_id@version with different content is an IngestError (versions are immutable).
+        """
+        options = options or IngestOptions()
+        with self._db() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                report = self._ingest(db, paths, options)
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        return report
+
+    def _ingest(
+        self, db: sqlite3.Connection, paths: Sequence[str | Path], options: IngestOptions
+    ) -> IngestReport:
+        last_passage: int = db.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0]
+        versions: list[IngestedVersion] = []
+        notices: list[IngestNotice] = []
+        touched: set[tuple[str, str]] = set()
+        for raw in paths:
+            parsed, file_notices = read_source(Path(raw), options, shown=str(raw))
+            notices.extend(file_notices)
+            for version in parsed:
+                stored = _store_version(db, version)
+                if stored.status == "added":
+                    touched.add((stored.tenant, stored.doc_id))
+                versions.append(stored)
+        db.execute(
+            "INSERT INTO passages_fts (rowid, text, context) "
+            "SELECT id, text, context FROM passages WHERE id > ?",
+            (last_passage,),
+        )
+        for tenant, doc_id in sorted(touched):
+            _supersede(db, tenant, doc_id)
+        return IngestReport(versions=versions, notices=notices)
+
+    # ----------------------------------------------------------------------- search
+
+    def search(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        limit: int = 8,
+        authorities: Sequence[str] | None = None,
+        doc_ids: Sequence[str] | None = None,
+        tenant: str | None = None,
+    ) -> list[Passage]:
+        """BM25-ranked passages of versions in force on ``as_of`` (best first).
+
+        Filters (all in SQL): ``effective_from <= as_of < effective_to`` (open end when none),
+        ``authorities`` and ``doc_ids`` when given (an empty list matches nothing), and the
+        tenant. Ties in score are ordered by passage_id, so results are deterministic. A query
+        with no content words (only stopwords or punctuation) returns no passages.
+        """
+        if limit < 1:
+            raise UsageError(f"limit must be >= 1 (got {limit})")
+        for authority in authorities or ():
+            if authority not in AUTHORITIES:
+                raise UsageError(f"unknown authority {authority!r} (expected primary or secondary)")
+        match = fts_query(query)
+        if match is None or authorities == [] or doc_ids == []:
+            return []
+        day = as_of.isoformat()
+        conditions = [
+            "passages_fts MATCH ?",
+            "v.tenant = ?",
+            "v.effective_from <= ?",
+            "(v.effective_to IS NULL OR v.effective_to > ?)",
+        ]
+        params: list[Any] = [match, tenant or DEFAULT_TENANT, day, day]
+        for column, values in (("v.authority", authorities), ("v.doc_id", doc_ids)):
+            if values is not None:
+                conditions.append(f"{column} IN ({', '.join('?' * len(values))})")
+                params.extend(values)
+        # CROSS JOIN fixes the join order: the full-text match drives, versions are looked up
+        # by primary key. Otherwise SQLite may re-run the match once per candidate version.
+        sql = (
+            "SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text, "
+            "p.label, v.title, v.authority, v.version_date, "
+            f"-bm25(passages_fts, 1.0, {_CONTEXT_WEIGHT}) AS score "
+            "FROM passages_fts CROSS JOIN passages AS p ON p.id = passages_fts.rowid "
+            "CROSS JOIN versions AS v ON v.id = p.version_id "
+            f"WHERE {' AND '.join(conditions)} "
+            "ORDER BY score DESC, p.passage_id, p.id LIMIT ?"
+        )
+        params.append(limit)
+        with self._db() as db:
+            rows = db.execute(sql, params).fetchall()
+        return [
+            Passage(
+                passage_id=row[0],
+                doc_id=row[1],
+                version=row[2],
+                page=row[3],
+                char_start=row[4],
+                char_end=row[5],
+                text=row[6],
+                label=row[7],
+                title=row[8],
+                authority=row[9],
+                version_date=dt.date.fromisoformat(row[10]),
+                score=row[11],
+            )
+            for row in rows
+        ]
+
+    # ----------------------------------------------------------------------- lookups
+
+    def lookup(
+        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+    ) -> SourcePage | None:
+        """The stored page ``page`` of doc_id@version with its version metadata, or None."""
+        with self._db() as db:
+            document = self.document(doc_id, version, tenant)
+            if document is None:
+                return None
+            row = db.execute(
+                "SELECT pg.label, pg.text FROM pages AS pg "
+                "JOIN versions AS v ON v.id = pg.version_id "
+                "WHERE v.tenant = ? AND v.doc_id = ? AND v.version = ? AND pg.page = ?",
+                (document.tenant, doc_id, version, page),
+            ).fetchone()
+        if row is None:
+            return None
+        return SourcePage(
+            document=document,
+            page=Page(doc_id=doc_id, version=version, page=page, label=row[0], text=row[1]),
+        )
+
+    def document(
+        self, doc_id: str, version: str, tenant: str | None = None
+    ) -> DocumentVersion | None:
+        """One stored version, or None."""
+        return _one(self._versions("doc_id = ? AND version = ?", (doc_id, version), tenant))
+
+    def versions(self, doc_id: str, tenant: str | None = None) -> list[DocumentVersion]:
+        """All versions of ``doc_id``, ordered by (effective_from, version)."""
+        return self._versions("doc_id = ?", (doc_id,), tenant)
+
+    def in_force(
+        self, doc_id: str, as_of: dt.date, tenant: str | None = None
+    ) -> DocumentVersion | None:
+        """The version of ``doc_id`` in force on ``as_of`` (effective_to exclusive), or None."""
+        day = as_of.isoformat()
+        return _one(
+            self._versions(
+                "doc_id = ? AND effective_from <= ? AND (effective_to IS NULL OR effective_to > ?)",
+                (doc_id, day, day),
+                tenant,
+            )
+        )
+
+    def stats(self) -> dict[str, int]:
+        """Counts of documents (distinct tenant + doc_id), versions, pages and passages."""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT (SELECT count(*) FROM (SELECT DISTINCT tenant, doc_id FROM versions)), "
+                "(SELECT count(*) FROM versions), (SELECT count(*) FROM pages), "
+                "(SELECT count(*) FROM passages)"
+            ).fetchone()
+        return dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
+
+    def _versions(
+        self, condition: str, params: tuple[Any, ...], tenant: str | None
+    ) -> list[DocumentVersion]:
+        with self._db() as db:
+            rows = db.execute(
+                f"SELECT {_VERSION_COLUMNS} FROM versions WHERE tenant = ? AND {condition} "
+                "ORDER BY effective_from, version",
+                (tenant or DEFAULT_TENANT, *params),
+            ).fetchall()
+        return [_document_version(row) for row in rows]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        # statement by statement: executescript() would COMMIT the open transaction first
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    db.execute("PRAGMA journal_mode = WAL")
+
+
+def _check_store(db: sqlite3.Connection, path: Path) -> None:
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    if application_id != _APPLICATION_ID:
+        raise StoreError(
+            f"{path} is not an evidencegate store (application_id={application_id:#x})"
+        )
+    schema = db.execute("PRAGMA user_version").fetchone()[0]
+    if schema != _SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} has store schema version {schema}; this evidencegate reads {_SCHEMA_VERSION}"
+        )
+
+
+def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVersion:
+    """Insert one parsed version with its pages and passages; or confirm it is already stored."""
+    meta = version.meta
+    sha = version.sha256()
+    row = db.execute(
+        "SELECT sha256, pages, passages FROM versions "
+        "WHERE tenant = ? AND doc_id = ? AND version = ?",
+        (meta.tenant, meta.doc_id, meta.version),
+    ).fetchone()
+    common = {
+        "path": version.path,
+        "tenant": meta.tenant,
+        "doc_id": meta.doc_id,
+        "version": meta.version,
+        "sha256": sha,
+    }
+    if row is not None:
+        if row[0] != sha:
+            raise IngestError(
+                f"{meta.doc_id}@{meta.version} (tenant {meta.tenant!r}) is already stored with "
+                f"different content (stored sha256 {row[0][:12]}, new {sha[:12]}); a stored "
+                "version is immutable: ingest the changed text under a new version",
+                path=version.path,
+            )
+        return IngestedVersion(**common, pages=row[1], passages=row[2], status="unchanged")
+    version_id = db.execute(
+        "INSERT INTO versions (tenant, doc_id, version, version_date, effective_from, "
+        "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        (
+            meta.tenant,
+            meta.doc_id,
+            meta.version,
+            meta.version_date.isoformat(),
+            meta.effective_from.isoformat(),
+            _iso(meta.effective_to),
+            _iso(meta.effective_to),
+            meta.authority,
+            meta.title,
+            meta.source_uri,
+            sha,
+            len(version.pages),
+        ),
+    ).lastrowid
+    db.executemany(
+        "INSERT INTO pages (version_id, page, label, heading, text) VALUES (?, ?, ?, ?, ?)",
+        (
+            (version_id, number, page.label, page.heading, page.text)
+            for number, page in enumerate(version.pages, 1)
+        ),
+    )
+    passages = []
+    for number, page in enumerate(version.pages, 1):
+        context = "\n".join(part for part in (page.label, page.heading, meta.title) if part)
+        for start, end in split_passages(page.text):
+            text = page.text[start:end]
+            pid = passage_id(meta.doc_id, meta.version, number, start, end, text)
+            passages.append((pid, version_id, number, start, end, page.label, text, context))
+    db.executemany(
+        "INSERT INTO passages (passage_id, version_id, page, char_start, char_end, label, text, "
+        "context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        passages,
+    )
+    db.execute("UPDATE versions SET passages = ? WHERE id = ?", (len(passages), version_id))
+    return IngestedVersion(
+        **common, pages=len(version.pages), passages=len(passages), status="added"
+    )
+
+
+def _supersede(db: sqlite3.Connection, tenant: str, doc_id: str) -> None:
+    """Recompute ``effective_to`` and ``superseded_by`` for every version of one document.
+
+    Versions are ordered by (effective_from, version): when several share a date, the
+    greatest version string (compared code point by code point) is the one in force and the
+    others get an empty interval [d, d). Each version ends where the next begins, unless the
+    source gave an earlier ``effective_to``, which is kept.
+    """
+    rows = db.execute(
+        "SELECT id, version, effective_from, source_effective_to FROM versions "
+        "WHERE tenant = ? AND doc_id = ? ORDER BY effective_from, version",
+        (tenant, doc_id),
+    ).fetchall()
+    updates = []
+    for current, following in zip(rows, [*rows[1:], None], strict=True):
+        effective_to = current[3]
+        superseded_by = None
+        if following is not None:
+            superseded_by = following[1]
+            if effective_to is None or following[2] < effective_to:
+                effective_to = following[2]
+        updates.append((effective_to, superseded_by, current[0]))
+    db.executemany("UPDATE versions SET effective_to = ?, superseded_by = ? WHERE id = ?", updates)
+
+
+def _document_version(row: tuple[Any, ...]) -> DocumentVersion:
+    return DocumentVersion(
+        doc_id=row[0],
+        version=row[1],
+        version_date=dt.date.fromisoformat(row[2]),
+        effective_from=dt.date.fromisoformat(row[3]),
+        effective_to=dt.date.fromisoformat(row[4]) if row[4] else None,
+        superseded_by=row[5],
+        authority=row[6],
+        title=row[7],
+        source_uri=row[8],
+        sha256=row[9],
+        tenant=row[10],
+        pages=row[11],
+    )
+
+
+def _one(versions: list[DocumentVersion]) -> DocumentVersion | None:
+    return versions[0] if versions else None
+
+
+def _iso(day: dt.date | None) -> str | None:
+    return day.isoformat() if day else None
