@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 __all__ = [
     "Period",
@@ -257,11 +258,13 @@ _ABBREVIATIONS = frozenset(
     ]
 )
 _SENT_END = re.compile(r"[.!?](?:[\"'”’)\]]*)(?=\s+|$)|\n\s*\n")
+_DATE_QUESTION = re.compile(
+    r"\b(when|which\s+date|what\s+date|by\s+what\s+date|effective\s+date|start\s+date)\b",
+    re.IGNORECASE,
+)
 _QUANTITY_QUESTION = re.compile(
-    r"\b(how\s+(much|many|long|often|soon|old)|what\s+(is|was|are)\s+the\s+"
-    r"(amount|threshold|limit|maximum|minimum|value|fee|rate|percentage|deadline|period|number)|"
-    r"threshold|limit|maximum|minimum|deadline|percentage|how\s+quickly|within\s+how|when|"
-    r"which\s+date|what\s+date|amount|value)\b",
+    r"\b(how\s+(much|many|long|often|soon|old|quickly)|within\s+how|amount|threshold|limit|"
+    r"maximum|minimum|value|fee|rate|percentage|ratio|deadline|period|number|frequency)\b",
     re.IGNORECASE,
 )
 
@@ -300,7 +303,7 @@ class QuestionProfile:
     terms: tuple[str, ...]
     years: tuple[str, ...]
     numbers: tuple[str, ...]
-    wants_quantity: bool
+    wants_figure: Literal["quantity", "date"] | None
     target: Period
 
 
@@ -440,17 +443,28 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         terms=tuple(dict.fromkeys(t for t in terms(question_wo_dates) if t not in years)),
         years=years,
         numbers=numbers,
-        wants_quantity=bool(_QUANTITY_QUESTION.search(question)),
+        wants_figure=(
+            "date"
+            if _DATE_QUESTION.search(question)
+            else "quantity"
+            if _QUANTITY_QUESTION.search(question)
+            else None
+        ),
         target=target,
     )
 
 
-def has_figure(text: str) -> bool:
-    """Does the text state a figure written in digits (an amount, percentage or date)?
+def has_figure(text: str, kind: Literal["quantity", "date"]) -> bool:
+    """Does the text state the kind of figure a question asks for, written in digits?
 
-    Number words ("four months") count for the verifier but not here: a question asking for a
-    threshold wants the sentence that states it, not one that mentions a duration in words.
+    Number words ("four months") count for the verifier but not here, and a recurring date
+    ("January 1 of each year") is not an amount: a question asking for a threshold wants the
+    sentence that states the threshold.
     """
     from evidencegate.verify.support import extract_dates, extract_quantities
 
-    return bool(re.search(r"\d", text)) and bool(extract_quantities(text) or extract_dates(text))
+    if not re.search(r"\d", text):
+        return False
+    if kind == "date":
+        return bool(extract_dates(text))
+    return any(any(ch.isdigit() for ch in q) for q in extract_quantities(text))

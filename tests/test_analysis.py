@@ -59,13 +59,13 @@ class TestQuestionProfile:
         p = profile_question("What was the threshold for 2016?", as_of=dt.date(2020, 1, 1))
         assert p.years == ("2016",)
         assert p.target == Period(dt.date(2016, 1, 1), dt.date(2016, 12, 31))
-        assert p.wants_quantity
+        assert p.wants_figure == "quantity"
 
     def test_as_of_is_default_target(self) -> None:
         """Without a year, the as-of date is the target."""
         p = profile_question("Who approves exceptions?", as_of=dt.date(2020, 5, 1))
         assert p.target == Period(dt.date(2020, 5, 1), dt.date(2020, 5, 1))
-        assert not p.wants_quantity
+        assert p.wants_figure is None
 
     def test_terms_drop_stopwords_and_stem(self) -> None:
         """Stop words go; plurals fold to one term."""

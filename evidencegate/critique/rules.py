@@ -111,7 +111,11 @@ class RulesCritic:
             if audit.verdict is Verdict.SUPPORTED:
                 supported_texts.append(claim.text)
         required = list(required_facts) or _required_facts(profile)
-        covered = [f for f in required if self._fact_covered(f, profile, supported_texts)]
+        covered = [
+            f
+            for f in required
+            if self._fact_covered(f, profile, supported_texts, weighted=False)
+        ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
         all_supported = bool(audits) and all(a.verdict is Verdict.SUPPORTED for a in audits)
@@ -178,8 +182,20 @@ class RulesCritic:
 
     # ------------------------------------------------------------------ facts
 
-    def _fact_covered(self, fact: str, profile: QuestionProfile, texts: Sequence[str]) -> bool:
-        """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap."""
+    def _fact_covered(
+        self,
+        fact: str,
+        profile: QuestionProfile,
+        texts: Sequence[str],
+        *,
+        weighted: bool = True,
+    ) -> bool:
+        """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap.
+
+        ``weighted``: topic terms are weighted by their rarity across ``texts`` — right for a
+        pool of evidence (a rare unmatched term makes a question unanswerable), wrong for two or
+        three claims, where every term is rare; claims use the plain share of topic terms.
+        """
         if not texts:
             return False
         if fact.startswith(YEAR):
@@ -195,7 +211,7 @@ class RulesCritic:
                     period = sentence_period(sentence)
                     if period is not None and not period.overlaps(profile.target):
                         continue
-                    if not has_figure(sentence):
+                    if not has_figure(sentence, profile.wants_figure or "quantity"):
                         continue
                     shared = set(topic) & set(terms(sentence))
                     if topic and len(shared) / len(set(topic)) >= 0.5:
@@ -203,7 +219,7 @@ class RulesCritic:
             return False
         wanted = terms(fact.removeprefix(TOPIC))
         have = [t for text in texts for t in terms(text)]
-        weights = idf_weights(wanted, [terms(t) for t in texts])
+        weights = idf_weights(wanted, [terms(t) for t in texts]) if weighted else {}
         return weighted_overlap(wanted, have, weights) >= self.topic_coverage
 
 
@@ -211,7 +227,7 @@ def _required_facts(profile: QuestionProfile) -> list[str]:
     facts = [TOPIC + " ".join(profile.terms)] if profile.terms else []
     facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]
-    if profile.wants_quantity:
+    if profile.wants_figure:
         facts.append(FIGURE + "a stated figure or date answering the question")
     return facts
 

@@ -74,9 +74,12 @@ class ExtractiveGenerator:
             if period is not None and not period.overlaps(profile.target):
                 continue  # a figure for another period: never drafted as the answer
             score = weighted_overlap(profile.terms, s_terms, weights)
-            if profile.wants_quantity:
+            if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
-                score = score + 0.25 if has_figure(sentence.text) else score * 0.5
+                if has_figure(sentence.text, profile.wants_figure):
+                    score += 0.25
+                else:
+                    score *= 0.5
             if profile.years:
                 score += 0.25 * sum(y in sentence.text for y in profile.years) / len(profile.years)
             scored.append((score, passage, sentence.start, sentence.text))
