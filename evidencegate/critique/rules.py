@@ -112,9 +112,7 @@ class RulesCritic:
                 supported_texts.append(claim.text)
         required = list(required_facts) or _required_facts(profile)
         covered = [
-            f
-            for f in required
-            if self._fact_covered(f, profile, supported_texts, weighted=False)
+            f for f in required if self._fact_covered(f, profile, supported_texts, weighted=False)
         ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
