@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
     "Action",
+    "Arm",
     "Authority",
     "Citation",
     "CitationCheck",
@@ -260,6 +261,7 @@ class StopReason(StrEnum):
     BUDGET_RETRIEVALS = "budget_retrievals"
     CRITIC_INVALID = "critic_invalid"
     COMPONENT_ERROR = "component_error"
+    NO_REFLECTION = "no_reflection"
 
 
 class Decision(_Model):
@@ -279,6 +281,22 @@ class Outcome(StrEnum):
     ANSWERED_WITH_DISCLAIMER = "answered_with_disclaimer"
     REDACTED = "redacted"
     ABSTAINED = "abstained"
+    UNGATED = "ungated"
+    """Only from the ablation arms that switch the verifier's gate off (baseline,
+    self_critique): the claims were emitted without verification. Never under the product."""
+
+
+class Arm(StrEnum):
+    """How much reflection a run does (the golden-set ablation arms)."""
+
+    BASELINE = "baseline"
+    """retrieve → draft → emit: no verifier gate, no critic."""
+    SELF_CRITIQUE = "self_critique"
+    """the critic sees only the draft (claims and their own quotes), not the evidence."""
+    GROUNDED = "grounded"
+    """critic with evidence + the verifier gate, no follow-up retrieval."""
+    GROUNDED_FOLLOWUP = "grounded_followup"
+    """grounded, plus follow-up retrieval when the critic names a gap (the product)."""
 
 
 class Usage(_Model):
@@ -319,6 +337,8 @@ class GatedAnswer(_Model):
     def _abstention_has_no_claims(self) -> GatedAnswer:
         if self.outcome is Outcome.ABSTAINED and self.claims:
             raise ValueError("an abstained answer carries no claims")
+        if self.outcome is Outcome.UNGATED:
+            return self
         for claim in self.claims:
             if not claim.citations:
                 raise ValueError(f"claim {claim.claim_id} has no citation")

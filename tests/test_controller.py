@@ -8,11 +8,13 @@ from collections.abc import Sequence
 import pytest
 
 from evidencegate.contracts import (
+    Arm,
     Citation,
     Claim,
     CriticAudit,
     CriticSufficiency,
     Draft,
+    GatedAnswer,
     Outcome,
     Passage,
     StopReason,
@@ -303,3 +305,55 @@ class TestSeparateCritic:
         start = trace.lines[0].event
         assert start.kind == "run_start"
         assert start.components["same_model_critic"] == "allowed by policy"  # type: ignore[union-attr]
+
+
+class TestAblationArms:
+    FABRICATED = "Employees may accept gifts of up to $500 per giver per calendar year."
+
+    def run(self, corpus: InMemoryCorpus, arm: Arm) -> GatedAnswer:
+        gen = ScriptedGenerator([fabricated(self.FABRICATED, self.FABRICATED)] * 3)
+        trace = capture_trace()
+        ctl = LoopController(
+            retriever=corpus,
+            verifier=Verifier.from_policy(corpus, Policy()),
+            generator=gen,
+            critic=RulesCritic(),
+            policy=Policy(),
+            arm=arm,
+        )
+        return ctl.run(QUESTION, as_of=AS_OF, trace=trace, run_id=trace.run_id)
+
+    def test_baseline_emits_the_fabrication_ungated(self, corpus: InMemoryCorpus) -> None:
+        """Without reflection the fabricated claim is emitted, marked ungated."""
+        answer = self.run(corpus, Arm.BASELINE)
+        assert answer.outcome is Outcome.UNGATED
+        assert answer.stop_reason is StopReason.NO_REFLECTION
+        assert "$500" in answer.answer
+
+    def test_self_critique_cannot_see_a_fabricated_quote(self, corpus: InMemoryCorpus) -> None:
+        """A critic that sees only the draft approves a claim matching its own fake quote."""
+        answer = self.run(corpus, Arm.SELF_CRITIQUE)
+        assert answer.outcome is Outcome.UNGATED
+        assert "$500" in answer.answer
+
+    @pytest.mark.parametrize("arm", [Arm.GROUNDED, Arm.GROUNDED_FOLLOWUP])
+    def test_grounded_arms_refuse_it(self, corpus: InMemoryCorpus, arm: Arm) -> None:
+        """With the verifier and the evidence the fabricated claim is never emitted."""
+        answer = self.run(corpus, arm)
+        assert answer.outcome is Outcome.ABSTAINED
+        assert "$500" not in " ".join(c.text for c in answer.claims)
+
+    def test_grounded_never_follows_up(self, corpus: InMemoryCorpus) -> None:
+        """The grounded arm does no follow-up retrieval, even when a gap is named."""
+        trace = capture_trace()
+        ctl = LoopController(
+            retriever=corpus,
+            verifier=Verifier.from_policy(corpus, Policy()),
+            generator=ExtractiveGenerator(),
+            critic=RulesCritic(),
+            policy=Policy(),
+            arm=Arm.GROUNDED,
+        )
+        ctl.run("What is the maximum gift value for 2031?", as_of=AS_OF, trace=trace, run_id="r")
+        kinds = [ln.event.kind for ln in trace.lines]
+        assert kinds.count("retrieval") == 1

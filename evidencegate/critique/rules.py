@@ -131,11 +131,17 @@ class RulesCritic:
     ) -> ClaimAudit:
         evidence_ids = [c.evidence_id for c in claim.citations if c.evidence_id]
         if verification is None:
+            # Self-critique (an ablation arm): no verifier result and no evidence, only the
+            # draft. Judge the claim against its own quotes; nothing here is verified.
+            own = " ".join(c.quote for c in claim.citations)
+            support = _lexical_support(claim.text, own)
+            verdict = Verdict.SUPPORTED if support >= self.min_support else Verdict.NOT_FOUND
             return ClaimAudit(
                 claim_id=claim.claim_id,
-                verdict=Verdict.JUDGE_ERROR,
+                verdict=verdict,
                 evidence_ids=evidence_ids,
-                reason="no verification result for this claim",
+                reason=f"self-critique against its own quotes (unverified): {support:.2f}",
+                support_score=support,
             )
         if not verification.ok:
             reasons = verification.reasons
@@ -152,9 +158,7 @@ class RulesCritic:
                 support_score=0.0,
             )
         quotes = " ".join(check.citation.quote for check in verification.citations)
-        claim_terms = terms(claim.text)
-        weights = idf_weights(claim_terms, [claim_terms])
-        support = round(weighted_overlap(claim_terms, terms(quotes), weights), 6)
+        support = _lexical_support(claim.text, quotes)
         period = sentence_period(claim.text)
         if period is not None and not period.overlaps(profile.target):
             return ClaimAudit(
@@ -219,6 +223,12 @@ class RulesCritic:
         have = [t for text in texts for t in terms(text)]
         weights = idf_weights(wanted, [terms(t) for t in texts]) if weighted else {}
         return weighted_overlap(wanted, have, weights) >= self.topic_coverage
+
+
+def _lexical_support(claim: str, quotes: str) -> float:
+    """Share of the claim's content terms found in the quotes (0..1)."""
+    claim_terms = terms(claim)
+    return round(weighted_overlap(claim_terms, terms(quotes), {}), 6)
 
 
 def _required_facts(profile: QuestionProfile) -> list[str]:

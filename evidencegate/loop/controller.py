@@ -19,7 +19,9 @@ from evidencegate import __version__
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import (
     Action,
+    Arm,
     Claim,
+    ClaimAudit,
     ClaimVerification,
     CriticAudit,
     Decision,
@@ -32,6 +34,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.exceptions import BudgetExceeded, ConfigurationError, CriticOutputInvalid
 from evidencegate.loop.budget import Budget, RunUsage, stop_reason_for
+from evidencegate.loop.context import RunContext, run_context
 from evidencegate.policy import Policy
 from evidencegate.protocols import Critic, Generator, Retriever, TraceSink
 from evidencegate.trace.events import (
@@ -71,6 +74,7 @@ class LoopController:
         generator: Generator,
         critic: Critic,
         policy: Policy,
+        arm: Arm = Arm.GROUNDED_FOLLOWUP,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         same = generator.component_id == critic.component_id
@@ -85,6 +89,7 @@ class LoopController:
         self.generator = generator
         self.critic = critic
         self.policy = policy
+        self.arm = arm
         self.clock = clock
 
     def run(
@@ -97,13 +102,18 @@ class LoopController:
         tenant: str | None = None,
     ) -> GatedAnswer:
         policy = self.policy
+        arm = self.arm
+        grounded = arm in (Arm.GROUNDED, Arm.GROUNDED_FOLLOWUP)
+        may_follow_up = arm is Arm.GROUNDED_FOLLOWUP
         budget = Budget.from_policy(policy)
         usage = RunUsage(clock=self.clock)
+        ctx = RunContext(run_id=run_id, trace=trace, usage=usage, budget=budget, policy=policy)
         components = {
             "generator": self.generator.component_id,
             "critic": self.critic.component_id,
             "verifier": self.verifier.component_id,
             "retriever": type(self.retriever).__name__,
+            "arm": arm.value,
         }
         if self.generator.component_id == self.critic.component_id:
             components["same_model_critic"] = "allowed by policy"
@@ -126,6 +136,7 @@ class LoopController:
         dropped: dict[str, DroppedClaim] = {}
         gaps: list[str] = []
         pass_no = 0
+        required_facts: list[str] = []
         stop: StopReason
 
         def retrieve(query: str, purpose: str) -> list[str]:
@@ -161,133 +172,155 @@ class LoopController:
             return new_sources
 
         try:
-            retrieve(question, "initial")
-            need_sufficiency = True
-            followup_exhausted = False
-            while True:
-                pass_no += 1
-                budget.check_pass(usage)
-                context = _within(list(evidence.values()), policy.max_evidence_chars)
+            with run_context(ctx):
+                retrieve(question, "initial")
+                need_sufficiency = grounded
+                followup_exhausted = False
+                while True:
+                    pass_no += 1
+                    ctx.pass_no = pass_no
+                    budget.check_pass(usage)
+                    context = _within(list(evidence.values()), policy.max_evidence_chars)
 
-                # Phase 1: sufficiency, judged on the evidence alone (never the draft).
-                if need_sufficiency:
-                    sufficiency = self.critic.sufficiency(question, context, as_of=as_of)
+                    # Phase 1: sufficiency, judged on the evidence alone (never the draft).
+                    if need_sufficiency:
+                        sufficiency = self.critic.sufficiency(question, context, as_of=as_of)
+                        trace.emit(
+                            SufficiencyEvent(
+                                pass_no=pass_no,
+                                critic=self.critic.component_id,
+                                evidence_ids=[p.passage_id for p in context],
+                                output=sufficiency,
+                            )
+                        )
+                        required_facts = list(sufficiency.required_facts)
+                        gaps = [*sufficiency.missing_facts, *sufficiency.missing_primary_sources]
+                        need_sufficiency = False
+                        query = sufficiency.suggested_query
+                        if (
+                            may_follow_up
+                            and sufficiency.requires_more_context
+                            and query
+                            and not followup_exhausted
+                            and budget.followups_left(usage)
+                        ):
+                            if retrieve(query, "follow_up"):
+                                context = _within(
+                                    list(evidence.values()), policy.max_evidence_chars
+                                )
+                                sufficiency = self.critic.sufficiency(
+                                    question, context, as_of=as_of
+                                )
+                                trace.emit(
+                                    SufficiencyEvent(
+                                        pass_no=pass_no,
+                                        critic=self.critic.component_id,
+                                        evidence_ids=[p.passage_id for p in context],
+                                        output=sufficiency,
+                                    )
+                                )
+                                required_facts = list(sufficiency.required_facts)
+                                gaps = [
+                                    *sufficiency.missing_facts,
+                                    *sufficiency.missing_primary_sources,
+                                ]
+                            else:
+                                followup_exhausted = True
+
+                    # Draft, verify, audit.
+                    draft = self.generator.draft(question, context, as_of=as_of, avoid=avoid)
                     trace.emit(
-                        SufficiencyEvent(
+                        DraftEvent(
                             pass_no=pass_no,
-                            critic=self.critic.component_id,
+                            generator=self.generator.component_id,
                             evidence_ids=[p.passage_id for p in context],
-                            output=sufficiency,
+                            avoid=list(avoid),
+                            output=draft,
                         )
                     )
-                    required_facts = list(sufficiency.required_facts)
-                    gaps = [*sufficiency.missing_facts, *sufficiency.missing_primary_sources]
-                    need_sufficiency = False
-                    query = sufficiency.suggested_query
+                    retrieved = {f"{p.doc_id}@{p.version}" for p in evidence.values()}
+                    verifications = [
+                        self.verifier.verify(claim, as_of=as_of, retrieved=retrieved)
+                        for claim in draft.claims
+                    ]
+                    trace.emit(VerificationEvent(pass_no=pass_no, results=verifications))
+                    if arm is Arm.BASELINE:
+                        attempt = _Attempt(
+                            claims=list(draft.claims),
+                            verifications={v.claim_id: v for v in verifications},
+                            audit=_unaudited(draft.claims),
+                        )
+                        stop = StopReason.NO_REFLECTION
+                        break
+                    # Self-critique: the critic sees the draft only — no evidence, no verifier.
+                    audit = self.critic.audit(
+                        question,
+                        draft.claims,
+                        verifications if grounded else [],
+                        context if grounded else [],
+                        as_of=as_of,
+                        required_facts=required_facts,
+                    )
+                    _check_audit(audit, draft.claims, self.critic.component_id)
+                    trace.emit(
+                        AuditEvent(pass_no=pass_no, critic=self.critic.component_id, output=audit)
+                    )
+                    attempt = _Attempt(
+                        claims=list(draft.claims),
+                        verifications={v.claim_id: v for v in verifications},
+                        audit=audit,
+                    )
+                    gaps = list(audit.missing_facts) or gaps
+
+                    # Decide.
+                    failed = _failed_claims(attempt, gated=grounded)
+                    for claim_id in sorted(failed):
+                        dropped.setdefault(claim_id, _dropped(attempt, claim_id))
+                    contract_met = (
+                        bool(draft.claims)
+                        and not failed
+                        and audit.coverage >= policy.coverage_threshold
+                    )
+                    if contract_met:
+                        stop = StopReason.CONTRACT_MET
+                        _decide(
+                            trace, pass_no, Action.FINAL, stop, "every claim verified and supported"
+                        )
+                        break
+                    if not evidence:
+                        stop = StopReason.NO_EVIDENCE
+                        break
+                    if pass_no > budget.max_passes:
+                        stop = StopReason.MAX_PASSES
+                        break
+                    if failed:
+                        avoid.extend(c.text for c in draft.claims if c.claim_id in failed)
+                        _decide(
+                            trace,
+                            pass_no,
+                            Action.REGENERATE,
+                            "unsupported claims",
+                            ", ".join(sorted(failed)),
+                        )
+                        continue
+                    if followup_exhausted:
+                        stop = StopReason.NO_NEW_SOURCE
+                        break
                     if (
-                        sufficiency.requires_more_context
-                        and query
-                        and not followup_exhausted
-                        and budget.followups_left(usage)
+                        not may_follow_up
+                        or not audit.suggested_query
+                        or not budget.followups_left(usage)
                     ):
-                        if retrieve(query, "follow_up"):
-                            context = _within(list(evidence.values()), policy.max_evidence_chars)
-                            sufficiency = self.critic.sufficiency(question, context, as_of=as_of)
-                            trace.emit(
-                                SufficiencyEvent(
-                                    pass_no=pass_no,
-                                    critic=self.critic.component_id,
-                                    evidence_ids=[p.passage_id for p in context],
-                                    output=sufficiency,
-                                )
-                            )
-                            required_facts = list(sufficiency.required_facts)
-                            gaps = [
-                                *sufficiency.missing_facts,
-                                *sufficiency.missing_primary_sources,
-                            ]
-                        else:
-                            followup_exhausted = True
-
-                # Draft, verify, audit.
-                draft = self.generator.draft(question, context, as_of=as_of, avoid=avoid)
-                trace.emit(
-                    DraftEvent(
-                        pass_no=pass_no,
-                        generator=self.generator.component_id,
-                        evidence_ids=[p.passage_id for p in context],
-                        avoid=list(avoid),
-                        output=draft,
-                    )
-                )
-                retrieved = {f"{p.doc_id}@{p.version}" for p in evidence.values()}
-                verifications = [
-                    self.verifier.verify(claim, as_of=as_of, retrieved=retrieved)
-                    for claim in draft.claims
-                ]
-                trace.emit(VerificationEvent(pass_no=pass_no, results=verifications))
-                audit = self.critic.audit(
-                    question,
-                    draft.claims,
-                    verifications,
-                    context,
-                    as_of=as_of,
-                    required_facts=required_facts,
-                )
-                _check_audit(audit, draft.claims, self.critic.component_id)
-                trace.emit(
-                    AuditEvent(pass_no=pass_no, critic=self.critic.component_id, output=audit)
-                )
-                attempt = _Attempt(
-                    claims=list(draft.claims),
-                    verifications={v.claim_id: v for v in verifications},
-                    audit=audit,
-                )
-                gaps = list(audit.missing_facts) or gaps
-
-                # Decide.
-                failed = _failed_claims(attempt)
-                for claim_id in sorted(failed):
-                    dropped.setdefault(claim_id, _dropped(attempt, claim_id))
-                contract_met = (
-                    bool(draft.claims)
-                    and not failed
-                    and audit.coverage >= policy.coverage_threshold
-                )
-                if contract_met:
-                    stop = StopReason.CONTRACT_MET
+                        stop = StopReason.NO_CONCRETE_GAP
+                        break
                     _decide(
-                        trace, pass_no, Action.FINAL, stop, "every claim verified and supported"
+                        trace, pass_no, Action.FOLLOW_UP, "missing facts", audit.suggested_query
                     )
-                    break
-                if not evidence:
-                    stop = StopReason.NO_EVIDENCE
-                    break
-                if pass_no > budget.max_passes:
-                    stop = StopReason.MAX_PASSES
-                    break
-                if failed:
-                    avoid.extend(c.text for c in draft.claims if c.claim_id in failed)
-                    _decide(
-                        trace,
-                        pass_no,
-                        Action.REGENERATE,
-                        "unsupported claims",
-                        ", ".join(sorted(failed)),
-                    )
-                    continue
-                if followup_exhausted:
-                    stop = StopReason.NO_NEW_SOURCE
-                    break
-                if not audit.suggested_query or not budget.followups_left(usage):
-                    stop = StopReason.NO_CONCRETE_GAP
-                    break
-                _decide(trace, pass_no, Action.FOLLOW_UP, "missing facts", audit.suggested_query)
-                if retrieve(audit.suggested_query, "follow_up"):
-                    need_sufficiency = True
-                else:
-                    stop = StopReason.NO_NEW_SOURCE
-                    break
+                    if retrieve(audit.suggested_query, "follow_up"):
+                        need_sufficiency = True
+                    else:
+                        stop = StopReason.NO_NEW_SOURCE
+                        break
         except BudgetExceeded as exc:
             stop = stop_reason_for(exc)
             gaps = [*gaps, str(exc)]
@@ -306,6 +339,7 @@ class LoopController:
             question=question,
             as_of=as_of,
             policy=policy,
+            gated=grounded,
             stop=stop,
             attempt=attempt,
             gaps=gaps,
@@ -314,7 +348,7 @@ class LoopController:
             usage=usage,
             run_id=run_id,
         )
-        if stop is not StopReason.CONTRACT_MET:
+        if stop not in (StopReason.CONTRACT_MET, StopReason.NO_REFLECTION):
             action = Action.ABSTAIN if answer.outcome is Outcome.ABSTAINED else Action.FINAL
             _decide(trace, max(pass_no, 1), action, stop, f"on_fail={policy.on_fail}")
         trace.emit(RunEndEvent(answer=answer, elapsed_ms=round(usage.elapsed_s() * 1000, 3)))
@@ -360,15 +394,27 @@ def _check_audit(audit: CriticAudit, claims: Sequence[Claim], critic: str) -> No
         )
 
 
-def _failed_claims(attempt: _Attempt) -> set[str]:
-    """Claims the verifier rejected or the critic did not find supported."""
+def _failed_claims(attempt: _Attempt, *, gated: bool = True) -> set[str]:
+    """Claims the verifier rejected (when it gates) or the critic did not find supported."""
     verdicts = {a.claim_id: a.verdict for a in attempt.audit.claims}
     return {
         c.claim_id
         for c in attempt.claims
-        if not attempt.verifications[c.claim_id].ok
+        if (gated and not attempt.verifications[c.claim_id].ok)
         or verdicts.get(c.claim_id) is not Verdict.SUPPORTED
     }
+
+
+def _unaudited(claims: Sequence[Claim]) -> CriticAudit:
+    """The baseline arm has no critic: every claim passes through unjudged."""
+    return CriticAudit(
+        claims=[
+            ClaimAudit(claim_id=c.claim_id, verdict=Verdict.SUPPORTED, reason="baseline: no critic")
+            for c in claims
+        ],
+        coverage=1.0 if claims else 0.0,
+        contract_met=bool(claims),
+    )
 
 
 def _dropped(attempt: _Attempt, claim_id: str) -> DroppedClaim:
@@ -414,6 +460,7 @@ def _gate(
     question: str,
     as_of: dt.date,
     policy: Policy,
+    gated: bool,
     stop: StopReason,
     attempt: _Attempt | None,
     gaps: list[str],
@@ -426,12 +473,15 @@ def _gate(
     coverage = attempt.audit.coverage if attempt else 0.0
     kept: list[Claim] = []
     if attempt is not None:
-        failed = _failed_claims(attempt)
+        failed = _failed_claims(attempt, gated=gated)
         for claim in attempt.claims:
             if claim.claim_id not in failed:
                 check = attempt.verifications[claim.claim_id]
-                verified = [c.citation for c in check.citations]
-                kept.append(claim.model_copy(update={"citations": verified}))
+                located = [
+                    c.citation if c.citation.char_start is not None else original
+                    for c, original in zip(check.citations, claim.citations, strict=False)
+                ]
+                kept.append(claim.model_copy(update={"citations": located or claim.citations}))
 
     base = {
         "question": question,
@@ -443,6 +493,11 @@ def _gate(
         "policy": policy.name,
         "trace_id": run_id,
     }
+    if not gated:
+        # Ablation arms without the verifier's gate: what they emit is marked ungated.
+        if kept and stop in (StopReason.CONTRACT_MET, StopReason.NO_REFLECTION):
+            return GatedAnswer(outcome=Outcome.UNGATED, answer=_render(kept), claims=kept, **base)
+        kept = []
     if stop is StopReason.CONTRACT_MET:
         return GatedAnswer(outcome=Outcome.ANSWERED, answer=_render(kept), claims=kept, **base)
     unique_gaps = list(dict.fromkeys(gaps)) or [f"contract not met ({stop.value})"]

@@ -27,6 +27,7 @@ __all__ = [
     "ComponentFailedEvent",
     "DecisionEvent",
     "DraftEvent",
+    "ModelCallEvent",
     "RetrievalEvent",
     "RetrievedRef",
     "RunEndEvent",
@@ -120,6 +121,32 @@ class ComponentFailedEvent(_Event):
     message: str
 
 
+class ModelCallEvent(_Event):
+    """One request to a language model and what came back, verbatim (API keys never included).
+
+    A replay provider answers from ``response`` for the request whose ``request_sha256`` matches,
+    in order; ``error`` is set (and ``response`` None) when the call failed.
+    """
+
+    kind: Literal["model_call"] = "model_call"
+    pass_no: int
+    role: str = Field(description="generator | critic | judge | ...")
+    component: str
+    provider: str
+    model: str
+    attempt: int = Field(ge=1, description="1 for the first try, 2.. for retries and repairs.")
+    purpose: str = Field(default="", description="e.g. draft, sufficiency, audit, repair.")
+    request: dict[str, Any]
+    request_sha256: str
+    response: dict[str, Any] | None = None
+    error: str | None = None
+    status_code: int | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_ms: float = 0.0
+
+
 class RunEndEvent(_Event):
     kind: Literal["run_end"] = "run_end"
     answer: GatedAnswer
@@ -135,6 +162,7 @@ TraceEvent = Annotated[
     | AuditEvent
     | DecisionEvent
     | ComponentFailedEvent
+    | ModelCallEvent
     | RunEndEvent,
     Field(discriminator="kind"),
 ]
