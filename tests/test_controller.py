@@ -357,3 +357,39 @@ class TestAblationArms:
         ctl.run("What is the maximum gift value for 2031?", as_of=AS_OF, trace=trace, run_id="r")
         kinds = [ln.event.kind for ln in trace.lines]
         assert kinds.count("retrieval") == 1
+
+
+class TestOnFail:
+    def test_annotate_adds_disclaimer_by_coverage(self, corpus: InMemoryCorpus) -> None:
+        """on_fail=annotate emits verified claims with the disclaimer its coverage earns."""
+        trace = capture_trace()
+        policy = Policy(on_fail="annotate")
+        answer = controller(corpus, policy=policy).run(
+            "What is the maximum gift value for 2031?", as_of=AS_OF, trace=trace, run_id="r"
+        )
+        assert answer.outcome is Outcome.ANSWERED_WITH_DISCLAIMER
+        assert 0.6 <= answer.coverage < 0.8
+        assert answer.disclaimer == policy.disclaimers.caution_text
+        assert any("2031" in g for g in answer.gaps)
+        assert all(c.citations[0].char_start is not None for c in answer.claims)
+
+    def test_annotate_low_coverage_gets_insufficient_text(self, corpus: InMemoryCorpus) -> None:
+        """Below caution_at the stronger 'insufficient evidence' disclaimer is used."""
+        trace = capture_trace()
+        policy = Policy(
+            on_fail="annotate",
+            disclaimers={"none_at": 0.95, "caution_at": 0.9},  # type: ignore[arg-type]
+        )
+        answer = controller(corpus, policy=policy).run(
+            "What is the maximum gift value for 2031?", as_of=AS_OF, trace=trace, run_id="r"
+        )
+        assert answer.disclaimer == policy.disclaimers.insufficient_text
+
+    def test_abstain_names_gaps(self, corpus: InMemoryCorpus) -> None:
+        """The default on_fail abstains and the answer text names the gaps."""
+        trace = capture_trace()
+        answer = controller(corpus).run(
+            "What is the maximum gift value for 2031?", as_of=AS_OF, trace=trace, run_id="r"
+        )
+        assert answer.outcome is Outcome.ABSTAINED
+        assert "2031" in answer.answer
