@@ -14,6 +14,8 @@ message names the limit or the field and the value seen.
     └── RunOutcome                      raised inside a run; the controller turns it into a stop
         ├── BudgetExceeded              a time / token / cost / retrieval / pass budget ran out
         ├── CriticOutputInvalid         critic output failed its JSON Schema (after repair)
+        ├── ModelOutputInvalid          a model's output failed its JSON Schema (after repair)
+        ├── ModelCallFailed             a model call failed (after its bounded retries)
         └── EvidenceThresholdNotMet     contract not met and the caller asked for an exception
 
 The controller never lets a ``RunOutcome`` escape as a pass: it maps each one to a
@@ -31,6 +33,8 @@ __all__ = [
     "EvidenceGateError",
     "EvidenceThresholdNotMet",
     "IngestError",
+    "ModelCallFailed",
+    "ModelOutputInvalid",
     "PolicyError",
     "RunOutcome",
     "StoreError",
@@ -121,6 +125,50 @@ class CriticOutputInvalid(RunOutcome):
         super().__init__(f"critic {critic!r}: {message}")
         self.critic = critic
         self.errors = errors or []
+
+
+class ModelOutputInvalid(RunOutcome):
+    """A model's structured output failed its JSON Schema, after the one repair call.
+
+    ``component`` names the component (e.g. ``openai:gpt-4o-mini``), ``errors`` the validation
+    messages of the last attempt.
+    """
+
+    def __init__(self, message: str, *, component: str, errors: list[str] | None = None) -> None:
+        super().__init__(f"{component}: {message}")
+        self.component = component
+        self.errors = errors or []
+
+
+class ModelCallFailed(RunOutcome):
+    """A request to a language model failed: an HTTP error, a timeout or an unusable body.
+
+    ``retryable`` is true for 429, 5xx, timeouts and connection errors; ``retry_after`` is the
+    server's retry-after in seconds when it sent one. ``request_body`` / ``response_body`` are
+    what was sent and received (never an API key), recorded in the trace.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        model: str,
+        status_code: int | None = None,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        request_body: dict[str, Any] | None = None,
+        response_body: dict[str, Any] | None = None,
+    ) -> None:
+        status = f" (status {status_code})" if status_code is not None else ""
+        super().__init__(f"{provider}:{model}{status}: {message}")
+        self.provider = provider
+        self.model = model
+        self.status_code = status_code
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.request_body = request_body
+        self.response_body = response_body
 
 
 class EvidenceThresholdNotMet(RunOutcome):

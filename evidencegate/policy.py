@@ -23,6 +23,9 @@ from evidencegate.exceptions import PolicyError
 __all__ = [
     "BUILTIN_POLICIES",
     "DisclaimerPolicy",
+    "JudgesPolicy",
+    "ModelEndpoint",
+    "ModelPrice",
     "Policy",
     "TimeBudget",
     "load_policy",
@@ -30,6 +33,8 @@ __all__ = [
 ]
 
 OnFail = Literal["abstain", "redact", "annotate"]
+StructuredOutput = Literal["json_schema", "json_object"]
+Quorum = Literal["all", "any"]
 
 #: Policies shipped in the repository's ``policies/`` folder, addressable by name.
 BUILTIN_POLICIES = ("default", "regulated-strict")
@@ -57,6 +62,96 @@ class DisclaimerPolicy(_Strict):
     caution_at: float = Field(default=0.6, ge=0, le=1)
     caution_text: str = "Some content may go beyond the available sources."
     insufficient_text: str = "Insufficient evidence; use with caution."
+
+
+class ModelEndpoint(_Strict):
+    """How to reach a language model. Keyed in ``Policy.endpoints`` by ``provider:model``
+    (that model only) or ``provider`` (every model of that provider); the exact key wins."""
+
+    base_url: str | None = Field(
+        default=None, description="e.g. http://127.0.0.1:8080/v1 for a local server."
+    )
+    api_key_env: str | None = Field(
+        default=None,
+        description="Environment variable holding the API key "
+        "(default ANTHROPIC_API_KEY / OPENAI_API_KEY).",
+    )
+    api_key_required: bool = Field(
+        default=True, description="False for local servers that take no key."
+    )
+    family: str | None = Field(
+        default=None,
+        description="Provider family for require_separate_provider (default: the provider).",
+    )
+    structured_output: StructuredOutput = Field(
+        default="json_schema",
+        description="OpenAI-compatible servers: response_format json_schema, or json_object "
+        "with the schema (servers that reject json_schema). Anthropic always uses tool use.",
+    )
+    system_role: bool = Field(
+        default=True,
+        description="False for chat formats without a system role (Gemma): the instructions "
+        "then open the first user message instead of being dropped by the server.",
+    )
+    max_retries: int = Field(default=2, ge=0, le=6, description="Retries on 429, 5xx, timeout.")
+    max_output_tokens: int = Field(default=2048, ge=1)
+    temperature: float = Field(default=0.0, ge=0, le=2)
+
+
+class JudgesPolicy(_Strict):
+    """The judges stage (``evidencegate.judges``). Everything is off by default, so a policy
+    without this section behaves exactly as before. Disclaimers chosen from groundedness use
+    the thresholds and texts of ``disclaimers``."""
+
+    triad: bool = Field(
+        default=False, description="Judge each draft: context relevance, groundedness, answer."
+    )
+    judge: str = Field(
+        default="rules",
+        min_length=1,
+        description="'rules' or a language model as 'provider:model' (not the generator's).",
+    )
+    routing: bool = Field(
+        default=False,
+        description="After a draft: not grounded -> regenerate; grounded but not answering "
+        "-> follow-up retrieval; useful -> finish.",
+    )
+    max_regenerations: int = Field(default=1, ge=0, le=3, description="Routing's bound.")
+    grounded_at: float = Field(
+        default=0.8, ge=0, le=1, description="Groundedness (0-1) at which a draft is grounded."
+    )
+    answers_at: int = Field(
+        default=2, ge=0, le=3, description="Answer relevance (0-3) at which a draft answers."
+    )
+    relevance: bool = Field(
+        default=False,
+        description="Three-level document relevance and task-adaptive knowledge combination "
+        "as a retrieval stage.",
+    )
+    task: Literal["open", "closed", "auto"] = Field(
+        default="auto", description="Task kind for the combination; auto classifies questions."
+    )
+    quality_retry: bool = Field(
+        default=False,
+        description="Quality <= quality_retry_at: regenerate once, keep the better-grounded.",
+    )
+    quality_retry_at: int = Field(default=2, ge=1, le=4)
+    min_judgeable_words: int = Field(
+        default=8, ge=1, description="Shorter answers are not retried for quality."
+    )
+    flag_threshold: float = Field(
+        default=3.0, ge=1, le=4, description="Review score (1-4) below this flags the run."
+    )
+    support_threshold: float = Field(
+        default=0.56, ge=0, le=1, description="Rules support judge: support below is unsupported."
+    )
+
+
+class ModelPrice(_Strict):
+    """USD per million tokens, for the cost budget."""
+
+    input_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0)
 
 
 class Policy(_Strict):
@@ -87,8 +182,39 @@ class Policy(_Strict):
     allowed_authorities: list[Authority] = Field(default_factory=_primary_only, min_length=1)
     require_separate_critic: bool = True
     allow_same_model_critic: bool = False
-    generator: str = Field(default="extractive", min_length=1)
-    critic: str = Field(default="rules", min_length=1)
+    generator: str = Field(
+        default="extractive",
+        min_length=1,
+        description="'extractive' or a language model as 'provider:model' "
+        "(providers: anthropic, openai).",
+    )
+    critic: str = Field(
+        default="rules",
+        min_length=1,
+        description="'rules' or a language model as 'provider:model'.",
+    )
+    critics: list[str] = Field(
+        default_factory=list,
+        description="Two or more critics judged together by quorum; replaces 'critic' when set.",
+    )
+    quorum: Quorum = Field(
+        default="all", description="all: every critic must approve; any: one approval suffices."
+    )
+    require_separate_provider: bool = Field(
+        default=False,
+        description="A language-model critic must come from another provider family "
+        "than a language-model generator.",
+    )
+    endpoints: dict[str, ModelEndpoint] = Field(
+        default_factory=dict, description="Per 'provider' or 'provider:model' settings."
+    )
+    prices: dict[str, ModelPrice] = Field(
+        default_factory=dict,
+        description="Per 'provider:model' prices; required for every model while max_cost_usd > 0.",
+    )
+    judges: JudgesPolicy = Field(
+        default_factory=JudgesPolicy, description="Judges, routing, disclaimers, review queue."
+    )
 
     def sha256(self) -> str:
         """Content hash of the policy, recorded at run start."""

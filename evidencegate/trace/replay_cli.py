@@ -1,0 +1,222 @@
+"""``evidencegate replay | report | traces list``: the trace commands (wired in by ``cli``).
+
+Exit codes of ``replay`` (see :mod:`evidencegate.trace.replay`): 0 identical and no drift,
+1 tampered chain, 2 bad input, 3 divergence (with ``--policy``: the policy decides
+differently), 4 identical but the cited sources drifted, 5 identical so far but the recording
+is incomplete. ``report``: 0 written, 1 tampered chain (nothing written), 2 bad input.
+``traces list``: 0, or 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from evidencegate.corpus.store import Store
+from evidencegate.exceptions import UsageError
+from evidencegate.report.html import write_report
+from evidencegate.trace.chain import verify_trace
+from evidencegate.trace.index import TraceIndex, TraceSummary
+from evidencegate.trace.replay import ReplayResult, replay_trace
+
+__all__ = [
+    "add_replay_arguments",
+    "add_report_arguments",
+    "add_traces_arguments",
+    "format_replay",
+    "run_replay",
+    "run_report",
+    "run_traces",
+]
+
+_SHOWN_JSON = 400
+"""Characters of each diverging event shown in the text output (--json shows all)."""
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``evidencegate replay`` to ``parser``."""
+    parser.add_argument("trace", type=Path, help="trace JSONL file")
+    parser.add_argument("--store", required=True, type=Path, help="store directory")
+    parser.add_argument(
+        "--policy",
+        default=None,
+        help="counterfactual replay: this policy (file or builtin name) instead of the recorded",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay ``args.trace`` over ``args.store``; print the result; return its exit code."""
+    try:
+        with Store.open(args.store, create=False) as store:
+            result = replay_trace(args.trace, store, policy=args.policy)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot read trace {args.trace}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        data = result.model_dump(mode="json")
+        data["exit_code"] = result.exit_code
+        print(json.dumps(data, sort_keys=True, ensure_ascii=False))
+    else:
+        print(format_replay(result))
+    return result.exit_code
+
+
+def format_replay(result: ReplayResult) -> str:
+    """The readable rendering of a replay result."""
+    if not result.chain_ok:
+        return (
+            f"TAMPERED at seq {result.chain_first_bad_seq}: {result.chain_reason}\n"
+            f"result: tampered, nothing replayed (exit {result.exit_code})"
+        )
+    mode = f"counterfactual, policy {result.policy}" if result.counterfactual else "as recorded"
+    state = "complete" if result.complete else "incomplete: no run_end"
+    out = [
+        f"chain:  intact, {result.recorded_events} events ({state})",
+        f"replay: {mode}; {result.replayed_events} events replayed",
+    ]
+    if result.policy_fields_added:
+        added = ", ".join(result.policy_fields_added)
+        out.append(f"policy: recorded before these fields existed, replayed at defaults: {added}")
+    div = result.divergence
+    if div is None:
+        out.append(f"decisions: identical ({result.recorded_events} recorded events compared)")
+    else:
+        kinds = (
+            f"recorded {div.recorded_kind or 'nothing'}, replayed {div.replayed_kind or 'nothing'}"
+        )
+        where = f" at {div.path}" if div.path else ""
+        out.append(f"decisions: DIVERGED at seq {div.seq} ({kinds}){where}")
+        out.append(f"  recorded: {_clip(div.recorded)}")
+        out.append(f"  replayed: {_clip(div.replayed)}")
+    for label, answer in (
+        ("recorded", result.recorded_answer),
+        ("replayed", result.replayed_answer),
+    ):
+        if answer is not None:
+            out.append(
+                f"{label} answer: {answer.outcome.value} (stop {answer.stop_reason.value}, "
+                f"coverage {answer.coverage:.2f}, {len(answer.claims)} claims)"
+            )
+    for change in result.evidence:
+        out.append(f"evidence {change.status.value}: {change.detail}")
+    for drift in result.drift:
+        out.append(
+            f"citation {drift.claim_id} {drift.doc_id}@{drift.version} p{drift.page}: "
+            f"{drift.status.value} - {drift.detail}"
+        )
+    verdicts = {
+        0: "identical, sources unchanged",
+        3: "diverged",
+        4: "identical decisions, sources drifted",
+        5: "identical so far, recording incomplete",
+    }
+    out.append(f"result: {verdicts[result.exit_code]} (exit {result.exit_code})")
+    return "\n".join(out)
+
+
+def _clip(text: str | None) -> str:
+    if text is None:
+        return "(no event)"
+    return text if len(text) <= _SHOWN_JSON else text[: _SHOWN_JSON - 3] + "..."
+
+
+# --------------------------------------------------------------------------- report
+
+
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``evidencegate report`` to ``parser``."""
+    parser.add_argument("trace", type=Path, help="trace JSONL file")
+    parser.add_argument("-o", "--output", required=True, type=Path, help="HTML file to write")
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=None,
+        help="store directory: shows the page text around each quote (quotes only without it)",
+    )
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Write the HTML report of ``args.trace``; 1 when its chain is broken (nothing written)."""
+    try:
+        chain = verify_trace(args.trace)
+        if not chain.ok:
+            print(
+                f"TAMPERED at seq {chain.first_bad_seq}: {chain.reason}; no report written",
+                file=sys.stderr,
+            )
+            return 1
+        if args.store is None:
+            write_report(args.trace, args.output)
+            print(
+                "note: no --store given: the report shows quotes only, without page context "
+                "or version dates",
+                file=sys.stderr,
+            )
+        else:
+            with Store.open(args.store, create=False) as store:
+                write_report(args.trace, args.output, store=store)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename or args.trace}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    state = "complete" if chain.complete else "incomplete"
+    print(f"report written to {args.output} (chain intact, {chain.lines} lines, {state})")
+    return 0
+
+
+# --------------------------------------------------------------------------- traces list
+
+
+def add_traces_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``evidencegate traces list`` to ``parser`` (the ``traces`` command)."""
+    sub = parser.add_subparsers(dest="traces_command", required=True, metavar="COMMAND")
+    listing = sub.add_parser("list", help="list the runs recorded in a store")
+    listing.add_argument("--store", required=True, type=Path, help="store directory")
+    listing.add_argument("--json", action="store_true", help="one JSON object per run")
+
+
+def run_traces(args: argparse.Namespace) -> int:
+    """Run a ``traces`` subcommand (only ``list`` for now)."""
+    try:
+        runs = TraceIndex.for_store(args.store).refresh()
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        for run in runs:
+            print(run.model_dump_json())
+        return 0
+    if not runs:
+        print(f"no traces in {args.store / 'traces'}")
+        return 0
+    print(
+        f"{'started (UTC)':19}  {'status':10}  {'outcome':24}  {'stop reason':16}  run / question"
+    )
+    for run in runs:
+        print(_row(run))
+    return 0
+
+
+def _row(run: TraceSummary) -> str:
+    started = (run.started_at or "")[:19].replace("T", " ")
+    question = run.question or ""
+    if len(question) > 70:
+        question = question[:67] + "..."
+    tail = f"{(run.run_id or run.file)[:12]}  {question}"
+    if run.status == "tampered":
+        tail += f"  [{run.reason}]"
+    return (
+        f"{started:19}  {run.status:10}  {run.outcome or '-':24}  "
+        f"{run.stop_reason or '-':16}  {tail}"
+    )

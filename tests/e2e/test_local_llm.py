@@ -1,0 +1,96 @@
+"""End to end with real local models behind llama-cpp-python servers (no mocks, no network).
+
+Run by ``.ci/e2e_local_llm.sh``, which builds the server, installs the two models, starts them on
+127.0.0.1 and sets ``EVIDENCEGATE_E2E_LLM=1``; skipped otherwise. The policy is
+``tests/e2e/local-llm.yaml`` (``EVIDENCEGATE_E2E_POLICY`` may name another). Models this small
+usually abstain: that is acceptable. What is asserted is the contract: every run completes with
+an intact trace that recorded the model calls, and every emitted claim is verified.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evidencegate.contracts import Outcome
+from evidencegate.corpus import IngestOptions, Store
+from evidencegate.gate import EvidenceGate
+from evidencegate.policy import Policy, load_policy
+from evidencegate.trace.chain import read_trace, verify_trace
+from evidencegate.trace.events import ModelCallEvent
+from evidencegate.verify.verifier import Verifier
+
+HERE = Path(__file__).resolve().parent
+EXAMPLE = HERE.parent.parent / "golden_sets" / "example"
+POLICY = Path(os.environ.get("EVIDENCEGATE_E2E_POLICY", HERE / "local-llm.yaml"))
+#: One answerable question and one the corpus cannot answer.
+ITEMS = ("ex-009", "ex-019")
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("EVIDENCEGATE_E2E_LLM") != "1",
+    reason="needs the local model servers: run .ci/e2e_local_llm.sh (EVIDENCEGATE_E2E_LLM=1)",
+)
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    p = load_policy(POLICY)
+    for spec in (p.generator, p.critic):
+        endpoint = p.endpoints[spec]
+        assert endpoint.base_url and endpoint.base_url.startswith("http://127.0.0.1:"), spec
+    return p
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    directory = tmp_path_factory.mktemp("e2e") / "store"
+    with Store.open(directory) as store:
+        store.ingest(sorted((EXAMPLE / "corpus").glob("*.md")), IngestOptions())
+    yield directory
+
+
+def golden(item_id: str) -> dict[str, Any]:
+    for line in (EXAMPLE / "golden.jsonl").read_text(encoding="utf-8").splitlines():
+        item: dict[str, Any] = json.loads(line)
+        if item["id"] == item_id:
+            return item
+    raise LookupError(item_id)
+
+
+class TestLocalModels:
+    @pytest.mark.parametrize("item_id", ITEMS)
+    def test_run_completes_and_every_claim_is_verified(
+        self, item_id: str, policy: Policy, store_dir: Path, tmp_path: Path
+    ) -> None:
+        """A run over real local models ends with an intact, complete trace holding the model
+        calls of both roles, and emits only claims the verifier locates in the store."""
+        item = golden(item_id)
+        as_of = dt.date.fromisoformat(item["as_of"])
+        trace_path = tmp_path / f"{item_id}.jsonl"
+        with EvidenceGate.open(store_dir, policy=policy) as gate:
+            answer = gate.ask(item["question"], as_of=as_of, trace_out=trace_path)
+            report = verify_trace(trace_path)
+            assert report.ok and report.complete, report.reason
+            calls = [
+                line.event
+                for line in read_trace(trace_path)
+                if isinstance(line.event, ModelCallEvent)
+            ]
+            assert "critic" in {c.role for c in calls}, "the critic model was never called"
+            assert answer.usage.model_calls == len(calls)
+            assert answer.outcome is not Outcome.UNGATED
+            verifier = Verifier.from_policy(gate.store, policy)
+            retrieved = {
+                f"{c.doc_id}@{c.version}" for claim in answer.claims for c in claim.citations
+            }
+            for claim in answer.claims:
+                check = verifier.verify(claim, as_of=as_of, retrieved=retrieved)
+                assert check.ok, (claim, check.reasons)
+                for citation in claim.citations:
+                    assert citation.char_start is not None and citation.char_end is not None
