@@ -1,0 +1,412 @@
+"""Ablation outputs: results.jsonl, metrics.json, metrics.md and report.html.
+
+``metrics.json`` is validated against ``schemas/ablation_metrics.schema.json`` (exported from
+:class:`~evidencegate.evals.metrics.AblationMetrics`) before it is written. ``report.html`` is
+one self-contained file: its plots are inline SVG drawn here (bars per arm with their bootstrap
+intervals as whiskers, latency distributions, coverage against cost), with no external asset.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from evidencegate.contracts import Arm
+from evidencegate.evals.metrics import (
+    METRICS,
+    AblationMetrics,
+    ArmMetrics,
+    Interval,
+    ItemResult,
+    Metric,
+    quantile,
+)
+
+__all__ = [
+    "ReportFiles",
+    "ablation_metrics_schema",
+    "markdown_table",
+    "render_html",
+    "write_report",
+]
+
+_COLOURS = {  # Okabe-Ito: distinguishable with the common colour-vision deficiencies
+    Arm.BASELINE: "#7f7f7f",
+    Arm.SELF_CRITIQUE: "#e69f00",
+    Arm.GROUNDED: "#56b4e9",
+    Arm.GROUNDED_FOLLOWUP: "#009e73",
+}
+_BAR_PANELS = (
+    Metric.UNSUPPORTED_CLAIM_RATE,
+    Metric.INCORRECT_CITATION_RATE,
+    Metric.STALE_CITATION_RATE,
+    Metric.REQUIRED_COVERAGE,
+    Metric.ABSTENTION_CORRECTNESS,
+    Metric.ABSTENTION_RATE,
+    Metric.REFLECTION_RATE,
+    Metric.FAILURE_RATE,
+)
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    results: Path
+    metrics: Path
+    markdown: Path
+    html: Path
+
+
+@cache
+def ablation_metrics_schema() -> dict[str, Any]:
+    """The JSON Schema of metrics.json (what ``schemas/ablation_metrics.schema.json`` holds)."""
+    schema = AblationMetrics.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://evidencegate.dev/schemas/ablation_metrics.schema.json"
+    return schema
+
+
+def write_report(
+    outdir: Path, metrics: AblationMetrics, results: Mapping[Arm, Sequence[ItemResult]]
+) -> ReportFiles:
+    """Write the four outputs into ``outdir``; metrics.json is schema-validated first."""
+    data = metrics.model_dump(mode="json")
+    jsonschema.Draft202012Validator(ablation_metrics_schema()).validate(data)
+    outdir.mkdir(parents=True, exist_ok=True)
+    files = ReportFiles(
+        results=outdir / "results.jsonl",
+        metrics=outdir / "metrics.json",
+        markdown=outdir / "metrics.md",
+        html=outdir / "report.html",
+    )
+    with files.results.open("w", encoding="utf-8") as out:
+        for arm in metrics.arms:
+            for result in results[arm]:
+                out.write(result.model_dump_json() + "\n")
+    files.metrics.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    files.markdown.write_text(markdown_table(metrics), encoding="utf-8")
+    files.html.write_text(render_html(metrics, results), encoding="utf-8")
+    return files
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _fmt(value: float | None, unit: str, *, signed: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    digits = {"rate": 3, "ms": 1, "tokens": 1, "usd": 6}.get(unit, 3)
+    return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+
+
+def _cell(summary: ArmMetrics, metric: Metric) -> str:
+    unit = METRICS[metric].unit
+    text = _fmt(summary.metrics[metric], unit)
+    if summary.vs_baseline is not None:
+        diff = summary.vs_baseline[metric]
+        ci = diff.ci
+        interval = (
+            f" [{_fmt(ci.low, unit, signed=True)}, {_fmt(ci.high, unit, signed=True)}]"
+            if ci
+            else ""
+        )
+        text += f" (Δ {_fmt(diff.diff, unit, signed=True)}{interval})"
+    return text
+
+
+def markdown_table(metrics: AblationMetrics) -> str:
+    """The metrics as a Markdown table: one row per metric, one column per arm."""
+    arms = metrics.results
+    level = round(metrics.bootstrap.level * 100)
+    lines = [
+        f"### Ablation over `{metrics.golden_set}`: {metrics.items} items, "
+        f"policy `{metrics.policy}`",
+        "",
+        "Each arm's value; other arms also show Δ = arm − baseline with its paired bootstrap "
+        f"{level}% interval ({metrics.bootstrap.resamples} resamples, seed "
+        f"{metrics.bootstrap.seed}).",
+        "",
+        "| metric | better | " + " | ".join(s.arm.value for s in arms) + " |",
+        "|---|---|" + "---|" * len(arms),
+    ]
+    for metric, spec in METRICS.items():
+        cells = " | ".join(_cell(s, metric) for s in arms)
+        lines.append(f"| {metric.value} | {spec.better or '–'} | {cells} |")
+    counts: list[tuple[str, Callable[[ArmMetrics], str]]] = [
+        ("items / failed", lambda s: f"{s.items} / {s.failed}"),
+        ("answered / abstained", lambda s: f"{s.answered} / {s.abstained}"),
+        ("claims / citations", lambda s: f"{s.claims} / {s.citations}"),
+        ("required matched", lambda s: f"{s.required_matched} / {s.required_evidence}"),
+        ("total cost (USD)", lambda s: f"{s.cost_usd:.6f}"),
+    ]
+    for label, show in counts:
+        lines.append(f"| {label} | | " + " | ".join(show(s) for s in arms) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- HTML
+
+
+def render_html(metrics: AblationMetrics, results: Mapping[Arm, Sequence[ItemResult]]) -> str:
+    """A self-contained HTML report with inline SVG plots."""
+    e = html.escape
+    header = "".join(f"<th>{e(s.arm.value)}</th>" for s in metrics.results)
+    rows = []
+    for metric, spec in METRICS.items():
+        cells = "".join(f"<td>{e(_cell(s, metric))}</td>" for s in metrics.results)
+        rows.append(
+            f'<tr><th title="{e(spec.description)}">{e(metric.value)}</th>'
+            f"<td>{e(spec.better or '–')}</td>{cells}</tr>"
+        )
+    definitions = "".join(
+        f"<dt>{e(d.name.value)} <small>({e(d.unit)}; better: {e(d.better or 'neither')})"
+        f"</small></dt><dd>{e(d.description)}</dd>"
+        for d in metrics.metric_definitions
+    )
+    legend = " ".join(
+        f'<span class="key"><span class="swatch" style="background:{_COLOURS[a]}"></span>'
+        f"{e(a.value)}</span>"
+        for a in metrics.arms
+    )
+    level = round(metrics.bootstrap.level * 100)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>evidencegate ablation: {e(metrics.golden_set)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2rem; color: #222; max-width: 72rem; }}
+table {{ border-collapse: collapse; font-size: 0.85rem; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; }}
+svg {{ font-family: system-ui, sans-serif; }}
+.key {{ margin-right: 1rem; }}
+.swatch {{ display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.3rem; }}
+dt {{ font-weight: 600; margin-top: 0.4rem; }}
+</style>
+</head>
+<body>
+<h1>evidencegate ablation</h1>
+<p>Golden set <code>{e(metrics.golden_set)}</code> ({metrics.items} items, sha256
+<code>{e(metrics.golden_sha256[:12])}</code>), policy <code>{e(metrics.policy)}</code>,
+evidencegate {e(metrics.evidencegate_version)}. Intervals: percentile bootstrap over items,
+{level}%, {metrics.bootstrap.resamples} resamples, seed {metrics.bootstrap.seed}; Δ columns are
+paired differences from the baseline.</p>
+<p>{legend}</p>
+<h2>Metrics</h2>
+<table><tr><th>metric</th><th>better</th>{header}</tr>{"".join(rows)}</table>
+<h2>Rates per arm, with {level}% bootstrap intervals</h2>
+{_bar_panels(metrics)}
+<h2>Latency per run</h2>
+{_latency_plot(metrics.arms, results)}
+<h2>Required-evidence coverage against cost</h2>
+{_coverage_cost_plot(metrics)}
+<h2>Metric definitions</h2>
+<dl>{definitions}</dl>
+</body>
+</html>
+"""
+
+
+def _svg(width: int, height: int, body: Sequence[str], label: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(label)}">'
+        + "".join(body)
+        + "</svg>"
+    )
+
+
+def _text(x: float, y: float, text: str, *, size: int = 11, anchor: str = "middle") -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}">'
+        f"{html.escape(text)}</text>"
+    )
+
+
+def _line(x1: float, y1: float, x2: float, y2: float, colour: str = "#222") -> str:
+    return (
+        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+        'stroke-width="1.2"/>'
+    )
+
+
+def _bar_panels(metrics: AblationMetrics) -> str:
+    """Small multiples: one panel per rate metric, a bar per arm, whiskers = its interval."""
+    panel_w, panel_h, columns = 250, 190, 4
+    top, bottom, left = 28, 34, 34
+    plot_h = panel_h - top - bottom
+    rows = math.ceil(len(_BAR_PANELS) / columns)
+    body: list[str] = []
+    for index, metric in enumerate(_BAR_PANELS):
+        ox = (index % columns) * panel_w
+        oy = (index // columns) * panel_h
+        body.append(_text(ox + panel_w / 2, oy + 16, metric.value, size=12))
+        for tick in (0.0, 0.5, 1.0):
+            y = oy + top + plot_h * (1 - tick)
+            body.append(_line(ox + left - 4, y, ox + panel_w - 8, y, "#ddd"))
+            body.append(_text(ox + left - 6, y + 4, f"{tick:.1f}", size=9, anchor="end"))
+        slot = (panel_w - left - 8) / len(metrics.results)
+        for position, summary in enumerate(metrics.results):
+            x = ox + left + slot * position + slot * 0.15
+            width = slot * 0.7
+            value = summary.metrics[metric]
+            colour = _COLOURS[summary.arm]
+            base_y = oy + top + plot_h
+            if value is None:
+                body.append(_text(x + width / 2, base_y - 4, "n/a", size=9))
+            else:
+                height = plot_h * max(0.0, min(1.0, value))
+                body.append(
+                    f'<rect x="{x:.1f}" y="{base_y - height:.1f}" width="{width:.1f}" '
+                    f'height="{height:.1f}" fill="{colour}"><title>'
+                    f"{html.escape(summary.arm.value)}: {value:.3f}</title></rect>"
+                )
+                body.append(_text(x + width / 2, base_y - height - 3, f"{value:.2f}", size=8))
+            ci = summary.ci[metric]
+            if ci is not None:
+                body.extend(_whisker(x + width / 2, ci, oy + top, plot_h))
+            body.append(
+                _text(x + width / 2, base_y + 12, _short(summary.arm), size=9, anchor="middle")
+            )
+    return _svg(panel_w * columns, panel_h * rows, body, "rates per arm with intervals")
+
+
+def _whisker(x: float, ci: Interval, top: float, plot_h: float) -> list[str]:
+    def y(v: float) -> float:
+        return top + plot_h * (1 - max(0.0, min(1.0, v)))
+
+    return [
+        _line(x, y(ci.low), x, y(ci.high)),
+        _line(x - 4, y(ci.low), x + 4, y(ci.low)),
+        _line(x - 4, y(ci.high), x + 4, y(ci.high)),
+    ]
+
+
+def _short(arm: Arm) -> str:
+    return {
+        Arm.BASELINE: "base",
+        Arm.SELF_CRITIQUE: "self",
+        Arm.GROUNDED: "grnd",
+        Arm.GROUNDED_FOLLOWUP: "grnd+fu",
+    }[arm]
+
+
+def _nice_max(value: float) -> float:
+    """A round axis end >= ``value``: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten."""
+    if value <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value))
+    for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if step * power >= value:
+            return step * power
+    return 10 * power
+
+
+def _latency_plot(arms: Sequence[Arm], results: Mapping[Arm, Sequence[ItemResult]]) -> str:
+    """Per arm: every run as a dot, a box from the quartiles, the median and the p95."""
+    width, row_h, left, right, top = 900, 54, 130, 30, 20
+    all_values = [r.latency_ms for arm in arms for r in results[arm]]
+    scale_max = _nice_max(max(all_values, default=0.0))
+    plot_w = width - left - right
+    height = top + row_h * len(arms) + 40
+
+    def x(v: float) -> float:
+        return left + plot_w * v / scale_max
+
+    body: list[str] = []
+    for i in range(5):
+        tick = scale_max * i / 4
+        body.append(_line(x(tick), top, x(tick), top + row_h * len(arms), "#ddd"))
+        body.append(_text(x(tick), top + row_h * len(arms) + 16, f"{tick:g} ms", size=10))
+    for row, arm in enumerate(arms):
+        values = [r.latency_ms for r in results[arm]]
+        mid = top + row_h * row + row_h / 2
+        colour = _COLOURS[arm]
+        body.append(_text(left - 10, mid + 4, arm.value, size=11, anchor="end"))
+        if not values:
+            continue
+        q1, median, q3 = (quantile(values, q) for q in (0.25, 0.5, 0.75))
+        p95 = quantile(values, 0.95)
+        for j, value in enumerate(values):
+            jitter = ((j * 37) % 17 - 8) * 1.2  # deterministic spread so dots do not overlap
+            body.append(
+                f'<circle cx="{x(value):.1f}" cy="{mid + jitter:.1f}" r="2.2" fill="{colour}" '
+                'fill-opacity="0.6"/>'
+            )
+        body.append(_line(x(min(values)), mid, x(max(values)), mid, "#555"))
+        body.append(
+            f'<rect x="{x(q1):.1f}" y="{mid - 11:.1f}" width="{max(x(q3) - x(q1), 1):.1f}" '
+            f'height="22" fill="none" stroke="{colour}" stroke-width="2"/>'
+        )
+        body.append(_line(x(median), mid - 13, x(median), mid + 13))
+        body.append(
+            f'<path d="M{x(p95):.1f},{mid - 16:.1f} l4,-6 h-8 z" fill="#222">'
+            f"<title>p95 {p95:.1f} ms</title></path>"
+        )
+    body.append(
+        _text(
+            left,
+            height - 6,
+            "box: quartiles; bar: median; triangle: p95; dots: runs",
+            size=10,
+            anchor="start",
+        )
+    )
+    return _svg(width, height, body, "latency distributions per arm")
+
+
+def _coverage_cost_plot(metrics: AblationMetrics) -> str:
+    """Each arm at (cost per item, required coverage), coverage interval as a whisker."""
+    width, height, left, right, top, bottom = 640, 320, 70, 150, 20, 50
+    plot_w, plot_h = width - left - right, height - top - bottom
+    costs = [s.metrics[Metric.COST_USD_PER_ITEM] or 0.0 for s in metrics.results]
+    scale_max = _nice_max(max(costs, default=0.0)) if any(costs) else 1.0
+
+    def x(v: float) -> float:
+        return left + plot_w * v / scale_max
+
+    body: list[str] = []
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        y = top + plot_h * (1 - tick)
+        body.append(_line(left, y, left + plot_w, y, "#ddd"))
+        body.append(_text(left - 6, y + 4, f"{tick:.2f}", size=10, anchor="end"))
+        cost = scale_max * tick
+        body.append(_text(x(cost), top + plot_h + 16, f"{cost:g}", size=10))
+    body.append(_text(left + plot_w / 2, height - 12, "model cost per item (USD)", size=11))
+    body.append(
+        f'<text x="16" y="{top + plot_h / 2:.1f}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 16 {top + plot_h / 2:.1f})">required coverage</text>'
+    )
+    if not any(costs):
+        body.append(
+            _text(left + plot_w / 2, top + 14, "no model cost recorded: every arm at $0", size=10)
+        )
+    for index, summary in enumerate(metrics.results):
+        coverage = summary.metrics[Metric.REQUIRED_COVERAGE]
+        cx = x(costs[index]) + (index - (len(metrics.results) - 1) / 2) * 6
+        colour = _COLOURS[summary.arm]
+        label_y = top + 14 + 16 * (index + 1)
+        body.append(
+            f'<rect x="{left + plot_w + 14}" y="{label_y - 9}" width="10" height="10" '
+            f'fill="{colour}"/>'
+        )
+        body.append(_text(left + plot_w + 28, label_y, summary.arm.value, size=10, anchor="start"))
+        if coverage is None:
+            continue
+        ci = summary.ci[Metric.REQUIRED_COVERAGE]
+        if ci is not None:
+            body.extend(_whisker(cx, ci, top, plot_h))
+        cy = top + plot_h * (1 - coverage)
+        body.append(
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}"><title>'
+            f"{html.escape(summary.arm.value)}: coverage {coverage:.3f}, "
+            f"cost {costs[index]:.6f} USD</title></circle>"
+        )
+    return _svg(width, height, body, "required coverage against cost per arm")
