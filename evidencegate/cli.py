@@ -1,7 +1,9 @@
-"""Command line: ``evidencegate ingest | ask | verify | demo``.
+"""Command line: ``evidencegate ingest | ask | verify | replay | report | traces | judge-bench |
+feedback | flags | demo`` (``ablate`` when the evals are installed).
 
 Exit codes: 0 success; 1 a checked property failed (a tampered trace; ``ask --strict`` when the
-answer is not ``answered``); 2 bad input or configuration (the message names what is wrong).
+answer is not ``answered``); 2 bad input or configuration (the message names what is wrong);
+``replay`` adds 3 diverged, 4 sources drifted, 5 the recording is incomplete.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import datetime as dt
 import json
 import sys
 import tempfile
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,27 @@ from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
 from evidencegate.exceptions import EvidenceGateError
 from evidencegate.gate import EvidenceGate
+from evidencegate.judges.cli import (
+    add_feedback_arguments,
+    add_flags_arguments,
+    add_judge_bench_arguments,
+    run_feedback,
+    run_flags,
+    run_judge_bench,
+)
+from evidencegate.protocols import TraceSink
 from evidencegate.trace.cli import run_verify
+from evidencegate.trace.logs import LogSink
+from evidencegate.trace.otel import ENV_VAR as OTEL_ENV_VAR
+from evidencegate.trace.otel import configure_telemetry
+from evidencegate.trace.replay_cli import (
+    add_replay_arguments,
+    add_report_arguments,
+    add_traces_arguments,
+    run_replay,
+    run_report,
+    run_traces,
+)
 
 __all__ = ["main"]
 
@@ -63,12 +86,49 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument(
         "--strict", action="store_true", help="exit 1 unless the outcome is 'answered'"
     )
+    ask.add_argument(
+        "--otel",
+        choices=["console", "otlp", "memory"],
+        default=None,
+        help=f"export OpenTelemetry spans (default: ${OTEL_ENV_VAR}, else off)",
+    )
+    ask.add_argument(
+        "--log-json", action="store_true", help="log one JSON line per trace event to stderr"
+    )
     ask.set_defaults(func=_ask)
 
     verify = sub.add_parser("verify", help="check a trace's hash chain")
     verify.add_argument("trace", type=Path)
     verify.add_argument("--json", action="store_true")
     verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json))
+
+    replay = sub.add_parser(
+        "replay", help="re-run a trace on its recorded outputs; compare; report drift"
+    )
+    add_replay_arguments(replay)
+    replay.set_defaults(func=run_replay)
+
+    report = sub.add_parser("report", help="write a self-contained HTML report of a trace")
+    add_report_arguments(report)
+    report.set_defaults(func=run_report)
+
+    traces = sub.add_parser("traces", help="the runs recorded in a store")
+    add_traces_arguments(traces)
+    traces.set_defaults(func=run_traces)
+
+    bench = sub.add_parser(
+        "judge-bench", help="measure a support judge on a human-labelled critic benchmark"
+    )
+    add_judge_bench_arguments(bench)
+    bench.set_defaults(func=run_judge_bench)
+
+    feedback = sub.add_parser("feedback", help="record a reviewer's verdict on a run")
+    add_feedback_arguments(feedback)
+    feedback.set_defaults(func=run_feedback)
+
+    flags = sub.add_parser("flags", help="the review queue of flagged runs")
+    add_flags_arguments(flags)
+    flags.set_defaults(func=run_flags)
 
     demo = sub.add_parser("demo", help="ingest the example corpus into a temporary store and ask")
     demo.add_argument("--corpus", type=Path, default=EXAMPLE_CORPUS)
@@ -85,11 +145,25 @@ def _date(text: str) -> dt.date:
 
 
 def _ask(args: argparse.Namespace) -> int:
-    with EvidenceGate.open(args.store, policy=args.policy) as gate:
-        answer = gate.ask(
-            args.question, as_of=args.as_of, tenant=args.tenant, trace_out=args.trace_out
-        )
-        trace_path = args.trace_out or gate.store.directory / "traces" / f"{answer.trace_id}.jsonl"
+    run_id = uuid.uuid4().hex
+    telemetry = configure_telemetry(args.otel)
+    sinks: list[TraceSink] = [telemetry.sink(run_id)] if telemetry else []
+    if args.log_json:
+        sinks.append(LogSink(run_id, stream=sys.stderr))
+    try:
+        with EvidenceGate.open(args.store, policy=args.policy) as gate:
+            answer = gate.ask(
+                args.question,
+                as_of=args.as_of,
+                tenant=args.tenant,
+                trace_out=args.trace_out,
+                run_id=run_id,
+                sinks=sinks,
+            )
+            trace_path = args.trace_out or gate.store.directory / "traces" / f"{run_id}.jsonl"
+    finally:
+        if telemetry:
+            telemetry.shutdown()
     if args.json:
         sys.stdout.write(answer.model_dump_json() + "\n")
     else:

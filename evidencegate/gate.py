@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -12,10 +13,14 @@ from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
 from evidencegate.exceptions import UsageError
+from evidencegate.judges.models import AnswerScore
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
-from evidencegate.protocols import Critic, Generator
+from evidencegate.protocols import Critic, Generator, TraceSink
+from evidencegate.review import ReviewQueue
+from evidencegate.trace.events import RunEndEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
+from evidencegate.trace.tee import TeeSink
 from evidencegate.verify.verifier import Verifier
 
 __all__ = ["EvidenceGate"]
@@ -64,24 +69,37 @@ class EvidenceGate:
         tenant: str | None = None,
         trace_out: str | Path | None = None,
         trace: TraceRecorder | None = None,
+        run_id: str | None = None,
+        sinks: Sequence[TraceSink] = (),
     ) -> GatedAnswer:
-        """Run the loop. The trace goes to ``trace_out``, else ``<store>/traces/<run_id>.jsonl``."""
+        """Run the loop. The trace goes to ``trace_out``, else ``<store>/traces/<run_id>.jsonl``.
+
+        ``sinks`` observe the same events after the recorder wrote them (telemetry, logs); they
+        are built for ``run_id``, which the caller may therefore choose.
+        """
         if not question.strip():
             raise UsageError("the question is empty")
         as_of = as_of or dt.date.today()
         recorder = trace
         if recorder is None:
-            run_id = uuid.uuid4().hex
+            run_id = run_id or uuid.uuid4().hex
             path = (
                 Path(trace_out)
                 if trace_out
                 else self.store.directory / "traces" / f"{run_id}.jsonl"
             )
             recorder = TraceRecorder(path, run_id=run_id)
-        with recorder:
-            return self.controller.run(
-                question, as_of=as_of, trace=recorder, run_id=recorder.run_id, tenant=tenant
+        ending = _RunEnd()
+        sink = TeeSink(recorder, *sinks, ending)
+        with sink:
+            answer = self.controller.run(
+                question, as_of=as_of, trace=sink, run_id=recorder.run_id, tenant=tenant
             )
+        if ending.score is not None:
+            # The review queue: low-scored answers are flagged for a human (policy.judges).
+            with ReviewQueue.open(self.store.directory) as queue:
+                queue.record_score(recorder.run_id, ending.score)
+        return answer
 
     def close(self) -> None:
         self.store.close()
@@ -96,3 +114,14 @@ class EvidenceGate:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class _RunEnd:
+    """Observes the run's end to pick up the judges' score for the review queue."""
+
+    def __init__(self) -> None:
+        self.score: AnswerScore | None = None
+
+    def emit(self, event: TraceEvent) -> None:
+        if isinstance(event, RunEndEvent):
+            self.score = event.score

@@ -44,7 +44,9 @@ class Retriever(Protocol):
 class SourceLookup(Protocol):
     """Gives the verifier the stored page a citation names (None when absent)."""
 
-    def lookup(self, doc_id: str, version: str, page: int) -> SourcePage | None: ...
+    def lookup(
+        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+    ) -> SourcePage | None: ...
 
 
 @runtime_checkable

@@ -14,6 +14,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from evidencegate import contracts
+from evidencegate.evals.golden import GoldenItem
+from evidencegate.evals.metrics import AblationMetrics
+from evidencegate.generation.llm import LLMDraft
 from evidencegate.policy import policy_schema
 
 __all__ = ["SCHEMA_DIR", "all_schemas", "main"]
@@ -32,6 +35,9 @@ _MODELS: dict[str, type[BaseModel]] = {
     "critic_audit": contracts.CriticAudit,
     "decision": contracts.Decision,
     "gated_answer": contracts.GatedAnswer,
+    "llm_draft": LLMDraft,
+    "golden_item": GoldenItem,
+    "ablation_metrics": AblationMetrics,
 }
 
 

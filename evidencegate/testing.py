@@ -16,11 +16,14 @@ from pydantic import BaseModel
 from evidencegate.analysis import terms
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Authority, DocumentVersion, Draft, Page, Passage, SourcePage
+from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.protocols import Retriever
 from evidencegate.trace.recorder import TraceRecorder
 
 __all__ = [
     "InMemoryCorpus",
     "ScriptedGenerator",
+    "SnapshotGenerator",
     "capture_trace",
     "events_of_kind",
     "ticking_clock",
@@ -99,7 +102,9 @@ class InMemoryCorpus:
             pages = self._docs[(doc_id, cur.version)][1]
             self._docs[(doc_id, cur.version)] = (cur.model_copy(update=update), pages)
 
-    def lookup(self, doc_id: str, version: str, page: int) -> SourcePage | None:
+    def lookup(
+        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+    ) -> SourcePage | None:
         entry = self._docs.get((doc_id, version))
         if entry is None or not 1 <= page <= len(entry[1]):
             return None
@@ -169,3 +174,45 @@ class ScriptedGenerator:
         if not self._drafts:
             return Draft(declined="script exhausted")
         return self._drafts.pop(0)
+
+
+# --------------------------------------------------------------------------- stale knowledge
+
+
+class SnapshotGenerator:
+    """A generator that answers from memory: what the sources said on ``snapshot``.
+
+    It ignores the evidence it is given and drafts (extractively, so every quote is real text)
+    from ``corpus`` as of its ``snapshot`` date, secondary sources included: the offline stand-in
+    for a model trained on an old copy of the sources, which states superseded figures and cites
+    versions the run never retrieved. It is what the verifier's gate exists to catch.
+    """
+
+    component_id = "generator:snapshot@test"
+
+    def __init__(
+        self,
+        corpus: Retriever,
+        snapshot: dt.date,
+        *,
+        authorities: Sequence[Authority] = ("primary", "secondary"),
+        limit: int = 8,
+    ) -> None:
+        self.corpus = corpus
+        self.snapshot = snapshot
+        self.authorities = list(authorities)
+        self.limit = limit
+        self._extractive = ExtractiveGenerator(authorities=self.authorities)
+
+    def draft(
+        self,
+        question: str,
+        evidence: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        avoid: Sequence[str] = (),
+    ) -> Draft:
+        recalled = self.corpus.search(
+            question, as_of=self.snapshot, limit=self.limit, authorities=self.authorities
+        )
+        return self._extractive.draft(question, recalled, as_of=self.snapshot, avoid=avoid)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
+from evidencegate import EvidenceGate, Store
 from evidencegate.contracts import (
     Arm,
     Citation,
@@ -393,3 +395,21 @@ class TestOnFail:
         )
         assert answer.outcome is Outcome.ABSTAINED
         assert "2031" in answer.answer
+
+
+class TestTenants:
+    def test_verifier_reads_the_runs_tenant(self, tmp_path: Path) -> None:
+        """A run for tenant B quotes and verifies B's text, never the default tenant's."""
+        for tenant, limit in (("default", "$100"), ("bank-b", "$400")):
+            doc = tmp_path / f"{tenant}.md"
+            doc.write_text(
+                "---\ndoc_id: GIFTS\nversion: '1'\nversion_date: 2024-01-01\n"
+                f"authority: primary\ntenant: {tenant}\n---\n"
+                f"Employees may accept a gift with a value of up to {limit} per giver per year.\n"
+            )
+        with Store.open(tmp_path / "store") as store:
+            store.ingest([tmp_path / "default.md", tmp_path / "bank-b.md"])
+            gate = EvidenceGate(store)
+            answer = gate.ask(QUESTION, as_of=AS_OF, tenant="bank-b", trace_out=tmp_path / "t")
+        assert answer.outcome is Outcome.ANSWERED, answer.gaps
+        assert "$400" in answer.answer and "$100" not in answer.answer

@@ -41,7 +41,9 @@ class MemorySources:
                 document=document, page=page
             )
 
-    def lookup(self, doc_id: str, version: str, page: int) -> SourcePage | None:
+    def lookup(
+        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+    ) -> SourcePage | None:
         return self.pages.get((doc_id, version, page))
 
 

@@ -33,6 +33,17 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.exceptions import BudgetExceeded, ConfigurationError, CriticOutputInvalid
+from evidencegate.judges.models import AnswerScore, Route, TriadResult
+from evidencegate.judges.relevance import (
+    RelevanceJudge,
+    RulesRelevanceJudge,
+    classify_task,
+    keyword_query,
+    knowledge_stage,
+)
+from evidencegate.judges.routing import route_after_generation
+from evidencegate.judges.scoring import Scored, keep_better, needs_quality_retry, score_answer
+from evidencegate.judges.triad import RulesTriadJudge, TriadJudge, judge_triad
 from evidencegate.loop.budget import Budget, RunUsage, stop_reason_for
 from evidencegate.loop.context import RunContext, run_context
 from evidencegate.policy import Policy
@@ -42,11 +53,13 @@ from evidencegate.trace.events import (
     ComponentFailedEvent,
     DecisionEvent,
     DraftEvent,
+    RelevanceEvent,
     RetrievalEvent,
     RetrievedRef,
     RunEndEvent,
     RunStartEvent,
     SufficiencyEvent,
+    TriadEvent,
     VerificationEvent,
 )
 from evidencegate.verify.verifier import Verifier
@@ -75,6 +88,8 @@ class LoopController:
         critic: Critic,
         policy: Policy,
         arm: Arm = Arm.GROUNDED_FOLLOWUP,
+        triad_judge: TriadJudge | None = None,
+        relevance_judge: RelevanceJudge | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         same = generator.component_id == critic.component_id
@@ -91,6 +106,13 @@ class LoopController:
         self.policy = policy
         self.arm = arm
         self.clock = clock
+        # Judges run only when the policy turns them on; the offline rules judges by default.
+        if triad_judge is None and (policy.judges.triad or policy.judges.relevance):
+            triad_judge = RulesTriadJudge(verifier)
+        self.triad_judge = triad_judge if policy.judges.triad else None
+        if relevance_judge is None and policy.judges.relevance and triad_judge is not None:
+            relevance_judge = RulesRelevanceJudge(RulesTriadJudge(verifier))
+        self.relevance_judge = relevance_judge if policy.judges.relevance else None
 
     def run(
         self,
@@ -136,11 +158,21 @@ class LoopController:
         dropped: dict[str, DroppedClaim] = {}
         gaps: list[str] = []
         pass_no = 0
+        judges = policy.judges
+        regenerations = 0
+        quality_retried = False
+        retry_first: Scored[_Attempt] | None = None
+        final_score: AnswerScore | None = None
+        stop_detail = ""
         required_facts: list[str] = []
         stop: StopReason
 
         def retrieve(query: str, purpose: str) -> list[str]:
             """Retrieve, record, merge into the evidence; return new primary sources."""
+            return fetch(query, purpose)[1]
+
+        def fetch(query: str, purpose: str) -> tuple[list[Passage], list[str]]:
+            """Retrieve and record; return the results and the new primary sources."""
             budget.check_retrieval(usage)
             usage.retrievals += 1
             if purpose == "follow_up":
@@ -169,11 +201,33 @@ class LoopController:
                     new_primary_sources=new_sources,
                 )
             )
-            return new_sources
+            return results, new_sources
 
         try:
             with run_context(ctx):
                 retrieve(question, "initial")
+                if judges.relevance and self.relevance_judge is not None:
+                    # Task-adaptive knowledge combination: keep only the documents judged
+                    # relevant enough for the task (and a keyword follow-up when it asks).
+                    task = (
+                        classify_task(question, as_of=as_of)
+                        if judges.task == "auto"
+                        else judges.task
+                    )
+                    selection, relevant = knowledge_stage(
+                        question,
+                        list(evidence.values()),
+                        task=task,
+                        judge=self.relevance_judge,
+                        retrieve=lambda q: fetch(q, "follow_up")[0],
+                        as_of=as_of,
+                    )
+                    trace.emit(
+                        RelevanceEvent(
+                            pass_no=1, judge=self.relevance_judge.component_id, selection=selection
+                        )
+                    )
+                    evidence = {p.passage_id: p for p in relevant}
                 need_sufficiency = grounded
                 followup_exhausted = False
                 while True:
@@ -240,7 +294,7 @@ class LoopController:
                     )
                     retrieved = {f"{p.doc_id}@{p.version}" for p in evidence.values()}
                     verifications = [
-                        self.verifier.verify(claim, as_of=as_of, retrieved=retrieved)
+                        self.verifier.verify(claim, as_of=as_of, retrieved=retrieved, tenant=tenant)
                         for claim in draft.claims
                     ]
                     trace.emit(VerificationEvent(pass_no=pass_no, results=verifications))
@@ -272,14 +326,52 @@ class LoopController:
                     )
                     gaps = list(audit.missing_facts) or gaps
 
+                    # Judges (policy.judges.triad): the RAG triad on what would be emitted.
+                    triad: TriadResult | None = None
+                    if judges.triad and self.triad_judge is not None:
+                        kept_now = _kept(attempt, gated=grounded)
+                        answer_text = _render(kept_now) or (draft.declined or "")
+                        triad = judge_triad(
+                            self.triad_judge,
+                            question,
+                            answer_text,
+                            context,
+                            as_of=as_of,
+                            abstained=not kept_now,
+                        )
+                        score = score_answer(triad, policy=policy)
+                        trace.emit(TriadEvent(pass_no=pass_no, output=triad, score=score))
+                        if retry_first is not None:
+                            # The quality retry's second draft: keep the better-grounded one.
+                            chosen = keep_better(retry_first, Scored(attempt, score))
+                            attempt, score = chosen.draft, chosen.score
+                            retry_first = None
+                        elif (
+                            not quality_retried
+                            and pass_no <= budget.max_passes
+                            and needs_quality_retry(score, answer_text, judges)
+                        ):
+                            quality_retried = True
+                            retry_first = Scored(attempt, score)
+                            avoid.extend(c.text for c in draft.claims)
+                            _decide(
+                                trace,
+                                pass_no,
+                                Action.REGENERATE,
+                                "quality retry",
+                                f"quality {score.quality} <= {judges.quality_retry_at}",
+                            )
+                            continue
+                        final_score = score
+
                     # Decide.
                     failed = _failed_claims(attempt, gated=grounded)
                     for claim_id in sorted(failed):
                         dropped.setdefault(claim_id, _dropped(attempt, claim_id))
                     contract_met = (
-                        bool(draft.claims)
+                        bool(attempt.claims)
                         and not failed
-                        and audit.coverage >= policy.coverage_threshold
+                        and attempt.audit.coverage >= policy.coverage_threshold
                     )
                     if contract_met:
                         stop = StopReason.CONTRACT_MET
@@ -292,6 +384,32 @@ class LoopController:
                         break
                     if pass_no > budget.max_passes:
                         stop = StopReason.MAX_PASSES
+                        break
+                    if judges.routing and triad is not None:
+                        route = route_after_generation(
+                            triad,
+                            policy=judges,
+                            regenerations=regenerations,
+                            followups_left=may_follow_up
+                            and not followup_exhausted
+                            and budget.followups_left(usage),
+                        )
+                        if route.route is Route.REGENERATE:
+                            regenerations += 1
+                            avoid.extend(
+                                c.text for c in attempt.claims if c.claim_id in failed or not failed
+                            )
+                            _decide(trace, pass_no, Action.REGENERATE, "routing", route.reason)
+                            continue
+                        if route.route is Route.FOLLOW_UP:
+                            _decide(trace, pass_no, Action.FOLLOW_UP, "routing", route.reason)
+                            if retrieve(keyword_query(question), "follow_up"):
+                                need_sufficiency = True
+                                continue
+                            stop = StopReason.NO_NEW_SOURCE
+                            break
+                        stop = StopReason.NO_CONCRETE_GAP
+                        stop_detail = f"routing: {route.reason}"
                         break
                     if failed:
                         avoid.extend(c.text for c in draft.claims if c.claim_id in failed)
@@ -340,6 +458,7 @@ class LoopController:
             as_of=as_of,
             policy=policy,
             gated=grounded,
+            score=final_score if attempt is not None else None,
             stop=stop,
             attempt=attempt,
             gaps=gaps,
@@ -350,8 +469,15 @@ class LoopController:
         )
         if stop not in (StopReason.CONTRACT_MET, StopReason.NO_REFLECTION):
             action = Action.ABSTAIN if answer.outcome is Outcome.ABSTAINED else Action.FINAL
-            _decide(trace, max(pass_no, 1), action, stop, f"on_fail={policy.on_fail}")
-        trace.emit(RunEndEvent(answer=answer, elapsed_ms=round(usage.elapsed_s() * 1000, 3)))
+            detail = f"on_fail={policy.on_fail}" + (f"; {stop_detail}" if stop_detail else "")
+            _decide(trace, max(pass_no, 1), action, stop, detail)
+        trace.emit(
+            RunEndEvent(
+                answer=answer,
+                elapsed_ms=round(usage.elapsed_s() * 1000, 3),
+                score=_final_score(final_score, answer),
+            )
+        )
         return answer
 
 
@@ -403,6 +529,31 @@ def _failed_claims(attempt: _Attempt, *, gated: bool = True) -> set[str]:
         if (gated and not attempt.verifications[c.claim_id].ok)
         or verdicts.get(c.claim_id) is not Verdict.SUPPORTED
     }
+
+
+def _final_score(score: AnswerScore | None, answer: GatedAnswer) -> AnswerScore | None:
+    """The judges' score of what was emitted: an abstention scores as an abstention."""
+    if score is None:
+        return None
+    if answer.outcome is Outcome.ABSTAINED:
+        return AnswerScore(abstained=True)
+    return score
+
+
+def _kept(attempt: _Attempt, *, gated: bool) -> list[Claim]:
+    """The claims that may leave, with the citations the verifier located (offsets filled)."""
+    failed = _failed_claims(attempt, gated=gated)
+    kept = []
+    for claim in attempt.claims:
+        if claim.claim_id in failed:
+            continue
+        check = attempt.verifications[claim.claim_id]
+        located = [
+            c.citation if c.citation.char_start is not None else original
+            for c, original in zip(check.citations, claim.citations, strict=False)
+        ]
+        kept.append(claim.model_copy(update={"citations": located or claim.citations}))
+    return kept
 
 
 def _unaudited(claims: Sequence[Claim]) -> CriticAudit:
@@ -461,6 +612,7 @@ def _gate(
     as_of: dt.date,
     policy: Policy,
     gated: bool,
+    score: AnswerScore | None,
     stop: StopReason,
     attempt: _Attempt | None,
     gaps: list[str],
@@ -473,15 +625,7 @@ def _gate(
     coverage = attempt.audit.coverage if attempt else 0.0
     kept: list[Claim] = []
     if attempt is not None:
-        failed = _failed_claims(attempt, gated=gated)
-        for claim in attempt.claims:
-            if claim.claim_id not in failed:
-                check = attempt.verifications[claim.claim_id]
-                located = [
-                    c.citation if c.citation.char_start is not None else original
-                    for c, original in zip(check.citations, claim.citations, strict=False)
-                ]
-                kept.append(claim.model_copy(update={"citations": located or claim.citations}))
+        kept = _kept(attempt, gated=gated)
 
     base = {
         "question": question,
@@ -499,6 +643,15 @@ def _gate(
             return GatedAnswer(outcome=Outcome.UNGATED, answer=_render(kept), claims=kept, **base)
         kept = []
     if stop is StopReason.CONTRACT_MET:
+        if score is not None and score.disclaimer:
+            # The contract is met, but the judges find the answer weakly grounded.
+            return GatedAnswer(
+                outcome=Outcome.ANSWERED_WITH_DISCLAIMER,
+                answer=_render(kept),
+                claims=kept,
+                disclaimer=score.disclaimer,
+                **base,
+            )
         return GatedAnswer(outcome=Outcome.ANSWERED, answer=_render(kept), claims=kept, **base)
     unique_gaps = list(dict.fromkeys(gaps)) or [f"contract not met ({stop.value})"]
     if kept and policy.on_fail == "redact":
@@ -513,7 +666,9 @@ def _gate(
     if kept and policy.on_fail == "annotate":
         d = policy.disclaimers
         disclaimer: str | None = None
-        if coverage < d.none_at:
+        if score is not None and not score.abstained:
+            disclaimer = score.disclaimer  # chosen from groundedness by the judges
+        elif coverage < d.none_at:
             disclaimer = d.caution_text if coverage >= d.caution_at else d.insufficient_text
         return GatedAnswer(
             outcome=Outcome.ANSWERED_WITH_DISCLAIMER if disclaimer else Outcome.ANSWERED,

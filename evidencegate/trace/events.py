@@ -20,6 +20,7 @@ from evidencegate.contracts import (
     Draft,
     GatedAnswer,
 )
+from evidencegate.judges.models import AnswerScore, KnowledgeSelection, TriadResult
 
 __all__ = [
     "TRACE_LINE_ADAPTER",
@@ -28,6 +29,7 @@ __all__ = [
     "DecisionEvent",
     "DraftEvent",
     "ModelCallEvent",
+    "RelevanceEvent",
     "RetrievalEvent",
     "RetrievedRef",
     "RunEndEvent",
@@ -35,6 +37,7 @@ __all__ = [
     "SufficiencyEvent",
     "TraceEvent",
     "TraceLine",
+    "TriadEvent",
     "VerificationEvent",
 ]
 
@@ -147,10 +150,31 @@ class ModelCallEvent(_Event):
     latency_ms: float = 0.0
 
 
+class RelevanceEvent(_Event):
+    """Three-level document relevance and the knowledge set the task-adaptive stage used."""
+
+    kind: Literal["relevance"] = "relevance"
+    pass_no: int
+    judge: str
+    selection: KnowledgeSelection
+
+
+class TriadEvent(_Event):
+    """The RAG-triad judgement of one draft and the score derived from it."""
+
+    kind: Literal["triad"] = "triad"
+    pass_no: int
+    output: TriadResult
+    score: AnswerScore
+
+
 class RunEndEvent(_Event):
     kind: Literal["run_end"] = "run_end"
     answer: GatedAnswer
     elapsed_ms: float
+    score: AnswerScore | None = Field(
+        default=None, description="The judges' score of the emitted answer (policy.judges)."
+    )
 
 
 TraceEvent = Annotated[
@@ -163,6 +187,8 @@ TraceEvent = Annotated[
     | DecisionEvent
     | ComponentFailedEvent
     | ModelCallEvent
+    | RelevanceEvent
+    | TriadEvent
     | RunEndEvent,
     Field(discriminator="kind"),
 ]

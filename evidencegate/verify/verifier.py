@@ -78,7 +78,12 @@ class Verifier:
         )
 
     def verify(
-        self, claim: Claim, *, as_of: dt.date, retrieved: Collection[str] | None = None
+        self,
+        claim: Claim,
+        *,
+        as_of: dt.date,
+        retrieved: Collection[str] | None = None,
+        tenant: str | None = None,
     ) -> ClaimVerification:
         """Verify every citation of ``claim``, then the claim's numbers, dates and negations.
 
@@ -93,7 +98,7 @@ class Verifier:
         checks: list[CitationCheck] = []
         located_quotes: list[str] = []
         for citation in claim.citations:
-            check = self._check_citation(citation, as_of=as_of, retrieved=retrieved)
+            check = self._check_citation(citation, as_of=as_of, retrieved=retrieved, tenant=tenant)
             checks.append(check)
             if check.citation.char_start is not None:
                 located_quotes.extend(quote_fragments(citation.quote))
@@ -107,7 +112,12 @@ class Verifier:
         )
 
     def _check_citation(
-        self, citation: Citation, *, as_of: dt.date, retrieved: Collection[str] | None
+        self,
+        citation: Citation,
+        *,
+        as_of: dt.date,
+        retrieved: Collection[str] | None,
+        tenant: str | None,
     ) -> CitationCheck:
         failures: list[VerificationFailure] = []
         cited = f"{citation.doc_id}@{citation.version}"
@@ -125,9 +135,11 @@ class Verifier:
                 )
             )
         match: QuoteMatch | None = None
-        source = self.sources.lookup(citation.doc_id, citation.version, citation.page)
+        source = self.sources.lookup(
+            citation.doc_id, citation.version, citation.page, tenant=tenant
+        )
         if source is None:
-            failures.append(self._missing(citation, cited))
+            failures.append(self._missing(citation, cited, tenant))
         else:
             failures.extend(self._source_failures(source.document, as_of))
             located = locate_quote(source.page.text, citation.quote)
@@ -143,9 +155,9 @@ class Verifier:
         )
         return CitationCheck(citation=checked, ok=not failures, failures=failures)
 
-    def _missing(self, citation: Citation, cited: str) -> VerificationFailure:
+    def _missing(self, citation: Citation, cited: str, tenant: str | None) -> VerificationFailure:
         """DOCUMENT_NOT_FOUND, or PAGE_NOT_FOUND when the version exists (it has a page 1)."""
-        if self.sources.lookup(citation.doc_id, citation.version, 1) is None:
+        if self.sources.lookup(citation.doc_id, citation.version, 1, tenant=tenant) is None:
             return _failure(FailureReason.DOCUMENT_NOT_FOUND, f"{cited} is not in the store")
         return _failure(FailureReason.PAGE_NOT_FOUND, f"{cited} has no page {citation.page}")
 
