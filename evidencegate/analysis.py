@@ -208,6 +208,12 @@ _RANGE = re.compile(
     re.IGNORECASE,
 )
 _ONE_DATE = re.compile(r"\b" + _DATE.format(p="a"), re.IGNORECASE)
+_IDENTIFIER = re.compile(
+    r"\b[A-Z]{1,4}-\d+(?:\s*\(\d+\))*"  # control and form ids: AC-2(3), W-2
+    r"|§+\s*\d[\d.]*(?:\([a-z0-9]+\))*"  # sections: § 1002.6(b)
+    r"|\b\d+\s+(?:CFR|U\.S\.C\.)\s+\d[\d.]*(?:\([a-z0-9]+\))*"  # 12 CFR 1013.2(e)
+    r"|\b(?:SP|FIPS)\s*\d[\d-]*\w*"  # NIST publications: SP 800-53
+)
 _BEFORE = re.compile(r"\b(?:prior\s+to|before)\s+" + _DATE.format(p="a"), re.IGNORECASE)
 _AFTER = re.compile(
     r"\b(?:on\s+or\s+after|after|beginning|starting|effective|as\s+of)\s+" + _DATE.format(p="a"),
@@ -424,10 +430,13 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     dates = [d for m in _ONE_DATE.finditer(question) if (d := _date_from(m, "a"))]
     question_wo_dates = _ONE_DATE.sub(" ", question)
     years = tuple(dict.fromkeys(_YEAR.findall(question_wo_dates)))
+    # Identifiers (AC-2(3), § 1002.6(b), 12 CFR 1013, Form W-2) name what is asked about; their
+    # digits are not figures an answer must state.
+    bare = _IDENTIFIER.sub(" ", question_wo_dates)
     numbers = tuple(
         dict.fromkeys(
             n.replace(",", "")
-            for n in re.findall(r"\b\d[\d,]*(?:\.\d+)?\b", question_wo_dates)
+            for n in re.findall(r"\b\d[\d,]*(?:\.\d+)?\b", bare)
             if n not in years and not _YEAR.fullmatch(n)
         )
     )
@@ -440,7 +449,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         target = Period(as_of, as_of)
     return QuestionProfile(
         question=question,
-        terms=tuple(dict.fromkeys(t for t in terms(question_wo_dates) if t not in years)),
+        terms=tuple(dict.fromkeys(t for t in terms(bare) if t not in years)),
         years=years,
         numbers=numbers,
         wants_figure=(
@@ -466,5 +475,8 @@ def has_figure(text: str, kind: Literal["quantity", "date"]) -> bool:
     if not re.search(r"\d", text):
         return False
     if kind == "date":
-        return bool(extract_dates(text))
+        # "When must ..." is answered by a date or by a stated time limit ("within 30 days").
+        return bool(extract_dates(text)) or any(
+            any(ch.isdigit() for ch in q) for q in extract_quantities(text)
+        )
     return any(any(ch.isdigit() for ch in q) for q in extract_quantities(text))

@@ -1,5 +1,5 @@
 """Command line: ``evidencegate ingest | ask | verify | replay | report | traces | judge-bench |
-feedback | flags | demo`` (``ablate`` when the evals are installed).
+ablate | feedback | flags | demo``.
 
 Exit codes: 0 success; 1 a checked property failed (a tampered trace; ``ask --strict`` when the
 answer is not ``answered``); 2 bad input or configuration (the message names what is wrong);
@@ -23,6 +23,7 @@ from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
 from evidencegate.exceptions import EvidenceGateError
+from evidencegate.evals.cli import add_ablate_arguments, run_ablate
 from evidencegate.gate import EvidenceGate
 from evidencegate.judges.cli import (
     add_feedback_arguments,
@@ -115,6 +116,10 @@ def _parser() -> argparse.ArgumentParser:
     traces = sub.add_parser("traces", help="the runs recorded in a store")
     add_traces_arguments(traces)
     traces.set_defaults(func=run_traces)
+
+    ablate = sub.add_parser("ablate", help="run a golden set through the four ablation arms")
+    add_ablate_arguments(ablate)
+    ablate.set_defaults(func=run_ablate)
 
     bench = sub.add_parser(
         "judge-bench", help="measure a support judge on a human-labelled critic benchmark"

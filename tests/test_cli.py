@@ -143,3 +143,47 @@ class TestDemo:
         assert len(traces) >= 4
         for trace in traces:
             assert main(["verify", str(trace)]) == 0
+
+
+class TestAblate:
+    def test_ablate_gates_on_the_example_set(
+        self, store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """ablate writes its outputs; a passing gate exits 0 and an impossible one exits 1."""
+        golden_path = str(REPO / "golden_sets" / "example" / "golden.jsonl")
+        out = tmp_path / "out"
+        code = main(
+            [
+                "ablate",
+                golden_path,
+                "--store",
+                str(store),
+                "-o",
+                str(out),
+                "--no-progress",
+                "--resamples",
+                "200",
+                "--fail-over",
+                "unsupported_claim_rate=0",
+            ]
+        )
+        assert code == 0
+        assert (out / "metrics.json").is_file() and (out / "report.html").is_file()
+        code = main(
+            [
+                "ablate",
+                golden_path,
+                "--store",
+                str(store),
+                "-o",
+                str(tmp_path / "o2"),
+                "--no-progress",
+                "--resamples",
+                "200",
+                "--arms",
+                "grounded_followup",
+                "--fail-under",
+                "required_coverage=1.01",
+            ]
+        )
+        assert code == 1
