@@ -111,6 +111,6 @@ step "evidencegate ask over the example corpus, through the openai adapter"
 
 step "e2e tests"
 EVIDENCEGATE_E2E_LLM=1 EVIDENCEGATE_E2E_POLICY="$POLICY" \
-    "$PY" -m pytest -q -p no:cacheprovider tests/e2e
+    "$PY" -m pytest -q -rP -p no:cacheprovider tests/e2e
 
 step "done"

@@ -22,8 +22,8 @@ from evidencegate import __version__
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
-from evidencegate.exceptions import EvidenceGateError
 from evidencegate.evals.cli import add_ablate_arguments, run_ablate
+from evidencegate.exceptions import EvidenceGateError
 from evidencegate.gate import EvidenceGate
 from evidencegate.judges.cli import (
     add_feedback_arguments,

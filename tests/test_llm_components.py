@@ -74,6 +74,16 @@ class TestBuildLLMComponents:
         assert adapter.setting == "endpoints['openai:smollm2'].structured_output"
         assert critic.model.max_retries == 1
 
+    def test_close_closes_the_vendor_client(self) -> None:
+        """Closing an LLM component closes its vendor client's connections."""
+        critic = build_critic(policy(critic="openai:gpt-4o-mini"))
+        assert isinstance(critic, LLMCritic) and isinstance(critic.model, RecordingChatModel)
+        adapter = critic.model.inner
+        assert isinstance(adapter, OpenAIChatModel)
+        assert not adapter.client.is_closed()
+        critic.close()
+        assert adapter.client.is_closed()
+
     def test_quorum_of_critics(self) -> None:
         """critics lists two critics (a model and the rules) judged by the policy's quorum."""
         p = policy(critics=["openai:gpt-4o-mini", "rules"], quorum="any")

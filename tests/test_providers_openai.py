@@ -174,6 +174,14 @@ class TestOpenAICritic:
         result = LLMCritic(wrapped(wire)).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert result.required_facts == ["the gift value limit"]
 
+    def test_recorded_llamacpp_reply_validates(self) -> None:
+        """A reply recorded from llama-cpp-python (json_object with the schema) is accepted."""
+        wire = Wire(respond(200, "llamacpp_chat_json"))
+        model = RecordingChatModel(adapter(wire, mode="json_object", base_url=LOCAL), role="critic")
+        result = LLMCritic(model).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
+        assert result.requires_more_context is False
+        assert result.reason.startswith("The gift must be")
+
     def test_schema_invalid_then_repaired(self) -> None:
         """A schema-invalid reply gets one repair call that quotes the validation error."""
         wire = Wire(respond(200, "openai_chat_schema_invalid"), respond(200, "openai_chat_json"))

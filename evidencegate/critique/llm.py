@@ -32,7 +32,13 @@ from evidencegate.prompts import (
     PromptTemplate,
     evidence_blocks,
 )
-from evidencegate.providers.base import ChatMessage, ChatModel, ChatRequest, OutputSchema
+from evidencegate.providers.base import (
+    ChatMessage,
+    ChatModel,
+    ChatRequest,
+    OutputSchema,
+    close_model,
+)
 from evidencegate.providers.structured import Check, complete_json
 from evidencegate.schemas import all_schemas
 
@@ -68,6 +74,10 @@ class LLMCritic:
     @property
     def component_id(self) -> str:
         return f"{self.model.provider}:{self.model.model}"
+
+    def close(self) -> None:
+        """Close the model's client connections."""
+        close_model(self.model)
 
     # ------------------------------------------------------------------ phase 1
 

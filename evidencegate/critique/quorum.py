@@ -22,6 +22,7 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.protocols import Critic
+from evidencegate.providers.base import close_model
 
 __all__ = ["QuorumCritic"]
 
@@ -49,6 +50,11 @@ class QuorumCritic:
     @property
     def component_id(self) -> str:
         return f"quorum-{self.quorum}(" + ",".join(c.component_id for c in self.critics) + ")"
+
+    def close(self) -> None:
+        """Close what each critic holds open."""
+        for critic in self.critics:
+            close_model(critic)
 
     def _carries(self, approvals: Sequence[bool]) -> bool:
         return all(approvals) if self.quorum == "all" else any(approvals)

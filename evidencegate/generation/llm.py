@@ -18,7 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
 from evidencegate.prompts import GENERATOR_DRAFT, evidence_blocks
-from evidencegate.providers.base import ChatMessage, ChatModel, ChatRequest, OutputSchema
+from evidencegate.providers.base import (
+    ChatMessage,
+    ChatModel,
+    ChatRequest,
+    OutputSchema,
+    close_model,
+)
 from evidencegate.providers.structured import complete_json
 
 __all__ = ["LLMClaim", "LLMDraft", "LLMGenerator", "LLMQuote"]
@@ -70,6 +76,10 @@ class LLMGenerator:
     @property
     def component_id(self) -> str:
         return f"{self.model.provider}:{self.model.model}"
+
+    def close(self) -> None:
+        """Close the model's client connections."""
+        close_model(self.model)
 
     def draft(
         self,

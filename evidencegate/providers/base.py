@@ -27,6 +27,7 @@ __all__ = [
     "ChatRequest",
     "ChatResponse",
     "OutputSchema",
+    "close_model",
     "json_body",
     "parse_model_spec",
     "retry_after_seconds",
@@ -98,6 +99,16 @@ class ChatModel(Protocol):
     def model(self) -> str: ...
 
     def complete(self, request: ChatRequest, *, timeout_s: float) -> ChatResponse: ...
+
+
+def close_model(component: object) -> None:
+    """Close what ``component`` holds open (a vendor client's connections), if it can be closed.
+
+    Closing is optional in the protocols (scripted doubles hold nothing open), hence the lookup.
+    """
+    close = getattr(component, "close", None)
+    if callable(close):
+        close()
 
 
 def parse_model_spec(spec: str, *, role: str) -> tuple[str, str]:

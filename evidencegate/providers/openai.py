@@ -145,6 +145,10 @@ class OpenAIChatModel:
                 }
         return body
 
+    def close(self) -> None:
+        """Close the client's connections (the client is shared by every call of this model)."""
+        self.client.close()
+
     def _transient(self, message: str, body: dict[str, Any]) -> ModelCallFailed:
         return ModelCallFailed(
             message, provider=self.provider, model=self.model, retryable=True, request_body=body

@@ -20,7 +20,7 @@ from typing import Any
 from evidencegate.exceptions import BudgetExceeded, ModelCallFailed
 from evidencegate.loop.context import RunContext, current_run
 from evidencegate.policy import ModelPrice
-from evidencegate.providers.base import ChatModel, ChatRequest, ChatResponse
+from evidencegate.providers.base import ChatModel, ChatRequest, ChatResponse, close_model
 from evidencegate.trace.events import ModelCallEvent
 
 __all__ = ["RecordingChatModel"]
@@ -64,6 +64,9 @@ class RecordingChatModel:
     @property
     def model(self) -> str:
         return self.inner.model
+
+    def close(self) -> None:
+        close_model(self.inner)
 
     def complete(self, request: ChatRequest, *, timeout_s: float) -> ChatResponse:
         ctx = current_run()

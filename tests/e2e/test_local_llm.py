@@ -13,15 +13,19 @@ import datetime as dt
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.gate import EvidenceGate
 from evidencegate.policy import Policy, load_policy
+from evidencegate.protocols import Critic, Generator
+from evidencegate.providers.base import close_model
 from evidencegate.trace.chain import read_trace, verify_trace
 from evidencegate.trace.events import ModelCallEvent
 from evidencegate.verify.verifier import Verifier
@@ -55,6 +59,17 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield directory
 
 
+@contextmanager
+def components(policy: Policy) -> Iterator[tuple[Generator, Critic]]:
+    """The policy's generator and critic; their clients' connections are closed afterwards."""
+    generator, critic = build_generator(policy), build_critic(policy)
+    try:
+        yield generator, critic
+    finally:
+        close_model(generator)
+        close_model(critic)
+
+
 def golden(item_id: str) -> dict[str, Any]:
     for line in (EXAMPLE / "golden.jsonl").read_text(encoding="utf-8").splitlines():
         item: dict[str, Any] = json.loads(line)
@@ -73,8 +88,10 @@ class TestLocalModels:
         item = golden(item_id)
         as_of = dt.date.fromisoformat(item["as_of"])
         trace_path = tmp_path / f"{item_id}.jsonl"
-        with EvidenceGate.open(store_dir, policy=policy) as gate:
+        with components(policy) as (generator, critic), Store.open(store_dir) as store:
+            gate = EvidenceGate(store, policy=policy, generator=generator, critic=critic)
             answer = gate.ask(item["question"], as_of=as_of, trace_out=trace_path)
+            print(f"{item_id}: {answer.outcome.value} ({answer.stop_reason.value}) {answer.gaps}")
             report = verify_trace(trace_path)
             assert report.ok and report.complete, report.reason
             calls = [
@@ -85,7 +102,7 @@ class TestLocalModels:
             assert "critic" in {c.role for c in calls}, "the critic model was never called"
             assert answer.usage.model_calls == len(calls)
             assert answer.outcome is not Outcome.UNGATED
-            verifier = Verifier.from_policy(gate.store, policy)
+            verifier = Verifier.from_policy(store, policy)
             retrieved = {
                 f"{c.doc_id}@{c.version}" for claim in answer.claims for c in claim.citations
             }
