@@ -17,6 +17,7 @@ from evidencegate.judges.models import AnswerScore
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import Critic, Generator, TraceSink
+from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.events import RunEndEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
@@ -102,6 +103,9 @@ class EvidenceGate:
         return answer
 
     def close(self) -> None:
+        """Close the model clients (their connections) and the store."""
+        close_model(self.controller.generator)
+        close_model(self.controller.critic)
         self.store.close()
 
     def __enter__(self) -> EvidenceGate:

@@ -18,10 +18,11 @@ from evidencegate.contracts import (
     Verdict,
     VerificationFailure,
 )
-from evidencegate.critique.llm import LLMCritic
+from evidencegate.critique.llm import AUDIT_SCHEMA, SUFFICIENCY_SCHEMA, LLMCritic
 from evidencegate.exceptions import CriticOutputInvalid
 from evidencegate.prompts import CRITIC_AUDIT, CRITIC_SUFFICIENCY
 from evidencegate.providers.scripted import ScriptedChatModel
+from evidencegate.schemas import all_schemas
 
 QUESTION = "What is the maximum value of a gift an employee may accept?"
 GIFTS = Passage(
@@ -151,3 +152,14 @@ class TestAudit:
         model = ScriptedChatModel([audit_json(("c-1", "probably")), audit_json(("c-1", "maybe"))])
         with pytest.raises(CriticOutputInvalid, match="'maybe' is not one of"):
             audit(LLMCritic(model))
+
+
+class TestSchemas:
+    def test_output_schemas_are_the_exported_ones(self) -> None:
+        """The critic validates against schemas/critic_*.schema.json (less their ids)."""
+        for name, schema in (
+            ("critic_sufficiency", SUFFICIENCY_SCHEMA),
+            ("critic_audit", AUDIT_SCHEMA),
+        ):
+            exported = {k: v for k, v in all_schemas()[name].items() if k not in ("$schema", "$id")}
+            assert schema.json_schema == exported, name

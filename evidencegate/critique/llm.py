@@ -40,19 +40,17 @@ from evidencegate.providers.base import (
     close_model,
 )
 from evidencegate.providers.structured import Check, complete_json
-from evidencegate.schemas import all_schemas
 
 __all__ = ["LLMCritic"]
 
 
-def _output_schema(name: str) -> OutputSchema:
-    """The exported schema, without the ``$schema``/``$id`` keys a model does not need."""
-    schema = {k: v for k, v in all_schemas()[name].items() if k not in ("$schema", "$id")}
-    return OutputSchema(name=name, json_schema=schema)
-
-
-SUFFICIENCY_SCHEMA = _output_schema("critic_sufficiency")
-AUDIT_SCHEMA = _output_schema("critic_audit")
+# The schemas exported as schemas/critic_*.schema.json, without their $schema/$id keys (a test
+# keeps them equal). Taken from the models, not from evidencegate.schemas, which imports this
+# module's package and is also run as ``python -m evidencegate.schemas``.
+SUFFICIENCY_SCHEMA = OutputSchema(
+    name="critic_sufficiency", json_schema=CriticSufficiency.model_json_schema()
+)
+AUDIT_SCHEMA = OutputSchema(name="critic_audit", json_schema=CriticAudit.model_json_schema())
 
 
 class LLMCritic:
