@@ -10,6 +10,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from evidencegate.contracts import (
+    Arm,
     Citation,
     Claim,
     ClaimVerification,
@@ -27,6 +28,8 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.critique.rules import RulesCritic
+from evidencegate.evals.ablation import run_ablation
+from evidencegate.evals.golden import GoldenItem, load_golden
 from evidencegate.exceptions import (
     BudgetExceeded,
     ConfigurationError,
@@ -43,11 +46,15 @@ from evidencegate.gate import EvidenceGate
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
+from evidencegate.report.html import write_report
+from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import verify_trace
 from evidencegate.trace.recorder import TraceRecorder
+from evidencegate.trace.replay import replay_trace
 from evidencegate.verify.verifier import Verifier
 
 __all__ = [
+    "Arm",
     "BudgetExceeded",
     "Citation",
     "Claim",
@@ -64,6 +71,7 @@ __all__ = [
     "EvidenceThresholdNotMet",
     "ExtractiveGenerator",
     "GatedAnswer",
+    "GoldenItem",
     "IngestError",
     "IngestOptions",
     "IngestReport",
@@ -73,6 +81,7 @@ __all__ = [
     "Passage",
     "Policy",
     "PolicyError",
+    "ReviewQueue",
     "RulesCritic",
     "StopReason",
     "Store",
@@ -83,6 +92,10 @@ __all__ = [
     "Verdict",
     "Verifier",
     "__version__",
+    "load_golden",
     "load_policy",
+    "replay_trace",
+    "run_ablation",
     "verify_trace",
+    "write_report",
 ]

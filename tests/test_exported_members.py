@@ -41,6 +41,13 @@ EXPECTED = {
     "Verifier",
     "__version__",
     "load_policy",
+    "Arm",
+    "GoldenItem",
+    "ReviewQueue",
+    "load_golden",
+    "replay_trace",
+    "run_ablation",
+    "write_report",
     "verify_trace",
 }
 
