@@ -528,3 +528,44 @@ class TestVerifierOnRegulationM:
             outcomes.append((number, result.reasons))
         assert len(outcomes) >= 10
         assert all(reasons == [FailureReason.NUMBER_MISMATCH] for _, reasons in outcomes), outcomes
+
+
+def test_unit_mutation_caught_when_value_appears_elsewhere() -> None:
+    """A claim moving '30' onto 'business days' is rejected though '30 days' is quoted."""
+    from evidencegate.contracts import Citation, Claim, DocumentVersion, Page, SourcePage
+    from evidencegate.verify.verifier import Verifier
+
+    text = (
+        "The servicer must respond within 20 business days, and in any case the review "
+        "must be completed within 30 days of receipt."
+    )
+    doc = DocumentVersion(
+        doc_id="X",
+        version="1",
+        version_date=dt.date(2020, 1, 1),
+        effective_from=dt.date(2020, 1, 1),
+        authority="primary",
+        sha256="0" * 64,
+        pages=1,
+    )
+
+    class One:
+        def lookup(
+            self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+        ) -> SourcePage | None:
+            if (doc_id, version, page) != ("X", "1", 1):
+                return None
+            return SourcePage(document=doc, page=Page(doc_id="X", version="1", page=1, text=text))
+
+    verifier = Verifier(One(), min_quote_chars=20, allowed_authorities=["primary"])
+    mutated = text.replace("within 20 business days", "within 30 business days")
+    claim = Claim(
+        claim_id="c",
+        text=mutated,
+        citations=[Citation(doc_id="X", version="1", page=1, quote=text)],
+    )
+    result = verifier.verify(claim, as_of=dt.date(2021, 1, 1))
+    assert not result.ok
+    assert "number_mismatch" in [r.value for r in result.reasons]
+    faithful = claim.model_copy(update={"text": text})
+    assert verifier.verify(faithful, as_of=dt.date(2021, 1, 1)).ok

@@ -7,8 +7,10 @@ import pytest
 from evidencegate.verify.support import (
     NegationCue,
     claim_date_supported,
+    claim_measure_supported,
     claim_quantity_supported,
     extract_dates,
+    extract_measures,
     extract_quantities,
     negation_cues,
     negation_mismatch,
@@ -189,3 +191,25 @@ class TestNegation:
     def test_punctuation_ends_a_negation(self) -> None:
         """A negation does not reach across a clause boundary."""
         assert negation_cues("OMB No. 3170-0013 covers leases") == ()
+
+
+class TestMeasures:
+    def test_units_follow_the_number(self) -> None:
+        """A quantity carries the unit words right after it."""
+        assert ("30", frozenset({"business", "day"})) in extract_measures(
+            "within 30 business days of receipt"
+        )
+
+    def test_same_value_other_units_is_not_support(self) -> None:
+        """'30 business days' is not supported by '20 business days … within 30 days'."""
+        quote = extract_measures("respond within 20 business days, and in any case within 30 days")
+        assert not claim_measure_supported("30", frozenset({"business", "day"}), quote)
+
+    def test_claim_units_may_be_fewer(self) -> None:
+        """'30 days' is supported by '30 calendar days' (the claim is less specific)."""
+        quote = extract_measures("hold it for 30 calendar days")
+        assert claim_measure_supported("30", frozenset({"day"}), quote)
+
+    def test_no_units_keeps_the_plain_rule(self) -> None:
+        """A claim number without a unit word needs only the value."""
+        assert claim_measure_supported("53500", frozenset(), set())

@@ -40,8 +40,10 @@ from evidencegate.verify.quotes import normalize
 __all__ = [
     "NegationCue",
     "claim_date_supported",
+    "claim_measure_supported",
     "claim_quantity_supported",
     "extract_dates",
+    "extract_measures",
     "extract_quantities",
     "negation_cues",
     "negation_mismatch",
@@ -166,6 +168,23 @@ def extract_quantities(text: str) -> set[str]:
     return set(_scan(text)[1])
 
 
+def extract_measures(text: str) -> set[tuple[str, frozenset[str]]]:
+    """Each quantity of ``text`` with the unit words right after it.
+
+    ``"within 30 business days"`` gives ``("30", {"business", "day"})``. A claim saying "30
+    business days" is not supported by a quote saying "20 business days … within 30 days":
+    the value is there, but not as business days.
+    """
+    return set(_scan(text)[2])
+
+
+def claim_measure_supported(
+    quantity: str, units: frozenset[str], quote_measures: set[tuple[str, frozenset[str]]]
+) -> bool:
+    """True when some quote states ``quantity`` with at least the claim's ``units``."""
+    return not units or any(q == quantity and units <= u for q, u in quote_measures)
+
+
 def extract_dates(text: str) -> set[str]:
     """Canonical ISO dates (or partial dates, or bare years) stated in ``text``."""
     return set(_scan(text)[0])
@@ -193,9 +212,48 @@ def claim_quantity_supported(quantity: str, dates: set[str], quantities: set[str
     return quantity in quantities or quantity in dates
 
 
+_UNITS = {
+    "day": "day",
+    "days": "day",
+    "business": "business",
+    "calendar": "calendar",
+    "working": "working",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "month's": "month",
+    "months'": "month",
+    "year": "year",
+    "years": "year",
+    "year's": "year",
+    "hour": "hour",
+    "hours": "hour",
+    "minute": "minute",
+    "minutes": "minute",
+}
+_FOLLOWING = re.compile(r"\s*([a-z']+)(?:\s+([a-z']+))?")
+
+
+def _units_after(working: str, end: int) -> frozenset[str]:
+    """The unit words among the (up to) two words after a number ending at ``end``."""
+    match = _FOLLOWING.match(working, end)
+    if match is None:
+        return frozenset()
+    units = []
+    for word in match.groups():
+        if word is None or word not in _UNITS:
+            break  # units come first: "30 business days", not "30 employees per day"
+        units.append(_UNITS[word])
+    return frozenset(units)
+
+
 @lru_cache(maxsize=4096)
-def _scan(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(dates, quantities) of ``text``; cached, the verifier scans each quote once per claim."""
+def _scan(
+    text: str,
+) -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, frozenset[str]]]]:
+    """(dates, quantities, measures) of ``text``; cached, the verifier scans each quote once
+    per claim."""
     working, _ = normalize(text)
     working = _LEGAL_CITATIONS.sub(lambda m: " " * len(m.group()), working)
     dates: set[str] = set()
@@ -211,6 +269,7 @@ def _scan(text: str) -> tuple[frozenset[str], frozenset[str]]:
         working = pattern.sub(mask_date, working)
 
     quantities: set[str] = set()
+    measures: set[tuple[str, frozenset[str]]] = set()
     for match in _NUMBER.finditer(working):
         digits, scale, percent = match["digits"], match["scale"], match["percent"]
         if (
@@ -223,7 +282,9 @@ def _scan(text: str) -> tuple[frozenset[str], frozenset[str]]:
         ):
             dates.add(digits)
             continue
-        quantities.add(_canonical(Decimal(digits.replace(",", "")), scale, percent))
+        stated = _canonical(Decimal(digits.replace(",", "")), scale, percent)
+        quantities.add(stated)
+        measures.add((stated, _units_after(working, match.end())))
     for match in _WORD_NUMBER.finditer(working):
         if match["small"] is not None:
             value = _SMALL_WORDS[match["small"]]
@@ -231,8 +292,10 @@ def _scan(text: str) -> tuple[frozenset[str], frozenset[str]]:
             value = _TENS_WORDS[match["tens"]] + (
                 _SMALL_WORDS[match["ones"]] if match["ones"] else 0
             )
-        quantities.add(_canonical(Decimal(value), match["scale"], match["percent"]))
-    return frozenset(dates), frozenset(quantities)
+        canonical = _canonical(Decimal(value), match["scale"], match["percent"])
+        quantities.add(canonical)
+        measures.add((canonical, _units_after(working, match.end())))
+    return frozenset(dates), frozenset(quantities), frozenset(measures)
 
 
 def _iso_date(match: re.Match[str]) -> str | None:

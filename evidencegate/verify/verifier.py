@@ -33,8 +33,10 @@ from evidencegate.protocols import SourceLookup
 from evidencegate.verify.quotes import QuoteMatch, locate_quote, normalize, quote_fragments
 from evidencegate.verify.support import (
     claim_date_supported,
+    claim_measure_supported,
     claim_quantity_supported,
     extract_dates,
+    extract_measures,
     extract_quantities,
     negation_mismatch,
 )
@@ -226,6 +228,18 @@ def _support_failures(claim_text: str, quotes: Sequence[str]) -> list[Verificati
                     FailureReason.NUMBER_MISMATCH,
                     f"the claim states {quantity!r}, which no located quote states "
                     f"(quotes state: {_listing(quote_quantities)})",
+                )
+            )
+    quote_measures = {m for quote in quotes for m in extract_measures(quote)}
+    for quantity, units in sorted(extract_measures(claim_text), key=repr):
+        if quantity in quote_quantities and not claim_measure_supported(
+            quantity, units, quote_measures
+        ):
+            failures.append(
+                _failure(
+                    FailureReason.NUMBER_MISMATCH,
+                    f"the claim states {quantity} {' '.join(sorted(units))}, but the quotes "
+                    f"state {quantity} only with other units",
                 )
             )
     for date in sorted(extract_dates(claim_text)):
