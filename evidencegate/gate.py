@@ -6,9 +6,9 @@ import datetime as dt
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from evidencegate.closing import Closing
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
@@ -27,7 +27,7 @@ from evidencegate.verify.verifier import Verifier
 __all__ = ["EvidenceGate"]
 
 
-class EvidenceGate:
+class EvidenceGate(Closing):
     """Ask questions of a store under a policy; every run leaves a hash-chained trace.
 
     >>> with EvidenceGate.open("./store") as gate:          # doctest: +SKIP
@@ -107,17 +107,6 @@ class EvidenceGate:
         close_model(self.controller.generator)
         close_model(self.controller.critic)
         self.store.close()
-
-    def __enter__(self) -> EvidenceGate:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class _RunEnd:

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Literal
 
+from evidencegate.closing import Closing
 from evidencegate.corpus.store import STORE_FILENAME, Store
 from evidencegate.exceptions import StoreError, UsageError
 from evidencegate.judges.models import AnswerScore
@@ -100,7 +100,7 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class ReviewQueue:
+class ReviewQueue(Closing):
     """The review tables of one store. Open with :meth:`open`; use as a context manager."""
 
     def __init__(
@@ -128,17 +128,6 @@ class ReviewQueue:
 
     def close(self) -> None:
         self._db.close()
-
-    def __enter__(self) -> ReviewQueue:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ----------------------------------------------------------------------- writing
 

@@ -24,9 +24,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from evidencegate.closing import Closing
 from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
 from evidencegate.corpus.ingest import (
     AUTHORITIES,
@@ -104,7 +104,7 @@ _VERSION_COLUMNS = (
 )
 
 
-class Store:
+class Store(Closing):
     """Document versions, pages and passages in SQLite; a ``Retriever`` and a ``SourceLookup``.
 
     Safe to share between threads: calls are serialised on one connection.
@@ -160,17 +160,6 @@ class Store:
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:

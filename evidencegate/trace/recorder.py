@@ -8,9 +8,9 @@ import os
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
 from typing import BinaryIO
 
+from evidencegate.closing import Closing
 from evidencegate.exceptions import UsageError
 from evidencegate.trace.chain import GENESIS_HASH, decode_line, encode_line
 from evidencegate.trace.events import TraceEvent, TraceLine
@@ -22,7 +22,7 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class TraceRecorder:
+class TraceRecorder(Closing):
     """A :class:`~evidencegate.protocols.TraceSink` writing one run's trace.
 
     With a ``path`` every :meth:`emit` writes one line, flushes it and fsyncs the file, so a
@@ -89,17 +89,6 @@ class TraceRecorder:
         if self._file is not None:
             self._file.close()
             self._file = None
-
-    def __enter__(self) -> TraceRecorder:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _timestamp(self) -> str:
         now = self._clock()

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import TracebackType
-
+from evidencegate.closing import Closing
 from evidencegate.protocols import TraceSink
 from evidencegate.trace.events import TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
@@ -11,7 +10,7 @@ from evidencegate.trace.recorder import TraceRecorder
 __all__ = ["TeeSink"]
 
 
-class TeeSink:
+class TeeSink(Closing):
     """A TraceSink that gives every event to ``recorder`` first, then to each observer in order.
 
     It stands where a :class:`TraceRecorder` stands: ``run_id`` is the recorder's, and using
@@ -43,14 +42,3 @@ class TeeSink:
                 close = getattr(observer, "close", None)
                 if callable(close):
                     close()
-
-    def __enter__(self) -> TeeSink:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
