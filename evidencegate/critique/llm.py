@@ -34,10 +34,9 @@ from evidencegate.prompts import (
 )
 from evidencegate.providers.base import (
     ChatMessage,
-    ChatModel,
     ChatRequest,
+    ModelComponent,
     OutputSchema,
-    close_model,
 )
 from evidencegate.providers.structured import Check, complete_json
 
@@ -53,29 +52,8 @@ SUFFICIENCY_SCHEMA = OutputSchema(
 AUDIT_SCHEMA = OutputSchema(name="critic_audit", json_schema=CriticAudit.model_json_schema())
 
 
-class LLMCritic:
+class LLMCritic(ModelComponent):
     """A two-phase critic over ``model``; ``component_id`` is ``provider:model``."""
-
-    def __init__(
-        self,
-        model: ChatModel,
-        *,
-        timeout_s: float = 30.0,
-        max_output_tokens: int = 2048,
-        temperature: float = 0.0,
-    ) -> None:
-        self.model = model
-        self.timeout_s = timeout_s
-        self.max_output_tokens = max_output_tokens
-        self.temperature = temperature
-
-    @property
-    def component_id(self) -> str:
-        return f"{self.model.provider}:{self.model.model}"
-
-    def close(self) -> None:
-        """Close the model's client connections."""
-        close_model(self.model)
 
     # ------------------------------------------------------------------ phase 1
 

@@ -22,8 +22,8 @@ from evidencegate.providers.base import (
     ChatMessage,
     ChatModel,
     ChatRequest,
+    ModelComponent,
     OutputSchema,
-    close_model,
 )
 from evidencegate.providers.structured import complete_json
 
@@ -54,7 +54,7 @@ class LLMDraft(_Out):
 DRAFT_SCHEMA = OutputSchema(name="draft", json_schema=LLMDraft.model_json_schema())
 
 
-class LLMGenerator:
+class LLMGenerator(ModelComponent):
     """Drafts with ``model``; ``component_id`` is ``provider:model`` (what the same-model check
     compares with the critic's)."""
 
@@ -67,19 +67,13 @@ class LLMGenerator:
         temperature: float = 0.0,
         min_quote_chars: int = 20,
     ) -> None:
-        self.model = model
-        self.timeout_s = timeout_s
-        self.max_output_tokens = max_output_tokens
-        self.temperature = temperature
+        super().__init__(
+            model,
+            timeout_s=timeout_s,
+            max_output_tokens=max_output_tokens,
+            temperature=temperature,
+        )
         self.min_quote_chars = min_quote_chars
-
-    @property
-    def component_id(self) -> str:
-        return f"{self.model.provider}:{self.model.model}"
-
-    def close(self) -> None:
-        """Close the model's client connections."""
-        close_model(self.model)
 
     def draft(
         self,

@@ -26,6 +26,7 @@ __all__ = [
     "ChatModel",
     "ChatRequest",
     "ChatResponse",
+    "ModelComponent",
     "OutputSchema",
     "close_model",
     "json_body",
@@ -184,3 +185,29 @@ def status_failure(
         request_body=request_body,
         response_body=json_body(text),
     )
+
+
+class ModelComponent:
+    """What a model-backed role shares: the model, its call settings, ``provider:model`` as the
+    component id (what the same-model check compares), and closing the model's client."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        timeout_s: float = 30.0,
+        max_output_tokens: int = 2048,
+        temperature: float = 0.0,
+    ) -> None:
+        self.model = model
+        self.timeout_s = timeout_s
+        self.max_output_tokens = max_output_tokens
+        self.temperature = temperature
+
+    @property
+    def component_id(self) -> str:
+        return f"{self.model.provider}:{self.model.model}"
+
+    def close(self) -> None:
+        """Close the model's client connections."""
+        close_model(self.model)
