@@ -47,8 +47,11 @@ class TestExampleGoldenSet:
         if item["category"] == "unanswerable":
             assert answer.outcome is Outcome.ABSTAINED
         elif item["category"] == "multi_hop":
-            # The extractive default may abstain on multi-hop questions; it must never guess.
+            # The extractive default may abstain on multi-hop questions; it must never guess:
+            # an answer cites every required source.
             assert answer.outcome in {Outcome.ANSWERED, Outcome.ABSTAINED}
+            if answer.outcome is Outcome.ANSWERED:
+                assert sources(item["required_evidence"]) <= cited
         else:
             assert answer.outcome is Outcome.ANSWERED, answer.gaps
             assert sources(item["required_evidence"]) <= cited
