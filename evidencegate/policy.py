@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from evidencegate import data
-from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.canonical import canonical_json_v1, sha256_hex
 from evidencegate.contracts import Authority
 from evidencegate.exceptions import PolicyError
 
@@ -217,8 +217,9 @@ class Policy(_Strict):
     )
 
     def sha256(self) -> str:
-        """Content hash of the policy, recorded at run start."""
-        return sha256_hex(canonical_json(self.model_dump(mode="json")))
+        """Content hash of the policy, recorded at run start (format-1 canonical JSON, so that
+        the hashes of recorded runs and ablation reports stay comparable)."""
+        return sha256_hex(canonical_json_v1(self.model_dump(mode="json")))
 
 
 @cache
