@@ -28,6 +28,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.critique.rules import RulesCritic
+from evidencegate.data import load_schema
 from evidencegate.evals.ablation import run_ablation
 from evidencegate.evals.golden import GoldenItem, load_golden
 from evidencegate.exceptions import (
@@ -94,6 +95,7 @@ __all__ = [
     "__version__",
     "load_golden",
     "load_policy",
+    "load_schema",
     "replay_trace",
     "run_ablation",
     "verify_trace",

@@ -41,6 +41,7 @@ EXPECTED = {
     "Verifier",
     "__version__",
     "load_policy",
+    "load_schema",
     "Arm",
     "GoldenItem",
     "ReviewQueue",

@@ -211,7 +211,9 @@ class TraceLine(BaseModel):
     """One JSONL line: the hash-chain envelope around one event.
 
     ``hash`` is sha256 of the canonical JSON of every other field of the line;
-    ``prev_hash`` is the previous line's hash ("0" * 64 for seq 0).
+    ``prev_hash`` is the previous line's hash ("0" * 64 for seq 0). ``format`` is the trace
+    format: 2 (RFC 8785 canonical JSON); a line without it is format 1 (see
+    :mod:`evidencegate.canonical`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -222,6 +224,9 @@ class TraceLine(BaseModel):
     prev_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     event: TraceEvent
     hash: str = Field(pattern=r"^[0-9a-f]{64}$")
+    format: Literal[2] | None = Field(
+        default=None, description="Trace format; absent on format-1 lines (written before 2)."
+    )
 
 
 TRACE_LINE_ADAPTER: TypeAdapter[TraceLine] = TypeAdapter(TraceLine)
