@@ -13,6 +13,7 @@ from conftest import EXAMPLE_CORPUS
 
 from evidencegate.contracts import Arm, Outcome
 from evidencegate.corpus import IngestOptions, Store
+from evidencegate.evals.answers import AnswerClass, AnswerGrade
 from evidencegate.evals.cli import Gate, Progress, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.evals.golden import Category
 from evidencegate.evals.metrics import ItemResult, Metric, summarize
@@ -104,6 +105,7 @@ class TestGateCheck:
             category=Category.UNANSWERABLE,
             outcome=Outcome.ABSTAINED,
             latency_ms=1.0,
+            answer=AnswerGrade(answer_class=AnswerClass.CORRECT_ABSTENTION),
         )
         metrics = summarize(
             {Arm.GROUNDED_FOLLOWUP: [result]},
@@ -244,6 +246,9 @@ class TestProgress:
                     category=Category.FACTUAL,
                     latency_ms=1.0,
                     error="boom" if n == 3 else None,
+                    answer=AnswerGrade(
+                        answer_class=AnswerClass.FAILED if n == 3 else AnswerClass.ABSTAINED
+                    ),
                 )
             )
         lines = stream.getvalue().splitlines()

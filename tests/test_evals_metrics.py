@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evidencegate.contracts import Arm, Outcome, StopReason
+from evidencegate.evals.answers import AnswerClass, AnswerGrade
 from evidencegate.evals.golden import Category
 from evidencegate.evals.metrics import (
     METRICS,
@@ -38,14 +39,26 @@ def required(matched: bool) -> RequiredResult:
     return RequiredResult(claim="a fact", doc_id="D", version="1", matched=matched)
 
 
+def default_class(category: Category, fields: dict[str, object]) -> AnswerClass:
+    """The class a run gets when its claims are right: what most hand-built runs need."""
+    if fields.get("error"):
+        return AnswerClass.FAILED
+    if category is Category.UNANSWERABLE:
+        return AnswerClass.WRONG if fields.get("claims") else AnswerClass.CORRECT_ABSTENTION
+    return AnswerClass.CORRECT if fields.get("claims") else AnswerClass.ABSTAINED
+
+
 def item(
     item_id: str,
     *,
     arm: Arm = Arm.BASELINE,
     category: Category = Category.FACTUAL,
     outcome: Outcome | None = Outcome.UNGATED,
+    answer: AnswerGrade | AnswerClass | None = None,
     **fields: object,
 ) -> ItemResult:
+    if not isinstance(answer, AnswerGrade):
+        answer = AnswerGrade(answer_class=answer or default_class(category, fields))
     return ItemResult.model_validate(
         {
             "item_id": item_id,
@@ -54,6 +67,7 @@ def item(
             "outcome": outcome,
             "stop_reason": None if outcome is None else StopReason.NO_REFLECTION,
             "latency_ms": 1.0,
+            "answer": answer,
             **fields,
         }
     )
@@ -70,6 +84,7 @@ def four_items() -> list[ItemResult]:
                 claim(cite("not_in_force", "forbidden_source", stale=True), supported=False),
             ],
             required=[required(True), required(False)],
+            answer=AnswerGrade(answer_class=AnswerClass.CORRECT, noise_claims=["c"]),
             latency_ms=10.0,
             passes=2,
             input_tokens=100,
@@ -123,7 +138,13 @@ class TestMetricValues:
     ) -> None:
         """Ratios of sums and quantiles over the four hand-built items."""
         assert compute_metrics(four_items) == {
+            Metric.CORRECT_ANSWER_RATE: 0.5,  # A of the answerable A and C
+            Metric.WRONG_ANSWER_RATE: 0.25,  # D (answered an unanswerable item) of 4 runs
+            Metric.ABSTAINED_ANSWERABLE_RATE: 0.0,
+            Metric.NOISE_CLAIMS_PER_ANSWER: 1.0,  # A's one noise claim, one scored answer
+            Metric.PARAPHRASE_CONSISTENCY: None,  # no item has a paraphrase
             Metric.UNSUPPORTED_CLAIM_RATE: pytest.approx(1 / 3),  # 1 of 3 claims
+            Metric.STALE_CLAIM_RATE: pytest.approx(1 / 3),  # A's second claim of 3 claims
             Metric.INCORRECT_CITATION_RATE: 0.5,  # 2 of 4 citations
             Metric.STALE_CITATION_RATE: 0.25,  # 1 of 4 citations
             Metric.REQUIRED_COVERAGE: pytest.approx(1 / 3),  # 1 of 3 entries (C failed)
