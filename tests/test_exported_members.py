@@ -49,6 +49,8 @@ EXPECTED = {
     "run_ablation",
     "write_report",
     "verify_trace",
+    "AnswerClass",
+    "grade_answer",
 }
 
 
