@@ -50,6 +50,8 @@ EXPECTED = {
     "run_ablation",
     "write_report",
     "verify_trace",
+    "AnswerClass",
+    "grade_answer",
 }
 
 
