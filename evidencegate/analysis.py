@@ -563,9 +563,13 @@ def bigrams(text: str) -> set[tuple[str, str]]:
     return set(pairwise(words))
 
 
+def _typed_patterns(*rules: tuple[AnswerType, str]) -> tuple[tuple[AnswerType, str], ...]:
+    return rules
+
+
 _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
+    for kind, pattern in _typed_patterns(
         (
             "reason",
             r"^\s*why\b|\bwhat\s+(?:drove|drives|caused|causes|led\s+to|explains?|were\s+the\s+"

@@ -142,7 +142,7 @@ class FeedbackRetriever:
         if self.feedback_terms <= 0 or len(feedback) < 2:
             return []
         asked = set(query_terms(query))
-        counts: Counter[str] = Counter()
+        counts: dict[str, float] = {}
         spread: Counter[str] = Counter()
         for rank, passage in enumerate(feedback):
             words = [
@@ -152,7 +152,7 @@ class FeedbackRetriever:
             ]
             weight = 1.0 / (1 + rank)
             for term, n in Counter(words).items():
-                counts[term] += weight * math.log1p(n)
+                counts[term] = counts.get(term, 0.0) + weight * math.log1p(n)
                 spread[term] += 1
         candidates = [t for t in counts if spread[t] >= 2]
         if not candidates:

@@ -116,7 +116,8 @@ class RulesCritic:
                 place = "\n".join(sorted(w for w in where if w))
                 supported_texts.append(claim.text + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
-        pool = {t for p in evidence for t in terms(_placed(p))}
+        # Self-critique sees no evidence: the claims are then judged against the question alone.
+        pool = {t for p in evidence for t in terms(_placed(p))} if evidence else None
         covered = [
             f for f in required if self._fact_covered(f, profile, supported_texts, pool=pool)
         ]

@@ -98,8 +98,7 @@ class ExtractiveGenerator:
             if asked_pairs:
                 # The question's own phrases ("above $5,000") tell close sentences apart.
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
-            covered = set(profile.terms) & {*s_terms, *c_terms}
-            scored.append((score, candidate, covered))
+            scored.append((score, candidate, set(profile.terms) & {*s_terms, *c_terms}))
 
         if not scored:
             return Draft(declined="every matching sentence concerns another period")

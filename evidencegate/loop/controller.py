@@ -217,6 +217,7 @@ class LoopController:
                     scope_ids = None if scope.doc_ids is None else list(scope.doc_ids)
                     trace.emit(
                         ScopeEvent(
+                            pass_no=1,
                             answer_type=profile.answer_type,
                             years=list(profile.period_years),
                             names=list(profile.names),

@@ -63,6 +63,7 @@ from evidencegate.trace.events import (
     RetrievalEvent,
     RunEndEvent,
     RunStartEvent,
+    ScopeEvent,
     SufficiencyEvent,
     TraceEvent,
     TraceLine,
@@ -86,6 +87,7 @@ ENV_VAR = "EVIDENCEGATE_OTEL"
 EXPORTERS = ("console", "otlp", "memory")
 
 _STEP_SPANS: dict[str, str] = {
+    "scope": "evidencegate.scope",
     "retrieval": "evidencegate.retrieval",
     "sufficiency": "evidencegate.sufficiency",
     "draft": "evidencegate.draft",
@@ -212,7 +214,8 @@ class OTelSink:
     def _step(
         self,
         parent: Span,
-        event: RetrievalEvent
+        event: ScopeEvent
+        | RetrievalEvent
         | SufficiencyEvent
         | DraftEvent
         | VerificationEvent
