@@ -18,11 +18,19 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from evidencegate.analysis import has_figure, profile_question, sentence_period, split_sentences
+from evidencegate.analysis import (
+    has_figure,
+    normalise_question,
+    profile_question,
+    sentence_period,
+    split_sentences,
+    terms,
+)
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.query import query_terms
 from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.corpus.store import Store
+from evidencegate.lexicon import synonyms_of
 
 __all__ = ["FeedbackRetriever", "fuse_rankings"]
 
@@ -97,11 +105,13 @@ class FeedbackRetriever:
             )
 
         pool = max(limit * self.pool_factor, self.feedback_docs)
-        first = ranked(query, pool)
+        # The question in the documents' words too: the other members of its synonym groups.
+        synonyms = synonyms_of(terms(normalise_question(query)))
+        first = ranked(" ".join([query, *synonyms]), pool)
         expansion = self._expansion(query, first[: self.feedback_docs])
         rankings = [first]
         if expansion:
-            rankings.append(ranked(query + " " + " ".join(expansion), pool))
+            rankings.append(ranked(" ".join([query, *synonyms, *expansion]), pool))
         return self._fit(query, as_of, rankings)[:limit]
 
     def _fit(
