@@ -34,6 +34,7 @@ from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.data import load_schema
 from evidencegate.evals.ablation import run_ablation
+from evidencegate.evals.answers import AnswerClass, grade_answer
 from evidencegate.evals.golden import GoldenItem, load_golden
 from evidencegate.exceptions import (
     BudgetExceeded,
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     from evidencegate.providers.openai import OpenAIChatModel
 
 __all__ = [
+    "AnswerClass",
     "AnthropicChatModel",
     "Arm",
     "BudgetExceeded",
@@ -121,6 +123,7 @@ __all__ = [
     "Verdict",
     "Verifier",
     "__version__",
+    "grade_answer",
     "load_golden",
     "load_policy",
     "load_schema",

@@ -61,6 +61,8 @@ EXPECTED = {
     "run_ablation",
     "write_report",
     "verify_trace",
+    "AnswerClass",
+    "grade_answer",
     "AnthropicChatModel",
     "ChatMessage",
     "ChatModel",

@@ -34,6 +34,7 @@ __all__ = [
     "RetrievedRef",
     "RunEndEvent",
     "RunStartEvent",
+    "ScopeEvent",
     "SufficiencyEvent",
     "TraceEvent",
     "TraceLine",
@@ -67,6 +68,17 @@ class RetrievedRef(_Event):
     authority: str
     score: float
     text_sha256: str
+
+
+class ScopeEvent(_Event):
+    """What question analysis made of the question, and the documents retrieval is limited to."""
+
+    kind: Literal["scope"] = "scope"
+    answer_type: str
+    years: list[int]
+    names: list[str]
+    doc_ids: list[str] | None = Field(description="None: the whole corpus.")
+    reason: str
 
 
 class RetrievalEvent(_Event):
@@ -179,6 +191,7 @@ class RunEndEvent(_Event):
 
 TraceEvent = Annotated[
     RunStartEvent
+    | ScopeEvent
     | RetrievalEvent
     | SufficiencyEvent
     | DraftEvent
