@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.analysis import profile_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import (

@@ -51,7 +51,7 @@ from opentelemetry.sdk.trace.export import (
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import Span, Status, StatusCode
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.exceptions import ConfigurationError
 from evidencegate.trace.events import (
     AuditEvent,
