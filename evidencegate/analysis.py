@@ -25,6 +25,7 @@ __all__ = [
     "bigrams",
     "has_figure",
     "idf_weights",
+    "names_in",
     "normalise_question",
     "profile_question",
     "proper_names",
@@ -518,7 +519,14 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
             if n not in years and not _YEAR.fullmatch(n)
         )
     )
-    if len(dates) == 1:
+    bounded = sentence_period(text)  # "before July 21, 2011", "as of 1 March 2024"
+    if bounded is not None and len(dates) == 1 and bounded.start != bounded.end:
+        target = (
+            Period(bounded.start, bounded.start)
+            if bounded.end == dt.date.max
+            else Period(bounded.end, bounded.end)
+        )
+    elif len(dates) == 1:
         target = Period(dates[0], dates[0])
     elif len(years) == 1:
         y = int(years[0])
@@ -739,6 +747,14 @@ def _not_a_name(word: str) -> bool:
     return word in _NOT_NAMES or word in STOPWORDS or word.isdigit()
 
 
+def names_in(name: str, text: str) -> bool:
+    """Is ``name`` stated in ``text`` (case-insensitive, whole words, "&" for "and", and
+    "AC-2 (3)" for "AC-2(3)")?"""
+    parts = [re.escape(w) for w in re.split(r"\s+|(?=\()", name.strip()) if w]
+    pattern = r"(?<![\w])" + r"\s*".join(parts) + r"(?![\w])"
+    return re.search(pattern.replace(r"\&", r"(?:&|and)"), text, re.IGNORECASE) is not None
+
+
 def proper_names(text: str) -> tuple[str, ...]:
     """Names a question mentions: capitalised words and runs of them, and ids like 3M or AC-2.
 
@@ -778,6 +794,11 @@ _DURATION = re.compile(
     r"quarter|year)\b",
     re.IGNORECASE,
 )
+_COUNT_WORD = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|several|"
+    r"both|single|one)\s+(?:[a-z-]+\s+){0,3}[a-z-]+s\b",
+    re.IGNORECASE,
+)
 _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 
@@ -798,6 +819,8 @@ def has_figure(
     text = _SECTION_NUMBER.sub("", text)
     if answer == "duration":
         return bool(_DURATION.search(text))
+    if answer == "count" and _COUNT_WORD.search(text):
+        return True  # "five model forms": counts are often written in words
     if not re.search(r"\d", text):
         return False
     if kind == "date":

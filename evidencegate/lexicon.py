@@ -24,6 +24,7 @@ from evidencegate.data import data_files
 __all__ = [
     "Lexicon",
     "covered_share",
+    "focus_terms",
     "lexicon",
     "match_units",
     "matched_units",
@@ -170,3 +171,21 @@ def matched_units(
     """The question's units that the text matches."""
     keys = text_keys(text_terms, lex)
     return {u for u in match_units(question_terms, lex) if unit_matched(u, keys, text_terms)}
+
+
+def focus_terms(question_terms: Sequence[str], texts: Sequence[Sequence[str]]) -> list[str]:
+    """The question's terms that tell its evidence apart: stated (or a synonym) by some of the
+    ``texts`` (term lists), but by at most half of them — "rounded" among passages that all
+    say "threshold amount". What the question asks about specifically: an answer states them
+    itself, not only under a heading that does.
+    """
+    if len(texts) < 2:
+        return []
+    keys = [text_keys(t) for t in texts]
+    focus: list[str] = []
+    for term in question_terms:
+        unit = match_units([term])[0]
+        stated = sum(unit_matched(unit, k, t) for k, t in zip(keys, texts, strict=True))
+        if 0 < stated <= len(texts) / 2:
+            focus.append(term)
+    return focus

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from evidencegate.analysis import (
     has_figure,
+    names_in,
     normalise_question,
     profile_question,
     sentence_period,
@@ -128,6 +129,7 @@ class FeedbackRetriever:
         fused = fuse_rankings(rankings, k=_RRF_K)
         score = {p.passage_id: s for p, s in _rrf_scores(rankings, k=_RRF_K)}
         step = 1.0 / (_RRF_K + 1)
+        identifiers = [n for n in profile.names if any(ch.isdigit() for ch in n)]
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -142,6 +144,8 @@ class FeedbackRetriever:
             ]
             if periods:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
+            if identifiers and any(names_in(i, passage.context) for i in identifiers):
+                bonus += step  # the section or control the question names
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

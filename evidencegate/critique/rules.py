@@ -13,12 +13,12 @@ facts the supported claims cover.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 
 from evidencegate.analysis import (
     QuestionProfile,
     has_figure,
+    names_in,
     profile_question,
     sentence_period,
     split_sentences,
@@ -35,7 +35,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
-from evidencegate.lexicon import covered_share, match_units, text_keys, unit_matched
+from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
 
 __all__ = ["RulesCritic"]
 
@@ -50,6 +50,7 @@ YEAR = "year: "
 NUMBER = "number: "
 FIGURE = "figure: "
 NAME = "name: "
+FOCUS = "focus: "
 
 
 class RulesCritic:
@@ -211,7 +212,17 @@ class RulesCritic:
             return any(value in _numbers(t) for t in texts)
         if fact.startswith(NAME):
             name = fact.removeprefix(NAME)
-            return any(_names_in(name, t) for t in texts)
+            return any(names_in(name, t) for t in texts)
+        if fact.startswith(FOCUS):
+            wanted = fact.removeprefix(FOCUS).split()
+            return (
+                any(covered_share(wanted, terms(t.partition(_PLACE)[0])) >= 0.5 for t in texts)
+                if pool is None
+                else covered_share(
+                    wanted, [w for t in texts for w in terms(t.partition(_PLACE)[0])]
+                )
+                >= 0.5
+            )
         if fact.startswith(FIGURE):
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
@@ -263,13 +274,6 @@ def _placed(passage: Passage) -> str:
     return passage.text + _PLACE + _place(passage)
 
 
-def _names_in(name: str, text: str) -> bool:
-    """Is ``name`` stated in ``text`` (case-insensitive, whole words, "&" for "and")?"""
-    words = [re.escape(w) for w in name.split()]
-    pattern = r"(?<![\w])" + r"\s+".join(words) + r"(?![\w])"
-    return re.search(pattern.replace(r"\&", r"(?:&|and)"), text, re.IGNORECASE) is not None
-
-
 def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     """The question's terms the evidence states somewhere, itself or by a synonym (all of
     them when it states none)."""
@@ -277,6 +281,11 @@ def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     keys = text_keys(have)
     present = [t for t in profile.terms if unit_matched(_unit(t), keys, have)]
     return present or list(profile.terms)
+
+
+def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
+    """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies."""
+    return focus_terms(profile.terms, [terms(t.partition(_PLACE)[0]) for t in texts])
 
 
 def _unit(term: str) -> frozenset[str]:
@@ -291,6 +300,8 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     that the evidence states (``texts``), since no claim can state a word no source uses.
     """
     facts = [TOPIC + " ".join(profile.terms)] if profile.terms else []
+    if focus := _focus(profile, texts):
+        facts.append(FOCUS + " ".join(focus))
     facts += [NAME + n for n in profile.names]
     facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]

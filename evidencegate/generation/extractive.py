@@ -17,6 +17,7 @@ from evidencegate.analysis import (
     bigrams,
     has_figure,
     idf_weights,
+    names_in,
     profile_question,
     sentence_period,
     split_sentences,
@@ -24,7 +25,8 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.lexicon import covered_share, matched_units
+from evidencegate.lexicon import covered_share, focus_terms, matched_units
+from evidencegate.verify.support import negation_cues
 
 __all__ = ["ExtractiveGenerator"]
 
@@ -74,6 +76,8 @@ class ExtractiveGenerator:
         context_terms = [terms(c.passage.context) for c in candidates]
         weights = idf_weights(profile.terms, sentence_terms)
         asked_pairs = bigrams(question)
+        asked_negated = _negated(question)
+        focus = focus_terms(profile.terms, [terms(p.text) for p in evidence])
 
         scored: list[tuple[float, _Candidate, set[frozenset[str]]]] = []
         for candidate, s_terms, c_terms in zip(
@@ -98,6 +102,15 @@ class ExtractiveGenerator:
             if asked_pairs:
                 # The question's own phrases ("above $5,000") tell close sentences apart.
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
+            if profile.names:
+                # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
+                where = candidate.text + "\n" + candidate.passage.context
+                score += 0.3 * sum(names_in(n, where) for n in profile.names) / len(profile.names)
+            if focus:
+                # What the question asks about specifically, stated by the sentence itself.
+                score += 0.3 * covered_share(focus, s_terms)
+            if asked_negated and asked_negated & _negated(candidate.text):
+                score += 0.15  # "if the CPI-W does not increase" asks for the negated case
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         if not scored:
@@ -161,6 +174,11 @@ class _Candidate:
                 for part in parts
             ],
         )
+
+
+def _negated(text: str) -> set[str]:
+    """The stems of the words a text negates ("does not increase" -> {"increas"})."""
+    return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
 
 
 def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
