@@ -178,12 +178,23 @@ STOPWORDS = frozenset(
         "apply",
         "applies",
         "applicable",
+        # units a question asks its figure in ("in USD millions"), not what it is about
+        "usd",
+        "million",
+        "millions",
+        "billion",
+        "billions",
+        "thousands",
     ]
 )
 # "not", "no", "nor", "must", "may", "shall" are stop words for relevance only; the verifier
 # checks negation and modality separately, on the full text.
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]|\d+(?:[.,]\d+)*")
+_WORD = re.compile(
+    r"\d+-?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"  # 3M, 10-K: digits and letters, one word
+    r"|[A-Za-z]+\d+[A-Za-z0-9]*"  # FY18, rev5
+    r"|[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]|\d+(?:[.,]\d+)*"
+)
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
 _MONTHS = {
     m: i + 1
@@ -558,10 +569,10 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
 
 _MULTI_PART = re.compile(
     r",\s*(?:and|or)\b|;|\?.+\?|\band\s+(?:what|which|when|who|how|whether|why|where|for\s+how|"
-    r"within\s+what|by\s+how)\b|\band\b.*\band\b|\w,\s*\w[^,?]*,",
+    r"within\s+what|by\s+how)\b|\band\b.*\band\b",
     re.IGNORECASE,
 )
-"""Several asks: "X, and how much Y", "X; Y", two questions, "A and B and C", "A, B, C"."""
+"""Several asks: "X, and how much Y", "X; Y", two questions, "A and B and C"."""
 
 
 def bigrams(text: str) -> set[tuple[str, str]]:

@@ -23,7 +23,7 @@ from evidencegate.exceptions import ConfigurationError
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.generation.llm import LLMGenerator
 from evidencegate.policy import ModelEndpoint, Policy
-from evidencegate.protocols import Critic, Generator
+from evidencegate.protocols import Critic, Generator, SourceLookup
 from evidencegate.providers.base import ChatModel, parse_model_spec
 from evidencegate.providers.recording import RecordingChatModel
 
@@ -38,11 +38,19 @@ ChatModelFactory = Callable[[str, str], ChatModel]
 models answering from a recorded trace); it is wrapped like a vendor adapter."""
 
 
-def build_generator(policy: Policy, *, chat_models: ChatModelFactory | None = None) -> Generator:
+def build_generator(
+    policy: Policy,
+    *,
+    chat_models: ChatModelFactory | None = None,
+    pages: SourceLookup | None = None,
+) -> Generator:
+    """The generator the policy names; ``pages`` lets the offline one read tables of a page."""
     spec = policy.generator
     if spec == "extractive":
         return ExtractiveGenerator(
-            min_quote_chars=policy.min_quote_chars, authorities=policy.allowed_authorities
+            min_quote_chars=policy.min_quote_chars,
+            authorities=policy.allowed_authorities,
+            pages=pages,
         )
     if ":" not in spec:
         raise ConfigurationError(

@@ -48,7 +48,7 @@ class EvidenceGate(Closing):
         self.controller = LoopController(
             retriever=FeedbackRetriever(store),
             verifier=Verifier.from_policy(store, self.policy),
-            generator=generator or build_generator(self.policy),
+            generator=generator or build_generator(self.policy, pages=store),
             critic=critic or build_critic(self.policy),
             policy=self.policy,
         )

@@ -173,7 +173,12 @@ def matched_units(
     return {u for u in match_units(question_terms, lex) if unit_matched(u, keys, text_terms)}
 
 
-def focus_terms(question_terms: Sequence[str], texts: Sequence[Sequence[str]]) -> list[str]:
+def focus_terms(
+    question_terms: Sequence[str],
+    texts: Sequence[Sequence[str]],
+    *,
+    exclude: Iterable[str] = (),
+) -> list[str]:
     """The question's terms that tell its evidence apart: stated (or a synonym) by some of the
     ``texts`` (term lists), but by at most half of them — "rounded" among passages that all
     say "threshold amount". What the question asks about specifically: an answer states them
@@ -183,9 +188,12 @@ def focus_terms(question_terms: Sequence[str], texts: Sequence[Sequence[str]]) -
         return []
     keys = [text_keys(t) for t in texts]
     focus: list[str] = []
-    for term in question_terms:
-        unit = match_units([term])[0]
+    skip = set(exclude)
+    for unit in match_units(question_terms):
+        words = [w for u in unit if not u.startswith("~") for w in u.split()]
+        if not words or set(words) & skip:
+            continue
         stated = sum(unit_matched(unit, k, t) for k, t in zip(keys, texts, strict=True))
         if 0 < stated <= len(texts) / 2:
-            focus.append(term)
+            focus.extend(w for w in words if w not in focus)
     return focus

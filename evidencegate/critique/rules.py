@@ -285,7 +285,8 @@ def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
 
 def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies."""
-    return focus_terms(profile.terms, [terms(t.partition(_PLACE)[0]) for t in texts])
+    names = {t for n in profile.names for t in terms(n)}  # checked as names, where they stand
+    return focus_terms(profile.terms, [terms(t.partition(_PLACE)[0]) for t in texts], exclude=names)
 
 
 def _unit(term: str) -> frozenset[str]:

@@ -87,7 +87,7 @@ def build_controllers(
         arm: LoopController(
             retriever=retriever,
             verifier=Verifier.from_policy(corpus, policy),
-            generator=generator or build_generator(policy),
+            generator=generator or build_generator(policy, pages=corpus),
             critic=critic or build_critic(policy),
             policy=policy,
             arm=arm,

@@ -9,10 +9,12 @@ drafted: that is how a stale figure listed beside the current one stays out of t
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evidencegate.analysis import (
+    QuestionProfile,
     Sentence,
     bigrams,
     has_figure,
@@ -25,16 +27,24 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.generation.tables import TableCell, table_cells
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
+from evidencegate.protocols import SourceLookup
 from evidencegate.verify.support import negation_cues
 
 __all__ = ["ExtractiveGenerator"]
 
 
 class ExtractiveGenerator:
-    """Picks the sentences of the evidence that best answer the question."""
+    """Picks the sentences (or table cells) of the evidence that best answer the question.
 
-    component_id = "generator:extractive@1"
+    With ``pages`` (the store, as a source lookup) a question asking for a figure of a period
+    is also answered from the tables on the evidence's pages: the cell of the row that names
+    what is asked, in the column of the year asked (the latest column when none is named),
+    quoted with its row label and its column header.
+    """
+
+    component_id = "generator:extractive@2"
 
     def __init__(
         self,
@@ -44,7 +54,9 @@ class ExtractiveGenerator:
         relative_cut: float = 0.75,
         min_quote_chars: int = 20,
         authorities: Sequence[str] = ("primary",),
+        pages: SourceLookup | None = None,
     ) -> None:
+        self.pages = pages
         self.max_claims = max_claims
         self.min_score = min_score
         self.relative_cut = relative_cut
@@ -77,9 +89,11 @@ class ExtractiveGenerator:
         weights = idf_weights(profile.terms, sentence_terms)
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
-        focus = focus_terms(profile.terms, [terms(p.text) for p in evidence])
+        named = {t for n in profile.names for t in terms(n)}
+        focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
+        reported = _reported_year(profile, evidence)
 
-        scored: list[tuple[float, _Candidate, set[frozenset[str]]]] = []
+        scored: list[tuple[float, _Candidate | _Cell, set[frozenset[str]]]] = []
         for candidate, s_terms, c_terms in zip(
             candidates, sentence_terms, context_terms, strict=True
         ):
@@ -99,6 +113,10 @@ class ExtractiveGenerator:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
                 score += 0.25 * sum(y in candidate.text for y in profile.years) / len(profile.years)
+            elif reported is not None and profile.wants_figure:
+                stated = {int(y) for y in _YEAR_RE.findall(candidate.text)}
+                if stated and reported not in stated:
+                    score *= 0.5  # another year's figure (a forecast, a comparative)
             if asked_pairs:
                 # The question's own phrases ("above $5,000") tell close sentences apart.
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
@@ -113,6 +131,7 @@ class ExtractiveGenerator:
                 score += 0.15  # "if the CPI-W does not increase" asks for the negated case
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
+        scored.extend(self._cells(profile, evidence, skip, focus))
         if not scored:
             return Draft(declined="every matching sentence concerns another period")
         scored.sort(key=lambda item: (-item[0], *item[1].order))
@@ -120,8 +139,8 @@ class ExtractiveGenerator:
         claims: list[Claim] = []
         seen: set[str] = set()
         covered: set[frozenset[str]] = set()
-        for score, candidate, terms_of in scored:
-            key = " ".join(candidate.text.lower().split())
+        for score, chosen, terms_of in scored:
+            key = " ".join(chosen.text.lower().split())
             if score < cut or key in seen:
                 continue
             # The smallest set of claims that answers: one sentence, unless the question asks
@@ -131,12 +150,107 @@ class ExtractiveGenerator:
                 continue
             seen.add(key)
             covered |= terms_of
-            claims.append(candidate.claim())
+            claims.append(chosen.claim())
             if len(claims) == self.max_claims:
                 break
         if not claims:
             return Draft(declined=f"no sentence scores above {cut:.2f} for the question's terms")
         return Draft(claims=claims)
+
+    def _cells(
+        self,
+        profile: QuestionProfile,
+        evidence: Sequence[Passage],
+        skip: set[str],
+        focus: Sequence[str],
+    ) -> list[tuple[float, _Candidate | _Cell, set[frozenset[str]]]]:
+        """Table cells of the evidence's pages that answer a figure question, scored."""
+        if self.pages is None or profile.answer_type not in _TABLE_TYPES:
+            return []
+        named = {t for n in profile.names for t in terms(n)}
+        asked = [t for t in profile.terms if t not in named and not t.isdigit()]
+        if not asked:
+            return []
+        out: list[tuple[float, _Candidate | _Cell, set[frozenset[str]]]] = []
+        seen: set[tuple[str, str, int]] = set()
+        for passage in evidence:
+            where = (passage.doc_id, passage.version, passage.page)
+            if passage.authority not in self.authorities or where in seen:
+                continue
+            seen.add(where)
+            source = self.pages.lookup(*where)
+            if source is None:
+                continue
+            cells = table_cells(source.page.text)
+            for cell in cells:
+                label_terms = terms(cell.label)
+                fit = covered_share(asked, label_terms)
+                if fit < 0.33:
+                    continue
+                header_years = [c.year for c in cells if c.row_start == cell.row_start]
+                if profile.period_years:
+                    if cell.year not in profile.period_years:
+                        continue
+                elif cell.year != max(header_years):
+                    continue  # no year named: the latest column
+                candidate = _Cell(passage, source.page.text, cell)
+                if candidate.text in skip:
+                    continue
+                # As a sentence would score: the figure asked for (0.25), the year asked for
+                # (0.25), the names where it stands (0.3); a short label is a specific row.
+                score = fit + 0.5 + 0.25 * (1 - len(label_terms) / (len(label_terms) + 8))
+                if focus:
+                    score += 0.3 * covered_share(focus, label_terms)
+                if profile.names:
+                    place = passage.context or passage.title
+                    score += (
+                        0.3 * sum(names_in(n, place) for n in profile.names) / len(profile.names)
+                    )
+                out.append((score, candidate, matched_units(profile.terms, label_terms)))
+        return out
+
+
+_TABLE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """A table cell answering a figure question: row label, column year and value."""
+
+    passage: Passage
+    page_text: str
+    cell: TableCell
+
+    @property
+    def text(self) -> str:
+        value = ("$" if self.cell.dollars and "$" not in self.cell.value else "") + self.cell.value
+        return f"{self.cell.label}, {self.cell.year}: {value}"
+
+    @property
+    def order(self) -> tuple[str, str, int]:
+        return (self.passage.doc_id, self.passage.version, self.cell.row_start)
+
+    def claim(self) -> Claim:
+        passage, cell = self.passage, self.cell
+        quotes = [
+            " ".join(self.page_text[cell.row_start : cell.row_end].split()),
+            " ".join(self.page_text[cell.header_start : cell.header_end].split()),
+        ]
+        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{cell.year}"
+        return Claim(
+            claim_id="c-" + sha256_hex(where)[:10],
+            text=self.text,
+            citations=[
+                Citation(
+                    doc_id=passage.doc_id,
+                    version=passage.version,
+                    page=passage.page,
+                    quote=quote,
+                    evidence_id=passage.passage_id,
+                )
+                for quote in quotes
+            ],
+        )
 
 
 @dataclass(frozen=True)
@@ -149,7 +263,9 @@ class _Candidate:
 
     @property
     def text(self) -> str:
-        return self.sentence.text
+        """The claim's text: the sentence, after its lead-in when it has one."""
+        parts = [self.lead, self.sentence] if self.lead is not None else [self.sentence]
+        return " ".join(part.text for part in parts)
 
     @property
     def order(self) -> tuple[str, str, int]:
@@ -162,7 +278,7 @@ class _Candidate:
         claim_id = "c-" + sha256_hex(where)[:10]
         return Claim(
             claim_id=claim_id,
-            text=" ".join(part.text for part in parts),
+            text=self.text,
             citations=[
                 Citation(
                     doc_id=passage.doc_id,
@@ -174,6 +290,19 @@ class _Candidate:
                 for part in parts
             ],
         )
+
+
+_YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\b")
+_FISCAL_VERSION = re.compile(r"^FY((?:19|20)\d\d)$", re.IGNORECASE)
+
+
+def _reported_year(profile: QuestionProfile, evidence: Sequence[Passage]) -> int | None:
+    """The fiscal year of the filing a question without a year is answered from, if the
+    evidence is one periodic filing (version ``FY2018``): the year its figures are for."""
+    if profile.years:
+        return None
+    years = {int(m.group(1)) for p in evidence if (m := _FISCAL_VERSION.match(p.version))}
+    return years.pop() if len(years) == 1 else None
 
 
 def _negated(text: str) -> set[str]:
@@ -192,7 +321,8 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
     for sentence in split_sentences(passage.text, offset=passage.char_start):
         text = sentence.text.rstrip()
         if text.endswith(":"):
-            lead = sentence
+            # A lead-in long enough to quote; a heading ("Asset Impairments:") is not one.
+            lead = sentence if len(text) >= min_chars else None
             continue
         if len(text) >= min_chars or lead is not None:
             out.append(_Candidate(passage, sentence, lead))

@@ -515,7 +515,7 @@ def replay_trace(
     controller = LoopController(
         retriever=ScopedReplayRetriever(replayer, scopes[0]) if scopes else replayer,
         verifier=Verifier.from_policy(lookup, effective),
-        generator=generator or build_generator(effective, chat_models=models),
+        generator=generator or build_generator(effective, chat_models=models, pages=lookup),
         critic=critic or build_critic(effective, chat_models=models),
         policy=effective,
         arm=_arm(start, path),

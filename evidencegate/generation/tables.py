@@ -1,0 +1,139 @@
+"""Rows and cells of the financial tables in a page's text, with their column years.
+
+PDF text extraction flattens a table into a stream: a row's label, then its cells ("Purchases
+of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)"), one line or one token per
+cell depending on the extractor, under a header of column years ("2018 2017 2016"). Reading
+the page as a stream of whitespace-separated tokens makes the parse independent of the layout:
+a row is a run of words followed by a run of numeric cells, a header a run of years.
+
+A cell is answered with its row label and its column year, each quoted from the page: the row
+from its label to the cell, the header around its years. The verifier then finds both quotes
+on the page and the cell's figure and year in them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["TableCell", "table_cells"]
+
+_TOKEN = re.compile(r"\S+")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_NUMBER = re.compile(r"^\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\(?-?\$?\d+(?:\.\d+)?\)?%?$")
+_DASH = {"—", "–", "-", "—%"}
+_MIN_HEADER_CHARS = 24
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One cell: its row label, column year, value, and the page spans to quote."""
+
+    label: str
+    year: int
+    value: str
+    dollars: bool
+    row_start: int
+    row_end: int
+    header_start: int
+    header_end: int
+    column: int
+    columns: int
+
+
+@dataclass
+class _Tok:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def numeric(self) -> bool:
+        return bool(_NUMBER.match(self.text)) or self.text in _DASH
+
+    @property
+    def year(self) -> bool:
+        return bool(_YEAR.match(self.text))
+
+
+def table_cells(text: str) -> list[TableCell]:
+    """Every cell of the year-columned tables in ``text`` (offsets are into ``text``)."""
+    tokens = [_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    cells: list[TableCell] = []
+    header: tuple[list[int], int, int] | None = None  # years, start, end
+    i = 0
+    label_start: int | None = None
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.year:
+            j = i
+            while j < len(tokens) and tokens[j].year:
+                j += 1
+            if j - i >= 2:
+                years = [int(t.text) for t in tokens[i:j]]
+                start = tokens[i].start
+                k = i - 1
+                while (
+                    k >= 0
+                    and tokens[j - 1].end - start < _MIN_HEADER_CHARS
+                    and not tokens[k].numeric
+                ):
+                    start = tokens[k].start
+                    k -= 1
+                header = (years, start, tokens[j - 1].end)
+                label_start = None
+                i = j
+                continue
+        if tok.text == "$" or tok.numeric:
+            j = i
+            values: list[tuple[_Tok, bool]] = []
+            dollar = False
+            while j < len(tokens) and (tokens[j].text in {"$", "%"} or tokens[j].numeric):
+                t = tokens[j]
+                if t.text == "$":
+                    dollar = True
+                elif t.text == "%" and values:
+                    prev, d = values[-1]
+                    values[-1] = (_Tok(prev.text + "%", prev.start, t.end), d)
+                else:
+                    values.append((t, dollar or t.text.startswith(("$", "($"))))
+                    dollar = False
+                j += 1
+            follows = tokens[j].text if j < len(tokens) else ""
+            ends_row = (
+                not follows or follows[0].isupper() or follows[0] in "$(" or _YEAR.match(follows)
+            )
+            if label_start is not None and header is not None and values and ends_row:
+                years, h_start, h_end = header
+                label = text[label_start : tokens[i - 1].end] if i > 0 else ""
+                label = " ".join(label.split())
+                if re.search(r"[A-Za-z]{3}", label) and len(values) >= len(years):
+                    for column, year in enumerate(years):
+                        value, dollars = values[column]
+                        cells.append(
+                            TableCell(
+                                label=label,
+                                year=year,
+                                value=value.text,
+                                dollars=dollars,
+                                row_start=label_start,
+                                row_end=value.end,
+                                header_start=h_start,
+                                header_end=h_end,
+                                column=column,
+                                columns=len(years),
+                            )
+                        )
+            if ends_row:
+                label_start = None
+                i = j
+                continue
+            # a number inside a label ("maturities greater than 90 days"): part of the label
+            if label_start is None:
+                label_start = tok.start
+            i = j
+            continue
+        if label_start is None:
+            label_start = tok.start
+        i += 1
+    return cells
