@@ -305,6 +305,16 @@ def _reported_year(profile: QuestionProfile, evidence: Sequence[Passage]) -> int
     return years.pop() if len(years) == 1 else None
 
 
+_NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
+
+
+def _tabular(text: str) -> bool:
+    """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?"""
+    tokens = text.split()
+    numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
+    return len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens))
+
+
 def _negated(text: str) -> set[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
     return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
@@ -324,6 +334,9 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
             # A lead-in long enough to quote; a heading ("Asset Impairments:") is not one.
             lead = sentence if len(text) >= min_chars else None
             continue
+        if _tabular(text):
+            lead = None
+            continue  # a flattened table is no sentence: its cells are read as cells
         if len(text) >= min_chars or lead is not None:
             out.append(_Candidate(passage, sentence, lead))
     return out
