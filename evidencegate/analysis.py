@@ -556,8 +556,8 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         wants_figure=FIGURE_TYPES.get(kind),
         target=target,
         answer_type=kind,
-        names=tuple(
-            dict.fromkeys([*(i.strip() for i in _IDENTIFIER.findall(text)), *proper_names(text)])
+        names=_distinct_names(
+            [*(i.strip() for i in _IDENTIFIER.findall(text)), *proper_names(text)]
         ),
         latest=bool(_LATEST.search(text)) or (not years and not dates),
         period_years=tuple(sorted({*(int(y) for y in years), *(d.year for d in dates)})),
@@ -756,6 +756,14 @@ _NOT_NAMES = frozenset(
 def _not_a_name(word: str) -> bool:
     word = re.sub(r"'s$|’s$", "", word).lower()
     return word in _NOT_NAMES or word in STOPWORDS or word.isdigit()
+
+
+def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names, each once, without those that are part of a longer one (AC-2 in AC-2(3))."""
+    unique = list(dict.fromkeys(names))
+    return tuple(
+        n for n in unique if not any(o != n and o.startswith(n) and names_in(n, o) for o in unique)
+    )
 
 
 def names_in(name: str, text: str) -> bool:

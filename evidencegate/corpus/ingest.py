@@ -517,6 +517,9 @@ def _front_matter(text: str, where: _Where) -> tuple[dict[str, Any], str]:
     for key, value in data.items():
         if value is None:
             continue
+        if key == "aliases":
+            found[key] = value  # a list of names, checked with the other metadata
+            continue
         if key not in _DATE_FIELDS and not isinstance(value, str):
             raise where.error(
                 f"front matter {key} must be a string, got {type(value).__name__} {value!r} "

@@ -1,0 +1,231 @@
+"""Answer selection: table cells with their headers, list lead-ins, one claim per ask, scope."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import shared_path
+
+from evidencegate.contracts import Outcome, Passage
+from evidencegate.corpus import IngestOptions, Store
+from evidencegate.corpus.retrieval import fuse_rankings
+from evidencegate.gate import EvidenceGate
+from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.generation.tables import table_cells
+from evidencegate.policy import Policy
+from evidencegate.testing import InMemoryCorpus, capture_trace, events_of_kind
+from evidencegate.trace.events import ScopeEvent
+from evidencegate.verify.verifier import Verifier
+
+AS_OF = dt.date(2019, 6, 30)
+
+# A cash flow statement as pypdf flattens it (one cell a line) and as another extractor lays it
+# out (one row a line): the same cells either way.
+PER_LINE = (
+    "3M Company and Subsidiaries\nConsolidated Statement of Cash Flows\n"
+    "Years ended December 31\n(Millions)\n \n2018\n \n2017\n \n2016\n \n"
+    "Repayment of debt (maturities greater than 90 days)\n \n(1,034)\n \n(962)\n \n(992)\n"
+    "Purchases of property, plant and equipment (PP&E)\n \n \n(1,577)\n \n \n(1,373)\n \n(1,420)\n"
+    "Cash and cash equivalents at end of period\n \n$\n2,853\n \n$\n3,053\n \n$\n2,398\n"
+)
+PER_ROW = (
+    "Consolidated Statement of Cash Flows (Millions) 2018 2017 2016\n"
+    "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)\n"
+    "Operating income margin 19.1 % 20.8 % 22.3 %\n"
+)
+
+
+class TestTableCells:
+    @pytest.mark.parametrize("text", [PER_LINE, PER_ROW])
+    def test_cells_carry_row_and_year(self, text: str) -> None:
+        """Each cell is read with its row label and its column's year, whatever the layout."""
+        cells = {(c.label.split("(PP&E)")[0].strip(), c.year): c.value for c in table_cells(text)}
+        assert cells[("Purchases of property, plant and equipment", 2018)] == "(1,577)"
+        assert cells[("Purchases of property, plant and equipment", 2016)] == "(1,420)"
+
+    def test_numbers_inside_labels_stay_in_the_label(self) -> None:
+        """'greater than 90 days' is part of the row's label, not a cell."""
+        (row,) = {c.label for c in table_cells(PER_LINE) if "Repayment" in c.label}
+        assert row.endswith("(maturities greater than 90 days)")
+
+    def test_dollars_and_percent(self) -> None:
+        """A '$' before a cell and a '%' after it belong to the cell."""
+        cells = {(c.label, c.year): c for c in table_cells(PER_LINE + PER_ROW)}
+        assert cells[("Cash and cash equivalents at end of period", 2018)].dollars
+        assert cells[("Operating income margin", 2017)].value == "20.8%"
+
+
+@pytest.fixture
+def corpus() -> InMemoryCorpus:
+    corpus = InMemoryCorpus()
+    corpus.add("3M_2018_10K", "FY2018", dt.date(2019, 2, 7), [PER_LINE])
+    corpus.add(
+        "POL-1",
+        "1",
+        dt.date(2019, 1, 1),
+        [
+            "4.1 Employees must complete the following steps before a trade is placed:"
+            " obtain pre-clearance from Compliance through the portal.\n\n"
+            "4.2 Pre-clearance is valid for 2 business days.\n\n"
+            "4.3 Employees must hold every investment for 30 calendar days."
+        ],
+    )
+    return corpus
+
+
+def evidence(corpus: InMemoryCorpus, question: str) -> list[Passage]:
+    return corpus.search(question, as_of=AS_OF, limit=8)
+
+
+class TestExtractiveGenerator:
+    def test_table_cell_answers_with_row_and_header(self, corpus: InMemoryCorpus) -> None:
+        """The cell of the asked year is drafted, quoting its row and its header, and verifies."""
+        question = "What were 3M's purchases of property, plant and equipment in 2017?"
+        generator = ExtractiveGenerator(pages=corpus)
+        draft = generator.draft(question, evidence(corpus, question), as_of=AS_OF)
+        (claim,) = draft.claims
+        assert "(1,373)" in claim.text and "2017" in claim.text
+        assert len(claim.citations) == 2
+        verification = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
+        assert verification.ok, verification.reasons
+
+    def test_latest_column_when_no_year(self, corpus: InMemoryCorpus) -> None:
+        """Without a year, the latest column answers."""
+        question = "3M capex in its most recent fiscal year?"
+        generator = ExtractiveGenerator(pages=corpus)
+        draft = generator.draft(question, evidence(corpus, question), as_of=AS_OF)
+        assert draft.claims and "(1,577)" in draft.claims[0].text
+
+    def test_without_pages_no_cells(self, corpus: InMemoryCorpus) -> None:
+        """A generator given no page lookup never drafts a table cell."""
+        question = "What were 3M's purchases of property, plant and equipment in 2017?"
+        draft = ExtractiveGenerator().draft(question, evidence(corpus, question), as_of=AS_OF)
+        assert all("(1,373)" not in c.text for c in draft.claims)
+
+    def test_one_claim_for_one_ask(self, corpus: InMemoryCorpus) -> None:
+        """A question asking one thing gets one claim: no noise beside the answer."""
+        question = "How long is pre-clearance valid?"
+        draft = ExtractiveGenerator().draft(question, evidence(corpus, question), as_of=AS_OF)
+        assert [c.text for c in draft.claims] == ["4.2 Pre-clearance is valid for 2 business days."]
+
+
+def _passage(pid: str) -> Passage:
+    return Passage(
+        passage_id=pid, doc_id="d", version="v", page=1, char_start=0, char_end=1, text="x"
+    )
+
+
+class TestFeedbackRetriever:
+    def test_fusion_keeps_literal_matches_first(self) -> None:
+        """Reciprocal rank fusion ranks a passage both rankings agree on first."""
+        a, b, c = _passage("a"), _passage("b"), _passage("c")
+        fused = fuse_rankings([[a, b], [b, c]])
+        assert [p.passage_id for p in fused] == ["b", "a", "c"]
+
+
+@pytest.fixture
+def v1_store(tmp_path: Path) -> Path:
+    """A store as schema version 1 wrote it: no entity, aliases or period columns."""
+    directory = tmp_path / "store"
+    with Store.open(directory) as store:
+        store.ingest(
+            [_md(tmp_path, "a.md", "doc_id: A\nversion: '1'\nversion_date: 2020-01-01")],
+            IngestOptions(authority="primary"),
+        )
+    db = sqlite3.connect(directory / "evidencegate.sqlite3")
+    for column in ("entity", "aliases", "period"):
+        db.execute(f"ALTER TABLE versions DROP COLUMN {column}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    return directory
+
+
+def _md(tmp_path: Path, name: str, front: str) -> Path:
+    path = tmp_path / name
+    path.write_text(f"---\n{front}\n---\nThe gift limit is $100 per giver per year.\n")
+    return path
+
+
+class TestStoreMetadata:
+    def test_version_1_store_is_migrated(self, v1_store: Path) -> None:
+        """A schema-1 store opens, gains the entity columns, and keeps its documents."""
+        with Store.open(v1_store, create=False) as store:
+            (version,) = store.versions("A")
+            assert version.entity is None and version.period is None
+            assert store.catalog(dt.date(2021, 1, 1))[0].doc_id == "A"
+
+    def test_entity_and_period_from_front_matter(self, tmp_path: Path) -> None:
+        """Entity, aliases and period given at ingest are stored and read back."""
+        path = _md(
+            tmp_path,
+            "b.md",
+            "doc_id: B\nversion: FY2020\nversion_date: 2021-02-01\nentity: Acme\n"
+            "aliases: [ACME Corp]\nperiod: FY2020",
+        )
+        with Store.open(tmp_path / "s") as store:
+            store.ingest([path], IngestOptions(authority="primary"))
+            (version,) = store.versions("B")
+        assert (version.entity, version.aliases, version.period) == (
+            "Acme",
+            ["ACME Corp"],
+            "FY2020",
+        )
+
+
+class TestScopeInTheLoop:
+    def test_scope_is_recorded(self, tmp_path: Path) -> None:
+        """A run records what question analysis made of the question and the scope it used."""
+        path = _md(
+            tmp_path,
+            "c.md",
+            "doc_id: C\nversion: '1'\nversion_date: 2019-01-01\nentity: Harbourline",
+        )
+        with Store.open(tmp_path / "s") as store:
+            store.ingest([path], IngestOptions(authority="primary"))
+            gate = EvidenceGate(store, policy=Policy())
+            recorder = capture_trace()
+            gate.controller.run(
+                "What is Harbourline's gift limit?", as_of=AS_OF, trace=recorder, run_id="r"
+            )
+        (scope,) = events_of_kind(recorder, ScopeEvent)
+        assert scope.doc_ids == ["C"] and scope.answer_type == "amount"
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The 3M FY2018 and Amcor FY2023 10-Ks, ingested with their mappings."""
+    pdfs = shared_path("corpora", "financebench", "pdfs")
+    mappings = Path(__file__).resolve().parent.parent / "golden_sets" / "mappings" / "financebench"
+    directory = tmp_path_factory.mktemp("filings") / "store"
+    with Store.open(directory) as store:
+        for name in ("3M_2018_10K", "AMCOR_2023_10K"):
+            options = IngestOptions.from_mapping_file(mappings / f"{name}.yaml")
+            store.ingest([pdfs / f"{name}.pdf"], options)
+    yield directory
+
+
+@pytest.mark.shared
+class TestFilings:
+    def test_capex_from_the_cash_flow_statement(self, filings: Path) -> None:
+        """'3M capex FY18' is answered with the 2018 cell of the PP&E purchases row."""
+        with EvidenceGate.open(filings) as gate:
+            answer = gate.ask("3M capex FY18?", as_of=AS_OF, trace_out=filings.parent / "t1.jsonl")
+        assert answer.outcome is Outcome.ANSWERED
+        assert "1,577" in answer.answer
+        assert {c.doc_id for claim in answer.claims for c in claim.citations} == {"3M_2018_10K"}
+
+    def test_another_company_is_never_cited(self, filings: Path) -> None:
+        """A question about Amcor cites Amcor's filing only, whatever it answers."""
+        with EvidenceGate.open(filings) as gate:
+            answer = gate.ask(
+                "What was Amcor's total current assets at June 30, 2023?",
+                as_of=dt.date(2023, 9, 30),
+                trace_out=filings.parent / "t2.jsonl",
+            )
+        cited = {c.doc_id for claim in answer.claims for c in claim.citations}
+        assert cited <= {"AMCOR_2023_10K"}

@@ -1,0 +1,212 @@
+"""Question analysis: answer type, names, periods, synonyms, focus and document scope."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from evidencegate.analysis import (
+    answer_type,
+    has_figure,
+    names_in,
+    normalise_question,
+    profile_question,
+    split_sentences,
+    terms,
+)
+from evidencegate.contracts import DocumentVersion
+from evidencegate.corpus.scope import entity_names, resolve_scope
+from evidencegate.lexicon import Lexicon, covered_share, focus_terms, match_units, synonyms_of
+
+AS_OF = dt.date(2023, 6, 1)
+
+
+def doc(
+    doc_id: str,
+    *,
+    entity: str | None = None,
+    period: str | None = None,
+    version_date: dt.date = dt.date(2020, 1, 1),
+    aliases: tuple[str, ...] = (),
+) -> DocumentVersion:
+    return DocumentVersion(
+        doc_id=doc_id,
+        version=period or "v1",
+        version_date=version_date,
+        effective_from=version_date,
+        authority="primary",
+        sha256="0" * 64,
+        entity=entity,
+        aliases=list(aliases),
+        period=period,
+    )
+
+
+class TestAnswerType:
+    @pytest.mark.parametrize(
+        ("question", "expected"),
+        [
+            ("How big can a consumer lease get before Regulation M stops covering it?", "amount"),
+            ("3M capex FY18?", "amount"),
+            ("What share of Boeing's 2022 revenues came from the U.S. government?", "percentage"),
+            ("How often must KYC be refreshed for high-risk customers?", "duration"),
+            ("What is the minimum holding period for a personal trade?", "duration"),
+            ("When must accounts be disabled?", "date"),
+            ("How many model forms does appendix B contain?", "count"),
+            ("What was the operating margin in 2022 compared with 2021?", "comparison"),
+            ("May an employee accept cash from a supplier?", "yes_no"),
+            ("What drove the increase in cost of products sold?", "reason"),
+            ("Who must approve a redress payment above $5,000?", "entity"),
+            ("Which legal actions does Boeing report?", "list"),
+            ("What does control SR-2 require?", "definition"),
+        ],
+    )
+    def test_kind_of_answer(self, question: str, expected: str) -> None:
+        """Each phrasing asks for the kind of answer a reader would give it."""
+        assert answer_type(question) == expected
+
+
+class TestProfile:
+    def test_fiscal_year_and_reg_abbreviation_are_spelled_out(self) -> None:
+        """'FY18' is fiscal year 2018 and 'reg m' is Regulation M."""
+        assert normalise_question("reg m cap FY18?") == "Regulation M cap fiscal year 2018?"
+        profile = profile_question("reg m lease cap FY18?", as_of=AS_OF)
+        assert profile.years == ("2018",) and "Regulation M" in profile.names
+
+    def test_names_are_proper_names_and_identifiers(self) -> None:
+        """Names are the capitalised names and ids a question uses, never its first word."""
+        profile = profile_question("When must accounts be disabled under AC-2(3)?", as_of=AS_OF)
+        assert profile.names == ("AC-2(3)",)
+        profile = profile_question("Within how many days must the Bank reply?", as_of=AS_OF)
+        assert profile.names == ("Bank",)
+
+    def test_before_a_date_targets_the_day_before(self) -> None:
+        """'before July 21, 2011' asks about the period that ended the day before."""
+        profile = profile_question("What was the threshold before July 21, 2011?", as_of=AS_OF)
+        assert profile.target.start == profile.target.end == dt.date(2011, 7, 20)
+
+    def test_no_year_asks_for_the_latest(self) -> None:
+        """A question naming no period asks about the latest one; a named year does not."""
+        assert profile_question("What was 3M's capex?", as_of=AS_OF).latest
+        assert not profile_question("What was 3M's capex in 2018?", as_of=AS_OF).latest
+        dated = profile_question("What were the assets at June 30, 2023?", as_of=AS_OF)
+        assert dated.period_years == (2023,)
+
+    def test_several_asks(self) -> None:
+        """A question asking two things is multi-part; one with a list of words is not."""
+        assert profile_question(
+            "What was revenue, and how much came from X?", as_of=AS_OF
+        ).multi_part
+        single = "What were purchases of property, plant and equipment in 2018?"
+        assert not profile_question(single, as_of=AS_OF).multi_part
+
+    def test_alphanumeric_words_stay_whole(self) -> None:
+        """3M, 10-K and FY18 are single words; a question's units are not its topic."""
+        assert terms("3M 10-K FY18 in USD millions") == ["3m", "10-k", "fy18"]
+
+
+class TestFigures:
+    def test_amount_is_money(self) -> None:
+        """An amount is money or a table figure, not a chapter number."""
+        assert has_figure("the threshold amount is $51,800.", "quantity", "amount")
+        assert not has_figure("exempt from Chapters 2, 4, and 5.", "quantity", "amount")
+
+    def test_duration_needs_a_unit_and_section_numbers_do_not_count(self) -> None:
+        """A duration is a number of days, months...; '3.3' numbering a clause is none."""
+        assert has_figure("5.2 KYC must be refreshed every 12 months.", "quantity", "duration")
+        assert not has_figure("3.3 A PEP must be rated high risk.", "quantity", "duration")
+
+    def test_count_in_words(self) -> None:
+        """'five model forms' states a count."""
+        assert has_figure("Appendix B contains five model application forms.", "quantity", "count")
+
+    def test_enumerators_do_not_end_sentences(self) -> None:
+        """'to: 1. Perform ...' keeps its list item with its lead-in."""
+        text = "Configures malicious code protection mechanisms to: 1. Perform scans. Done now."
+        assert split_sentences(text)[0].text.endswith("Perform scans.")
+
+    def test_names_in_text(self) -> None:
+        """Names match whole words, '&' as 'and', and 'AC-2 (3)' as 'AC-2(3)'."""
+        assert names_in("AC-2(3)", "see AC-2 (3) here")
+        assert names_in("Johnson & Johnson", "Johnson and Johnson Inc.")
+        assert not names_in("3M", "23Million")
+
+
+class TestLexicon:
+    @pytest.fixture
+    def lex(self) -> Lexicon:
+        return Lexicon.from_groups(
+            [
+                ["gift", "present"],
+                ["approval", "permission", "sign-off"],
+                ["capital expenditure", "capex", "purchases of property plant and equipment"],
+            ]
+        )
+
+    def test_synonyms_match(self, lex: Lexicon) -> None:
+        """A question's word is matched by its synonym in the text."""
+        question = terms("Can I keep a present without permission?")
+        text = terms("Employees may accept a gift without prior approval.")
+        assert covered_share(question, text, lex=lex) > covered_share(
+            question, terms("Employees may accept cash."), lex=lex
+        )
+
+    def test_phrases_are_one_unit(self, lex: Lexicon) -> None:
+        """'capex' matches 'purchases of property, plant and equipment' as one unit."""
+        units = match_units(terms("3M capex 2018"), lex)
+        assert any("capex" in u for u in units)
+        row = terms("Purchases of property, plant and equipment (PP&E) (1,577)")
+        assert covered_share(terms("capex"), row, lex=lex) == 1.0
+        assert "purchases of property plant and equipment" in synonyms_of(terms("capex"), lex)
+
+    def test_shipped_lexicon_loads(self) -> None:
+        """The packaged synonym groups load and join 'present' with 'gift'."""
+        assert covered_share(terms("present"), terms("gift")) == 1.0
+
+    def test_focus_terms_tell_passages_apart(self) -> None:
+        """Terms every passage states are not the focus; those few state are."""
+        texts = [terms(t) for t in ("threshold amount rounded", "threshold amount", "threshold")]
+        assert focus_terms(terms("How is the threshold amount rounded?"), texts) == ["round"]
+
+
+class TestScope:
+    def test_named_entity_limits_the_documents(self) -> None:
+        """A question naming Boeing reads Boeing's filings, never Amcor's."""
+        catalog = [
+            doc("BOEING_2022_10K", entity="Boeing", period="FY2022"),
+            doc("AMCOR_2023_10K", entity="Amcor", period="FY2023"),
+        ]
+        profile = profile_question("What were Boeing's 2022 revenues?", as_of=AS_OF)
+        assert resolve_scope(profile, catalog).doc_ids == ("BOEING_2022_10K",)
+
+    def test_latest_filing_when_no_year(self) -> None:
+        """With no year named, the latest filing in force is the one read."""
+        catalog = [
+            doc("3M_2017_10K", entity="3M", period="FY2017", version_date=dt.date(2018, 2, 8)),
+            doc("3M_2018_10K", entity="3M", period="FY2018", version_date=dt.date(2019, 2, 7)),
+        ]
+        profile = profile_question("What was 3M's capex in its latest year?", as_of=AS_OF)
+        assert resolve_scope(profile, catalog).doc_ids == ("3M_2018_10K",)
+        profile = profile_question("What was 3M's capex in 2017?", as_of=AS_OF)
+        assert resolve_scope(profile, catalog).doc_ids == ("3M_2017_10K",)
+
+    def test_no_filing_reports_a_later_year(self) -> None:
+        """A year after every filing in force is reported by none: nothing is read."""
+        catalog = [doc("3M_2018_10K", entity="3M", period="FY2018")]
+        profile = profile_question("What was 3M's capex in 2019?", as_of=AS_OF)
+        assert resolve_scope(profile, catalog).doc_ids == ()
+
+    def test_regulation_names(self) -> None:
+        """'Regulation M (Consumer Leasing)' is also 'Regulation M', 'Consumer Leasing', 'Reg M'."""
+        regulation = doc("12 CFR 1013", entity="Regulation M (Consumer Leasing)")
+        assert {"Regulation M", "Consumer Leasing", "Reg M"} <= set(entity_names(regulation))
+        profile = profile_question("reg m lease cap 2012?", as_of=AS_OF)
+        other = doc("12 CFR 1005", entity="Regulation E (Electronic Fund Transfers)")
+        assert resolve_scope(profile, [regulation, other]).doc_ids == ("12 CFR 1013",)
+
+    def test_unnamed_entity_is_not_scoped(self) -> None:
+        """A question naming no entity of the catalog reads the whole corpus."""
+        catalog = [doc("3M_2018_10K", entity="3M", period="FY2018")]
+        profile = profile_question("What is a consumer lease?", as_of=AS_OF)
+        assert resolve_scope(profile, catalog).doc_ids is None
