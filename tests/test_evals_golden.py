@@ -8,8 +8,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_CORPUS, REPO_ROOT
 
+from evidencegate.evals.answers import matches
 from evidencegate.evals.golden import (
     Category,
     GoldenItem,
@@ -217,3 +218,28 @@ class TestExpectedAnswerAndParaphrases:
         """'~' is reserved for variant ids, so a golden id never contains it."""
         with pytest.raises(UsageError, match=r"field 'id'"):
             load_golden(write(tmp_path, valid_item(id="t~p1")))
+
+
+GOLDEN_SETS = [
+    EXAMPLE_CORPUS / "golden.jsonl",
+    *sorted((REPO_ROOT / "golden_sets").glob("*.jsonl")),
+]
+
+
+class TestProjectGoldenSets:
+    @pytest.mark.parametrize("path", GOLDEN_SETS, ids=lambda p: p.name)
+    def test_expected_values_are_stated_by_the_required_evidence(self, path: Path) -> None:
+        """Each all_of group of an answerable item matches its required evidence (quote or
+        claim): an expected value the cited evidence does not state cannot be scored."""
+        unsupported = [
+            f"{item.id}: all_of[{index}] {group}"
+            for item in load_golden(path)
+            if item.expected_answer is not None
+            for index, group in enumerate(item.expected_answer.all_of)
+            if not any(
+                matches(alternative, f"{evidence.quote or ''}\n{evidence.claim}")
+                for alternative in group
+                for evidence in item.required_evidence
+            )
+        ]
+        assert unsupported == []
