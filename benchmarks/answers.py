@@ -2,7 +2,7 @@
 
     python3 benchmarks/answers.py [--sets example,cfpb_regml,nist_sp800_53,financebench]
         [--arms grounded_followup] [--stores DIR] [--cache DIR] [--shared DIR] [--out DIR]
-        [--policy FILE|NAME] [--concurrency N] [--no-paraphrases]
+        [--policy FILE|NAME] [--concurrency N] [--no-paraphrases] [--golden-dir DIR]
 
 For each golden set it builds (or reuses) a store, runs the ablation
 (:func:`evidencegate.evals.ablation.run_ablation`: every item and each of its paraphrases) and
@@ -73,7 +73,8 @@ class GoldenSet:
     """A golden set, the store subfolder it runs on and how to ingest that store."""
 
     name: str
-    golden: Callable[[], Path]
+    golden: str
+    """The golden-set file, relative to the golden-set directory (``golden_sets/``)."""
     store: str
     ingest: Callable[[Store, Path], None]
     """Ingest the corpus into an open store, reading shared data under the given directory."""
@@ -115,24 +116,21 @@ def _ingest_financebench(store: Store, shared: Path) -> None:
 SETS: dict[str, GoldenSet] = {
     s.name: s
     for s in (
-        GoldenSet("example", lambda: example_dir() / "golden.jsonl", "example", _ingest_example),
-        GoldenSet(
-            "cfpb_regml", lambda: REPO / "golden_sets" / "cfpb_regml.jsonl", "cfpb", _ingest_cfpb
-        ),
-        GoldenSet(
-            "nist_sp800_53",
-            lambda: REPO / "golden_sets" / "nist_sp800_53.jsonl",
-            "nist",
-            _ingest_nist,
-        ),
-        GoldenSet(
-            "financebench",
-            lambda: REPO / "golden_sets" / "financebench.jsonl",
-            "fb",
-            _ingest_financebench,
-        ),
+        GoldenSet("example", "example/golden.jsonl", "example", _ingest_example),
+        GoldenSet("cfpb_regml", "cfpb_regml.jsonl", "cfpb", _ingest_cfpb),
+        GoldenSet("nist_sp800_53", "nist_sp800_53.jsonl", "nist", _ingest_nist),
+        GoldenSet("financebench", "financebench.jsonl", "fb", _ingest_financebench),
     )
 }
+
+
+def golden_path(golden_set: GoldenSet, golden_dir: Path | None) -> Path:
+    """The set's file in ``golden_dir``, or the project's own (the example may be packaged)."""
+    if golden_dir is not None:
+        return golden_dir / golden_set.golden
+    if golden_set.name == "example":
+        return example_dir() / "golden.jsonl"
+    return REPO / "golden_sets" / golden_set.golden
 
 
 def note(message: str) -> None:
@@ -227,7 +225,7 @@ def render(rows: Sequence[Row]) -> str:
 def run_set(
     golden_set: GoldenSet, args: argparse.Namespace, arms: list[Arm], work: Path, out: Path
 ) -> dict[Arm, list[ItemResult]]:
-    golden = golden_set.golden()
+    golden = golden_path(golden_set, args.golden_dir)
     items = load_golden(golden)
     policy = load_policy(args.policy)
     store_dir = prepare_store(golden_set, args, work)
@@ -284,6 +282,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where stores are built")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="shared datasets")
     parser.add_argument("--out", type=Path, help="keep the ablation outputs in DIR/SET")
+    parser.add_argument(
+        "--golden-dir",
+        type=Path,
+        help="read the golden sets from DIR (DIR/cfpb_regml.jsonl, DIR/example/golden.jsonl, "
+        "...) instead of the project's, e.g. a held-out set",
+    )
     parser.add_argument("--policy", default=None, help="policy file or builtin name")
     parser.add_argument("--concurrency", type=int, default=1, metavar="N")
     parser.add_argument("--no-paraphrases", action="store_true", help="only the items' questions")

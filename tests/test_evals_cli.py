@@ -206,6 +206,28 @@ class TestRunAblate:
         assert sum(answers[c] for c in classes) == 9
         assert set(arm["categories"]) == {"stale_trap", "factual", "unanswerable"}
 
+    def test_wrong_answers_can_fail_a_gate(
+        self,
+        store_dir: Path,
+        scored_golden: Path,
+        tmp_path: Path,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """The baseline answers the unanswerable item and its paraphrases: wrong answers > 0."""
+        code = ablate(
+            str(scored_golden),
+            "--store",
+            str(store_dir),
+            "-o",
+            str(tmp_path / "out"),
+            "--arms",
+            "baseline",
+            "--fail-over",
+            "baseline:wrong_answer_rate=0",
+        )
+        assert code == 1
+        assert "FAIL: baseline:wrong_answer_rate=" in capsys.readouterr().err
+
     def test_passing_gates_exit_zero(
         self, store_dir: Path, small_golden: Path, tmp_path: Path
     ) -> None:
