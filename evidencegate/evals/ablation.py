@@ -34,6 +34,8 @@ from typing import Protocol
 from evidencegate.analysis import terms, weighted_overlap
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, Citation, FailureReason, GatedAnswer, StopReason
+from evidencegate.corpus.retrieval import FeedbackRetriever
+from evidencegate.corpus.store import Store
 from evidencegate.evals.answers import AnswerClass, AnswerGrade, EmittedClaim, grade_answer
 from evidencegate.evals.golden import GoldenItem, RequiredEvidence, expand_paraphrases
 from evidencegate.evals.metrics import CitationResult, ClaimResult, ItemResult, RequiredResult
@@ -80,9 +82,10 @@ def build_controllers(
     critic: Critic | None = None,
 ) -> dict[Arm, LoopController]:
     """One controller per arm, each as EvidenceGate builds it; only ``arm`` differs."""
+    retriever: Retriever = FeedbackRetriever(corpus) if isinstance(corpus, Store) else corpus
     return {
         arm: LoopController(
-            retriever=corpus,
+            retriever=retriever,
             verifier=Verifier.from_policy(corpus, policy),
             generator=generator or build_generator(policy),
             critic=critic or build_critic(policy),
