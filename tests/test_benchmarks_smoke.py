@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import shared_path
+from conftest import EXAMPLE_CORPUS, shared_path
 
 REPO = Path(__file__).resolve().parent.parent
 RUN = REPO / "benchmarks" / "run.py"
@@ -36,3 +38,66 @@ class TestBenchmarkRun:
         assert result.returncode == 2
         assert str(tmp_path / "corpora" / "regulatory_pdfs") in result.stderr
         assert result.stdout == ""
+
+
+ANSWERS = REPO / "benchmarks" / "answers.py"
+UNANSWERABLE = sum(  # runs of unanswerable example items: each question and its paraphrases
+    1 + len(item.get("paraphrases", []))
+    for item in map(json.loads, (EXAMPLE_CORPUS / "golden.jsonl").read_text("utf-8").splitlines())
+    if item["category"] == "unanswerable"
+)
+
+
+def run_answers(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ANSWERS), *args], capture_output=True, text=True, cwd=REPO, check=False
+    )
+
+
+class TestAnswersBenchmark:
+    def test_example_runs_and_a_set_without_data_is_skipped(self, tmp_path: Path) -> None:
+        """The example set gets a row of k/n figures; cfpb_regml without data is skipped by name."""
+        result = run_answers(
+            "--sets",
+            "example,cfpb_regml",
+            "--shared",
+            str(tmp_path / "absent"),
+            "--cache",
+            str(tmp_path / "cache"),
+            "--out",
+            str(tmp_path / "out"),
+        )
+        assert result.returncode == 0, result.stderr
+        missing = tmp_path / "absent" / "corpora" / "cfpb_regml" / "paragraphs.jsonl"
+        assert f"SKIPPED cfpb_regml: shared dataset {missing} is absent" in result.stderr
+        rows = [
+            line.split("|")[1:-1] for line in result.stdout.splitlines() if line.startswith("| ")
+        ]
+        header = [cell.strip() for cell in rows[0]]
+        assert header[:4] == ["set", "arm", "items / runs", "correct (answerable)"]
+        assert "WRONG (all runs)" in header and "paraphrase consistency" in header
+        (example,) = [row for row in rows if row[0].strip() == "example"]
+        cells = dict(zip(header, (cell.strip() for cell in example), strict=True))
+        assert cells["arm"] == "grounded_followup"
+        assert re.fullmatch(r"\d+/\d+ \(\d+\.\d%\)", cells["correct (answerable)"])
+        assert cells["abstained (unanswerable)"].split(" ")[0].endswith("/" + str(UNANSWERABLE))
+        assert (tmp_path / "out" / "example" / "report.html").is_file()
+        assert "skipped: cfpb_regml" in result.stdout
+
+    def test_every_set_skipped_exits_2(self, tmp_path: Path) -> None:
+        """With no data for any chosen set it exits 2 and says so."""
+        result = run_answers(
+            "--sets", "nist_sp800_53", "--shared", str(tmp_path), "--cache", str(tmp_path)
+        )
+        assert result.returncode == 2
+        assert (
+            "SKIPPED nist_sp800_53" in result.stderr
+            and "every golden set was skipped" in result.stderr
+        )
+        assert result.stdout == ""
+
+    def test_unknown_set_is_a_usage_error(self) -> None:
+        """An unknown --sets name exits 2 naming the known sets."""
+        result = run_answers("--sets", "example,nope")
+        assert result.returncode == 2
+        assert "cfpb_regml" in result.stderr and "nope" in result.stderr

@@ -117,8 +117,11 @@ class TestExampleOffline:
     def test_gated_arms_abstain_on_every_unanswerable_item(
         self, offline: dict[Arm, list[ItemResult]], arm: Arm
     ) -> None:
-        """ex-018, ex-019 and ex-020 end abstained under the gate."""
-        assert compute_metrics(offline[arm])[Metric.ABSTENTION_CORRECTNESS] == 1.0
+        """ex-018, ex-019 and ex-020 end abstained under the gate (their own questions; the
+        later unanswerable items and all paraphrases are measured by benchmarks/answers.py)."""
+        named = [r for r in offline[arm] if r.item_id in {"ex-018", "ex-019", "ex-020"}]
+        assert len(named) == 3
+        assert compute_metrics(named)[Metric.ABSTENTION_CORRECTNESS] == 1.0
 
     def test_baseline_answers_unanswerable_questions(
         self, offline: dict[Arm, list[ItemResult]]
@@ -446,7 +449,11 @@ class TestFailures:
         subset = [items[0], items[3], items[7]]  # three different questions
         assert len({i.question for i in subset}) == 3
         results = run_ablation(
-            subset, store, policy=Policy(), generator=CrashingGenerator(subset[1].question)
+            subset,
+            store,
+            policy=Policy(),
+            generator=CrashingGenerator(subset[1].question),
+            paraphrases=False,  # the crash is on one question, not on its paraphrases
         )
         for arm in ARMS:
             assert [r.item_id for r in results[arm]] == [i.id for i in subset]
@@ -482,7 +489,8 @@ class TestRunAblation:
             trace_dir=tmp_path,
             on_result=lambda r: seen.append((r.arm, r.item_id)),
         )
-        assert sorted(seen) == sorted((a, i.id) for a in results for i in items[:2])
+        runs = expand_paraphrases(items[:2])
+        assert sorted(seen) == sorted((a, i.id) for a in results for i in runs)
         for arm in results:
             for result in results[arm]:
                 path = tmp_path / arm.value / f"{result.item_id}.jsonl"

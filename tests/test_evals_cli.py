@@ -34,13 +34,16 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def small_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Three example items: a stale trap, a factual question and an unanswerable one."""
+    """Three example items: a stale trap, a factual question and an unanswerable one, with
+    neither paraphrases nor expected answers (scored_golden adds its own)."""
     keep = {"ex-003", "ex-010", "ex-019"}
-    lines = [
-        line
-        for line in GOLDEN.read_text(encoding="utf-8").splitlines()
-        if line.strip() and json.loads(line)["id"] in keep
-    ]
+    lines = []
+    for line in GOLDEN.read_text(encoding="utf-8").splitlines():
+        if line.strip() and json.loads(line)["id"] in keep:
+            data = json.loads(line)
+            data.pop("paraphrases", None)  # one run per item, whatever the data holds
+            data.pop("expected_answer", None)
+            lines.append(json.dumps(data))
     path = tmp_path_factory.mktemp("golden") / "small.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -202,6 +205,28 @@ class TestRunAblate:
         classes = ("correct", "wrong", "abstained", "correct_abstentions", "unscored", "failed")
         assert sum(answers[c] for c in classes) == 9
         assert set(arm["categories"]) == {"stale_trap", "factual", "unanswerable"}
+
+    def test_wrong_answers_can_fail_a_gate(
+        self,
+        store_dir: Path,
+        scored_golden: Path,
+        tmp_path: Path,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """The baseline answers the unanswerable item and its paraphrases: wrong answers > 0."""
+        code = ablate(
+            str(scored_golden),
+            "--store",
+            str(store_dir),
+            "-o",
+            str(tmp_path / "out"),
+            "--arms",
+            "baseline",
+            "--fail-over",
+            "baseline:wrong_answer_rate=0",
+        )
+        assert code == 1
+        assert "FAIL: baseline:wrong_answer_rate=" in capsys.readouterr().err
 
     def test_passing_gates_exit_zero(
         self, store_dir: Path, small_golden: Path, tmp_path: Path

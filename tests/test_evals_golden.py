@@ -8,8 +8,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_CORPUS, REPO_ROOT
 
+from evidencegate.evals.answers import matches
 from evidencegate.evals.golden import (
     Category,
     GoldenItem,
@@ -50,10 +51,10 @@ def write(tmp_path: Path, *lines: dict[str, Any] | str) -> Path:
 
 class TestLoadGolden:
     def test_example_golden_set_loads(self) -> None:
-        """The authored example golden set is valid: 20 items, 3 unanswerable."""
+        """The authored example golden set is valid, with unanswerable items among its items."""
         items = load_golden(EXAMPLE_CORPUS / "golden.jsonl")
-        assert len(items) == 20
-        assert sum(i.category is Category.UNANSWERABLE for i in items) == 3
+        assert len(items) >= 20
+        assert sum(i.category is Category.UNANSWERABLE for i in items) >= 3
 
     def test_schema_file_validates_items(self) -> None:
         """schemas/golden_item.schema.json accepts a valid item and rejects an unknown field."""
@@ -217,3 +218,36 @@ class TestExpectedAnswerAndParaphrases:
         """'~' is reserved for variant ids, so a golden id never contains it."""
         with pytest.raises(UsageError, match=r"field 'id'"):
             load_golden(write(tmp_path, valid_item(id="t~p1")))
+
+
+GOLDEN_SETS = [
+    EXAMPLE_CORPUS / "golden.jsonl",
+    *sorted((REPO_ROOT / "golden_sets").glob("*.jsonl")),
+]
+
+
+class TestProjectGoldenSets:
+    @pytest.mark.parametrize("path", GOLDEN_SETS, ids=lambda p: p.name)
+    def test_every_item_is_scored_and_paraphrased(self, path: Path) -> None:
+        """Every answerable item has an expected answer and every item two or more paraphrases
+        (GOLDEN_FORMAT): no run is left unscored, every item is asked more than one way."""
+        items = load_golden(path)
+        assert [i.id for i in items if i.answerable and i.expected_answer is None] == []
+        assert [i.id for i in items if len(i.paraphrases) < 2] == []
+
+    @pytest.mark.parametrize("path", GOLDEN_SETS, ids=lambda p: p.name)
+    def test_expected_values_are_stated_by_the_required_evidence(self, path: Path) -> None:
+        """Each all_of group of an answerable item matches its required evidence (quote or
+        claim): an expected value the cited evidence does not state cannot be scored."""
+        unsupported = [
+            f"{item.id}: all_of[{index}] {group}"
+            for item in load_golden(path)
+            if item.expected_answer is not None
+            for index, group in enumerate(item.expected_answer.all_of)
+            if not any(
+                matches(alternative, f"{evidence.quote or ''}\n{evidence.claim}")
+                for alternative in group
+                for evidence in item.required_evidence
+            )
+        ]
+        assert unsupported == []

@@ -1,4 +1,5 @@
-"""The reviewer's HTML report: content, escaping, self-containment, and rendering in Chromium."""
+"""The reviewer's HTML report: content, escaping, self-containment, and rendering in Chromium
+(with the ablation report, which links to each run's report)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,15 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_CORPUS
 
-from evidencegate.contracts import GatedAnswer, Outcome
+from evidencegate.contracts import Arm, GatedAnswer, Outcome
 from evidencegate.corpus import Store
+from evidencegate.evals.ablation import run_ablation
+from evidencegate.evals.golden import load_golden
+from evidencegate.evals.metrics import summarize
+from evidencegate.evals.report import write_report as write_ablation_report
 from evidencegate.exceptions import TraceFormatError
 from evidencegate.gate import EvidenceGate
+from evidencegate.policy import Policy
 from evidencegate.report import render_report, write_report
 from evidencegate.trace.chain import read_trace, verify_trace
 from evidencegate.trace.replay_cli import add_report_arguments, run_report
@@ -272,3 +278,58 @@ class TestReportInChromium:
         assert 0 <= top < bottom <= height
         background = mark.value_of_css_property("background-color")
         assert background not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+@pytest.fixture
+def ablation_report(store: Store, tmp_path: Path) -> Path:
+    """An ablation of two example items (one paraphrased) over two arms, with run reports."""
+    items = [
+        i.model_copy(update={"paraphrases": ["high-risk KYC refresh interval?"]})
+        if i.id == "ex-010"
+        else i.model_copy(update={"paraphrases": []})
+        for i in load_golden(EXAMPLE_CORPUS / "golden.jsonl")
+        if i.id in {"ex-010", "ex-019"}
+    ]
+    out = tmp_path / "ablation"
+    results = run_ablation(
+        items, store, policy=Policy(), arms=[Arm.BASELINE, Arm.GROUNDED], trace_dir=out / "traces"
+    )
+    metrics = summarize(
+        results,
+        golden_set="golden.jsonl",
+        golden_sha256="a" * 64,
+        policy="default",
+        policy_sha256=Policy().sha256(),
+        evidencegate_version="test",
+        resamples=50,
+    )
+    return write_ablation_report(out, metrics, results, store=store).html
+
+
+class TestAblationReportInChromium:
+    def test_caveat_tables_and_one_click_to_a_run_report(
+        self, browser: Any, ablation_report: Path, tmp_path: Path
+    ) -> None:
+        """The caveat and tables are visible, a screenshot is taken, a run link opens its report."""
+        from selenium.webdriver.common.by import By
+
+        browser.get(ablation_report.as_uri())
+        assert "evidencegate ablation" in browser.title
+        caveat = browser.find_element(By.ID, "small-sample")
+        assert caveat.is_displayed() and "Small sample" in caveat.text
+        answers = browser.find_element(By.ID, "answers-table")
+        assert answers.is_displayed() and "correct (answerable)" in answers.text
+        rows = browser.find_elements(By.CSS_SELECTOR, "#items-table tr")
+        assert [r.get_attribute("id") for r in rows[1:]] == [
+            "run-ex-010",
+            "run-ex-010~p1",
+            "run-ex-019",
+        ]
+        consistency = browser.find_element(By.ID, "paraphrase-table")
+        assert "ex-010" in consistency.text
+        shot = tmp_path / "ablation.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 1000
+        browser.find_element(By.CSS_SELECTOR, "#run-ex-010 a").click()
+        assert browser.current_url.endswith("/runs/baseline/ex-010.html")
+        assert "evidencegate report" in browser.title
+        assert browser.find_element(By.ID, "outcome").is_displayed()

@@ -182,6 +182,7 @@ def run_item(
     except Exception as exc:  # a failed item is recorded as failed, never dropped
         return ItemResult(
             item_id=item.id,
+            question=item.question,
             arm=controller.arm,
             category=item.category,
             error=f"{type(exc).__name__}: {exc}",
@@ -204,6 +205,7 @@ def run_item(
     )
     return ItemResult(
         item_id=item.id,
+        question=item.question,
         arm=controller.arm,
         category=item.category,
         outcome=answer.outcome,

@@ -20,7 +20,8 @@ the unsupported-claim rate of an arm that emitted nothing) fails its gate: it ca
 
 Exit codes: 0 all gates pass; 1 a gate failed; 2 bad input (the message names what is wrong).
 Outputs in OUTDIR: results.jsonl (one line per arm and item, errors included), metrics.json,
-metrics.md, report.html and traces/ARM/ITEM_ID.jsonl.
+metrics.md, report.html, traces/ARM/ITEM_ID.jsonl and each run's report in runs/ARM/ITEM_ID.html
+(linked from report.html's per-item table).
 """
 
 from __future__ import annotations
@@ -243,23 +244,22 @@ def run_ablate(args: argparse.Namespace) -> int:
                 on_result=None if progress is None else progress.advance,
                 paraphrases=not args.no_paraphrases,
             )
+            metrics = summarize(
+                results,
+                golden_set=args.golden.name,
+                golden_sha256=sha256_hex(args.golden.read_bytes()),
+                policy=policy.name,
+                policy_sha256=policy.sha256(),
+                evidencegate_version=__version__,
+                resamples=args.resamples,
+                seed=args.seed,
+            )
+            try:  # the store stays open: each run's report shows version drift
+                files = write_report(outdir, metrics, results, store=store)
+            except OSError as exc:
+                raise UsageError(f"cannot write the report into {outdir}: {exc}") from exc
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
-    metrics = summarize(
-        results,
-        golden_set=args.golden.name,
-        golden_sha256=sha256_hex(args.golden.read_bytes()),
-        policy=policy.name,
-        policy_sha256=policy.sha256(),
-        evidencegate_version=__version__,
-        resamples=args.resamples,
-        seed=args.seed,
-    )
-    try:
-        files = write_report(outdir, metrics, results)
-    except OSError as exc:
-        print(f"error: cannot write the report into {outdir}: {exc}", file=sys.stderr)
         return 2
     print(files.markdown.read_text(encoding="utf-8"))
     print(f"wrote {files.metrics}, {files.markdown}, {files.html}, {files.results}")

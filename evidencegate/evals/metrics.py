@@ -45,6 +45,7 @@ __all__ = [
     "BootstrapSettings",
     "CitationResult",
     "ClaimResult",
+    "Fraction",
     "GroupRatio",
     "Interval",
     "ItemResult",
@@ -60,6 +61,7 @@ __all__ = [
     "compute_metrics",
     "consistent",
     "item_count",
+    "metric_fraction",
     "metric_value",
     "paired_bootstrap",
     "quantile",
@@ -134,6 +136,7 @@ class ItemResult(_Model):
     """One golden item (or paraphrase variant) run through one arm; ``error`` when it failed."""
 
     item_id: str = Field(description="The golden item's id, or a variant's (ITEM~p1).")
+    question: str | None = Field(default=None, description="The question asked in this run.")
     arm: Arm
     category: Category
     outcome: Outcome | None = None
@@ -542,6 +545,21 @@ def item_count(results: Sequence[ItemResult]) -> int:
     return len(_groups(results))
 
 
+class Fraction(_Model):
+    """The k/n behind a ratio metric: ``num`` over ``den`` (sums over the runs)."""
+
+    num: float
+    den: float
+
+
+def metric_fraction(metric: Metric, results: Sequence[ItemResult]) -> Fraction | None:
+    """The numerator and denominator of a ratio metric; None for a quantile."""
+    column = _Column.of(metric, results)
+    if isinstance(column.formula, Quantile):
+        return None
+    return Fraction(num=round(sum(column.nums), 9), den=round(sum(column.dens), 9))
+
+
 def metric_value(metric: Metric, results: Sequence[ItemResult]) -> float | None:
     """One metric over the results of one arm (None when undefined)."""
     return _Column.of(metric, results).value(range(item_count(results)))
@@ -654,6 +672,9 @@ class ArmMetrics(_Model):
         description="The answer outcomes per golden-item category."
     )
     metrics: dict[Metric, float | None]
+    fractions: dict[Metric, Fraction | None] = Field(
+        description="k/n of each ratio metric (None for quantiles such as latency)."
+    )
     ci: dict[Metric, Interval | None] = Field(description="Bootstrap interval of each metric.")
     vs_baseline: dict[Metric, MetricDiff] | None = Field(
         default=None, description="Differences from the baseline arm; None for the baseline."
@@ -723,6 +744,7 @@ def _summarize_arm(
         output_tokens=sum(r.output_tokens for r in results),
         cost_usd=round(sum(r.cost_usd for r in results), 6),
         metrics=values,
+        fractions={m: metric_fraction(m, results) for m in METRICS},
         ci={m: bootstrap_interval(results, m, draws, level=level) for m in METRICS},
         vs_baseline=vs_baseline,
     )
