@@ -5,9 +5,14 @@ facts an answer must establish — the topic, each year or number the question n
 figure when the question asks for one — and names those the evidence does not cover, with one
 follow-up query.
 
-Phase 2 (audit) judges each claim from the verifier's result and a lexical support score, checks
-that a claim's stated period covers the question's target date, and measures how many required
-facts the supported claims cover.
+Phase 2 (audit) judges each claim from the verifier's result, then looks for edits: a figure,
+date, name, negation or content word of the claim with no counterpart in its cited quotes
+(:func:`~evidencegate.verify.edits.find_edits`) makes it ``contradicted`` (a figure, date or
+negation: the quotes say otherwise) or ``not_found`` (a name, or a word swapped into or inserted
+in quoted text: the quotes do not say it). Then a lexical support score, a check that a claim's
+stated period covers the question's target date, and how many required facts the supported
+claims cover. A claim copied from its quote (the extractive generator's) has no edit; the check
+matters for claims a language model wrote.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.verify.edits import EvidenceText, find_edits
 
 __all__ = ["RulesCritic"]
 
@@ -43,6 +49,8 @@ _CONTRADICTING = {
     FailureReason.DATE_MISMATCH,
     FailureReason.NEGATION_MISMATCH,
 }
+#: Edit kinds that contradict the quotes; a name or a swapped-in word is only not found there.
+_CONTRADICTING_EDITS = frozenset({"number", "date", "negation"})
 
 TOPIC = "topic: "
 YEAR = "year: "
@@ -133,7 +141,10 @@ class RulesCritic:
         if verification is None:
             # Self-critique (an ablation arm): no verifier result and no evidence, only the
             # draft. Judge the claim against its own quotes; nothing here is verified.
-            own = " ".join(c.quote for c in claim.citations)
+            own = "\n".join(c.quote for c in claim.citations)
+            edited = _edit_audit(claim, own, evidence_ids, prefix="self-critique (unverified): ")
+            if edited is not None:
+                return edited
             support = _lexical_support(claim.text, own)
             verdict = Verdict.SUPPORTED if support >= self.min_support else Verdict.NOT_FOUND
             return ClaimAudit(
@@ -157,7 +168,10 @@ class RulesCritic:
                 reason="verifier: " + ", ".join(sorted({r.value for r in reasons})),
                 support_score=0.0,
             )
-        quotes = " ".join(check.citation.quote for check in verification.citations)
+        quotes = "\n".join(check.citation.quote for check in verification.citations)
+        edited = _edit_audit(claim, quotes, evidence_ids, prefix="quotes verified, but ")
+        if edited is not None:
+            return edited
         support = _lexical_support(claim.text, quotes)
         period = sentence_period(claim.text)
         if period is not None and not period.overlaps(profile.target):
@@ -223,6 +237,23 @@ class RulesCritic:
         have = [t for text in texts for t in terms(text)]
         weights = idf_weights(wanted, [terms(t) for t in texts]) if weighted else {}
         return weighted_overlap(wanted, have, weights) >= self.topic_coverage
+
+
+def _edit_audit(
+    claim: Claim, quotes: str, evidence_ids: list[str], *, prefix: str
+) -> ClaimAudit | None:
+    """The audit of a claim stating something its quotes have no counterpart for, or None."""
+    edits = find_edits(claim.text, EvidenceText(quotes))
+    if not edits:
+        return None
+    contradicted = any(e.kind in _CONTRADICTING_EDITS for e in edits)
+    return ClaimAudit(
+        claim_id=claim.claim_id,
+        verdict=Verdict.CONTRADICTED if contradicted else Verdict.NOT_FOUND,
+        evidence_ids=evidence_ids,
+        reason=prefix + "; ".join(e.describe() for e in edits),
+        support_score=0.0,
+    )
 
 
 def _lexical_support(claim: str, quotes: str) -> float:
