@@ -38,7 +38,7 @@ EDITED = [
     ("negation", "The increase does apply to agricultural leases."),
     ("negation", "The Bureau did not raise the threshold amount for leases signed in Ohio."),
     ("word", "The Bureau of Consumer Financial Protection lowered the threshold amount."),
-    ("word", "The Bureau raised the maximum threshold amount to $53,500 for leases in Ohio."),
+    ("word", "The Bureau raised the temporary threshold amount to $53,500 for leases in Ohio."),
 ]
 
 #: Faithful restatements: the same figures, date, names and polarity, other wording.
@@ -166,6 +166,32 @@ class TestRulesCriticAuditEdits:
     def test_copied_claim_is_supported(self) -> None:
         """The extractive generator's claim, its own quote, passes the edit check."""
         assert _audit(QUOTE)[0] is Verdict.SUPPORTED
+
+    def test_synonym_from_the_lexicon_is_a_counterpart(self) -> None:
+        """A word swapped for its lexicon synonym ('lender' for 'creditor') is no edit."""
+        claim = Claim(
+            claim_id="c1",
+            text="Within 30 days the lender must notify the applicant.",
+            citations=[
+                Citation(
+                    doc_id="REG-M",
+                    version="v2014",
+                    page=2,
+                    quote="Within 30 days the creditor must notify the applicant.",
+                    evidence_id="p1",
+                )
+            ],
+        )
+        audit = RulesCritic().audit(
+            "When must the applicant be notified?",
+            [claim],
+            [],
+            [],
+            as_of=AS_OF,
+            required_facts=[],
+        )
+        assert audit.claims[0].verdict is Verdict.SUPPORTED
+        assert find_edits(claim.text, EvidenceText(claim.citations[0].quote))
 
     def test_self_critique_checks_edits_too(self) -> None:
         """Without a verifier result the claim is still checked against its own quotes."""

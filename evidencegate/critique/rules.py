@@ -9,10 +9,11 @@ Phase 2 (audit) judges each claim from the verifier's result, then looks for edi
 date, name, negation or content word of the claim with no counterpart in its cited quotes
 (:func:`~evidencegate.verify.edits.find_edits`) makes it ``contradicted`` (a figure, date or
 negation: the quotes say otherwise) or ``not_found`` (a name, or a word swapped into or inserted
-in quoted text: the quotes do not say it). Then a lexical support score, a check that a claim's
-stated period covers the question's target date, and how many required facts the supported
-claims cover. A claim copied from its quote (the extractive generator's) has no edit; the check
-matters for claims a language model wrote.
+in quoted text: the quotes do not say it), unless the quotes state a synonym of it from the
+project's lexicon (:mod:`evidencegate.lexicon`). Then a lexical support score, a check that a
+claim's stated period covers the question's target date, and how many required facts the
+supported claims cover. A claim copied from its quote (the extractive generator's) has no
+edit; the check matters for claims a language model wrote.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ _CONTRADICTING = {
 }
 #: Edit kinds that contradict the quotes; a name or a swapped-in word is only not found there.
 _CONTRADICTING_EDITS = frozenset({"number", "date", "negation"})
+#: Edit kinds a synonym in the quotes answers ("lender" where the quote says "creditor").
+_SYNONYMOUS_EDITS = frozenset({"name", "word"})
 
 TOPIC = "topic: "
 YEAR = "year: "
@@ -262,7 +265,12 @@ def _edit_audit(
     claim: Claim, quotes: str, evidence_ids: list[str], *, prefix: str
 ) -> ClaimAudit | None:
     """The audit of a claim stating something its quotes have no counterpart for, or None."""
-    edits = find_edits(claim.text, EvidenceText(quotes))
+    quoted = text_keys(terms(quotes))
+    edits = [
+        e
+        for e in find_edits(claim.text, EvidenceText(quotes))
+        if not (e.kind in _SYNONYMOUS_EDITS and _synonym_quoted(e.text, quoted))
+    ]
     if not edits:
         return None
     contradicted = any(e.kind in _CONTRADICTING_EDITS for e in edits)
@@ -273,6 +281,12 @@ def _edit_audit(
         reason=prefix + "; ".join(e.describe() for e in edits),
         support_score=0.0,
     )
+
+
+def _synonym_quoted(words: str, quoted: set[str]) -> bool:
+    """Do the quotes state a synonym of ``words`` (a member of one of its lexicon groups)?"""
+    groups = {k for k in text_keys(terms(words)) if k.startswith("~")}
+    return bool(groups & quoted)
 
 
 def _lexical_support(claim: str, quotes: str) -> float:
