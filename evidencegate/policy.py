@@ -143,7 +143,7 @@ class JudgesPolicy(_Strict):
         default=3.0, ge=1, le=4, description="Review score (1-4) below this flags the run."
     )
     support_threshold: float = Field(
-        default=0.56, ge=0, le=1, description="Rules support judge: support below is unsupported."
+        default=0.41, ge=0, le=1, description="Rules support judge: support below is unsupported."
     )
 
 

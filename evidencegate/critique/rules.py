@@ -5,9 +5,15 @@ facts an answer must establish — the topic, each year or number the question n
 figure when the question asks for one — and names those the evidence does not cover, with one
 follow-up query.
 
-Phase 2 (audit) judges each claim from the verifier's result and a lexical support score, checks
-that a claim's stated period covers the question's target date, and measures how many required
-facts the supported claims cover.
+Phase 2 (audit) judges each claim from the verifier's result, then looks for edits: a figure,
+date, name, negation or content word of the claim with no counterpart in its cited quotes
+(:func:`~evidencegate.verify.edits.find_edits`) makes it ``contradicted`` (a figure, date or
+negation: the quotes say otherwise) or ``not_found`` (a name, or a word swapped into or inserted
+in quoted text: the quotes do not say it), unless the quotes state a synonym of it from the
+project's lexicon (:mod:`evidencegate.lexicon`). Then a lexical support score, a check that a
+claim's stated period covers the question's target date, and how many required facts the
+supported claims cover. A claim copied from its quote (the extractive generator's) has no
+edit; the check matters for claims a language model wrote.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.verify.edits import EvidenceText, find_edits
 
 __all__ = ["RulesCritic"]
 
@@ -44,6 +51,10 @@ _CONTRADICTING = {
     FailureReason.DATE_MISMATCH,
     FailureReason.NEGATION_MISMATCH,
 }
+#: Edit kinds that contradict the quotes; a name or a swapped-in word is only not found there.
+_CONTRADICTING_EDITS = frozenset({"number", "date", "negation"})
+#: Edit kinds a synonym in the quotes answers ("lender" where the quote says "creditor").
+_SYNONYMOUS_EDITS = frozenset({"name", "word"})
 
 TOPIC = "topic: "
 YEAR = "year: "
@@ -142,7 +153,10 @@ class RulesCritic:
         if verification is None:
             # Self-critique (an ablation arm): no verifier result and no evidence, only the
             # draft. Judge the claim against its own quotes; nothing here is verified.
-            own = " ".join(c.quote for c in claim.citations)
+            own = "\n".join(c.quote for c in claim.citations)
+            edited = _edit_audit(claim, own, evidence_ids, prefix="self-critique (unverified): ")
+            if edited is not None:
+                return edited
             support = _lexical_support(claim.text, own)
             verdict = Verdict.SUPPORTED if support >= self.min_support else Verdict.NOT_FOUND
             return ClaimAudit(
@@ -166,7 +180,10 @@ class RulesCritic:
                 reason="verifier: " + ", ".join(sorted({r.value for r in reasons})),
                 support_score=0.0,
             )
-        quotes = " ".join(check.citation.quote for check in verification.citations)
+        quotes = "\n".join(check.citation.quote for check in verification.citations)
+        edited = _edit_audit(claim, quotes, evidence_ids, prefix="quotes verified, but ")
+        if edited is not None:
+            return edited
         support = _lexical_support(claim.text, quotes)
         period = sentence_period(claim.text)
         if period is not None and not period.overlaps(profile.target):
@@ -253,6 +270,34 @@ class RulesCritic:
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
         return covered_share(wanted, have) >= self.topic_coverage
+
+
+def _edit_audit(
+    claim: Claim, quotes: str, evidence_ids: list[str], *, prefix: str
+) -> ClaimAudit | None:
+    """The audit of a claim stating something its quotes have no counterpart for, or None."""
+    quoted = text_keys(terms(quotes))
+    edits = [
+        e
+        for e in find_edits(claim.text, EvidenceText(quotes))
+        if not (e.kind in _SYNONYMOUS_EDITS and _synonym_quoted(e.text, quoted))
+    ]
+    if not edits:
+        return None
+    contradicted = any(e.kind in _CONTRADICTING_EDITS for e in edits)
+    return ClaimAudit(
+        claim_id=claim.claim_id,
+        verdict=Verdict.CONTRADICTED if contradicted else Verdict.NOT_FOUND,
+        evidence_ids=evidence_ids,
+        reason=prefix + "; ".join(e.describe() for e in edits),
+        support_score=0.0,
+    )
+
+
+def _synonym_quoted(words: str, quoted: set[str]) -> bool:
+    """Do the quotes state a synonym of ``words`` (a member of one of its lexicon groups)?"""
+    groups = {k for k in text_keys(terms(words)) if k.startswith("~")}
+    return bool(groups & quoted)
 
 
 def _lexical_support(claim: str, quotes: str) -> float:

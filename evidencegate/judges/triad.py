@@ -139,7 +139,7 @@ class TriadThresholds:
     context_partial: float = 0.5
     context_weak: float = 0.25
     claim_full: float = 0.8
-    claim_partial: float = 0.56
+    claim_partial: float = 0.41  # the rules support judge's threshold
     claim_weak: float = 0.3
     answer_full: float = 0.6
     answer_partial: float = 0.4
