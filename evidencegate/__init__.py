@@ -28,7 +28,9 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.critique.rules import RulesCritic
+from evidencegate.data import load_schema
 from evidencegate.evals.ablation import run_ablation
+from evidencegate.evals.answers import AnswerClass, grade_answer
 from evidencegate.evals.golden import GoldenItem, load_golden
 from evidencegate.exceptions import (
     BudgetExceeded,
@@ -54,6 +56,7 @@ from evidencegate.trace.replay import replay_trace
 from evidencegate.verify.verifier import Verifier
 
 __all__ = [
+    "AnswerClass",
     "Arm",
     "BudgetExceeded",
     "Citation",
@@ -92,8 +95,10 @@ __all__ = [
     "Verdict",
     "Verifier",
     "__version__",
+    "grade_answer",
     "load_golden",
     "load_policy",
+    "load_schema",
     "replay_trace",
     "run_ablation",
     "verify_trace",

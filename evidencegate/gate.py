@@ -12,6 +12,7 @@ from evidencegate.closing import Closing
 from evidencegate.components import CriticLike, GeneratorLike, admit
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
+from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
 from evidencegate.loop.controller import LoopController
@@ -51,7 +52,7 @@ class EvidenceGate(Closing):
         self.store = store
         self.policy, built_generator, built_critic = admit(load_policy(policy), generator, critic)
         self.controller = LoopController(
-            retriever=store,
+            retriever=FeedbackRetriever(store),
             verifier=Verifier.from_policy(store, self.policy),
             generator=built_generator,
             critic=built_critic,

@@ -41,6 +41,7 @@ EXPECTED = {
     "Verifier",
     "__version__",
     "load_policy",
+    "load_schema",
     "Arm",
     "GoldenItem",
     "ReviewQueue",
@@ -49,6 +50,8 @@ EXPECTED = {
     "run_ablation",
     "write_report",
     "verify_trace",
+    "AnswerClass",
+    "grade_answer",
 }
 
 

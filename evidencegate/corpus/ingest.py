@@ -38,7 +38,7 @@ import datetime as dt
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -79,6 +79,8 @@ DOCUMENT_TARGETS = (
     "document_title",
     "tenant",
     "source_uri",
+    "entity",
+    "period",
 )
 RECORD_TARGETS = ("text", "label", "section", "title")
 
@@ -93,6 +95,9 @@ _FRONT_MATTER_KEYS = frozenset(
         "title",
         "tenant",
         "source_uri",
+        "entity",
+        "aliases",
+        "period",
     }
 )
 _DATE_FIELDS = ("version_date", "effective_from", "effective_to")
@@ -103,6 +108,8 @@ _FLAGS = {
     "authority": "--authority",
     "title": "--title",
     "tenant": "--tenant",
+    "entity": "--entity",
+    "period": "--period",
 }
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
@@ -146,6 +153,9 @@ class IngestOptions(_Model):
     tenant: str | None = Field(default=None, min_length=1)
     field_map: dict[str, str] = Field(default_factory=dict)
     version_dates: dict[str, IsoDate] = Field(default_factory=dict)
+    entity: str | None = Field(default=None, min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    period: str | None = Field(default=None, min_length=1)
 
     @field_validator("field_map")
     @classmethod
@@ -255,6 +265,9 @@ class DocumentMeta:
     title: str
     tenant: str
     source_uri: str
+    entity: str | None = None
+    aliases: tuple[str, ...] = ()
+    period: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,23 +289,27 @@ class ParsedVersion:
         """Hash of the canonical content: the document fields (except the provenance-only
         ``source_uri``) and every page's label, heading and text, in page order."""
         m = self.meta
-        return sha256_hex(
-            canonical_json(
-                {
-                    "doc_id": m.doc_id,
-                    "version": m.version,
-                    "version_date": m.version_date.isoformat(),
-                    "effective_from": m.effective_from.isoformat(),
-                    "effective_to": m.effective_to.isoformat() if m.effective_to else None,
-                    "authority": m.authority,
-                    "title": m.title,
-                    "tenant": m.tenant,
-                    "pages": [
-                        {"label": p.label, "heading": p.heading, "text": p.text} for p in self.pages
-                    ],
-                }
-            )
-        )
+        content: dict[str, Any] = {
+            "doc_id": m.doc_id,
+            "version": m.version,
+            "version_date": m.version_date.isoformat(),
+            "effective_from": m.effective_from.isoformat(),
+            "effective_to": m.effective_to.isoformat() if m.effective_to else None,
+            "authority": m.authority,
+            "title": m.title,
+            "tenant": m.tenant,
+            "pages": [{"label": p.label, "heading": p.heading, "text": p.text} for p in self.pages],
+        }
+        # Entity metadata enters the hash only when given, so versions stored before it existed
+        # keep their hash.
+        for name, value in (
+            ("entity", m.entity),
+            ("aliases", list(m.aliases)),
+            ("period", m.period),
+        ):
+            if value:
+                content[name] = value
+        return sha256_hex(canonical_json(content))
 
 
 def read_source(
@@ -387,7 +404,19 @@ def _resolve_meta(
         title=pick("title", options.title) or "",
         tenant=pick("tenant", options.tenant) or DEFAULT_TENANT,
         source_uri=found.get("source_uri") or default_uri,
+        entity=pick("entity", options.entity),
+        aliases=_aliases(found.get("aliases"), options.aliases, where),
+        period=pick("period", options.period),
     )
+
+
+def _aliases(found: object, option: Sequence[str], where: _Where) -> tuple[str, ...]:
+    """The entity's other names: from the source (a list of strings) and the options."""
+    if found is None:
+        found = []
+    if not isinstance(found, list) or not all(isinstance(a, str) and a.strip() for a in found):
+        raise where.error(f"aliases must be a list of names (got {_show(found)})")
+    return tuple(dict.fromkeys([*found, *option]))
 
 
 def _date(value: object, name: str, where: _Where) -> dt.date | None:

@@ -19,6 +19,7 @@ it back and the store is exactly as before.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -38,7 +39,7 @@ from evidencegate.corpus.ingest import (
     ParsedVersion,
     read_source,
 )
-from evidencegate.corpus.passages import passage_id, split_passages
+from evidencegate.corpus.passages import passage_context, passage_id, split_passages
 from evidencegate.corpus.query import fts_query
 from evidencegate.exceptions import IngestError, StoreError, UsageError
 
@@ -46,7 +47,9 @@ __all__ = ["STORE_FILENAME", "Store"]
 
 STORE_FILENAME = "evidencegate.sqlite3"
 _APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
+"""2 added the versions' entity, aliases (JSON list) and period; a version-1 store is migrated
+when opened (the new columns are NULL for versions stored before)."""
 _BUSY_TIMEOUT_S = 10.0
 _CONTEXT_WEIGHT = 1.0
 """BM25 weight of the context column (label, heading, document title) relative to the passage
@@ -71,6 +74,9 @@ CREATE TABLE versions (
     sha256 TEXT NOT NULL,
     pages INTEGER NOT NULL,
     passages INTEGER NOT NULL,
+    entity TEXT,
+    aliases TEXT,
+    period TEXT,
     UNIQUE (tenant, doc_id, version)
 );
 CREATE TABLE pages (
@@ -100,8 +106,16 @@ CREATE VIRTUAL TABLE passages_fts USING fts5 (
 
 _VERSION_COLUMNS = (
     "doc_id, version, version_date, effective_from, effective_to, superseded_by, authority, "
-    "title, source_uri, sha256, tenant, pages"
+    "title, source_uri, sha256, tenant, pages, entity, aliases, period"
 )
+_MIGRATIONS = {
+    1: (
+        "ALTER TABLE versions ADD COLUMN entity TEXT",
+        "ALTER TABLE versions ADD COLUMN aliases TEXT",
+        "ALTER TABLE versions ADD COLUMN period TEXT",
+    ),
+}
+"""Statements that take a store from schema version N to N + 1."""
 
 
 class Store(Closing):
@@ -261,7 +275,7 @@ class Store(Closing):
         sql = (
             "SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text, "
             "p.label, v.title, v.authority, v.version_date, "
-            f"-bm25(passages_fts, 1.0, {_CONTEXT_WEIGHT}) AS score "
+            f"-bm25(passages_fts, 1.0, {_CONTEXT_WEIGHT}) AS score, p.context "
             "FROM passages_fts CROSS JOIN passages AS p ON p.id = passages_fts.rowid "
             "CROSS JOIN versions AS v ON v.id = p.version_id "
             f"WHERE {' AND '.join(conditions)} "
@@ -284,6 +298,7 @@ class Store(Closing):
                 authority=row[9],
                 version_date=dt.date.fromisoformat(row[10]),
                 score=row[11],
+                context=row[12],
             )
             for row in rows
         ]
@@ -299,7 +314,7 @@ class Store(Closing):
             if document is None:
                 return None
             row = db.execute(
-                "SELECT pg.label, pg.text FROM pages AS pg "
+                "SELECT pg.label, pg.text, pg.heading FROM pages AS pg "
                 "JOIN versions AS v ON v.id = pg.version_id "
                 "WHERE v.tenant = ? AND v.doc_id = ? AND v.version = ? AND pg.page = ?",
                 (document.tenant, doc_id, version, page),
@@ -308,7 +323,9 @@ class Store(Closing):
             return None
         return SourcePage(
             document=document,
-            page=Page(doc_id=doc_id, version=version, page=page, label=row[0], text=row[1]),
+            page=Page(
+                doc_id=doc_id, version=version, page=page, label=row[0], text=row[1], heading=row[2]
+            ),
         )
 
     def document(
@@ -333,6 +350,26 @@ class Store(Closing):
                 tenant,
             )
         )
+
+    def catalog(self, as_of: dt.date, tenant: str | None = None) -> list[DocumentVersion]:
+        """Every document version in force on ``as_of``: what question analysis scopes over."""
+        day = as_of.isoformat()
+        return self._versions(
+            "effective_from <= ? AND (effective_to IS NULL OR effective_to > ?)", (day, day), tenant
+        )
+
+    def document_frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many passages (of any version or tenant) contain each term, as BM25 sees it."""
+        out: dict[str, int] = {}
+        with self._db() as db:
+            for term in dict.fromkeys(terms):
+                match = fts_query(term)
+                if match is None:
+                    continue
+                out[term] = db.execute(
+                    "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (match,)
+                ).fetchone()[0]
+        return out
 
     def stats(self) -> dict[str, int]:
         """Counts of documents (distinct tenant + doc_id), versions, pages and passages."""
@@ -382,10 +419,29 @@ def _check_store(db: sqlite3.Connection, path: Path) -> None:
             f"{path} is not an evidencegate store (application_id={application_id:#x})"
         )
     schema = db.execute("PRAGMA user_version").fetchone()[0]
+    if schema in _MIGRATIONS:
+        _migrate(db, schema)
+        schema = db.execute("PRAGMA user_version").fetchone()[0]
     if schema != _SCHEMA_VERSION:
         raise StoreError(
             f"{path} has store schema version {schema}; this evidencegate reads {_SCHEMA_VERSION}"
         )
+
+
+def _migrate(db: sqlite3.Connection, schema: int) -> None:
+    """Bring an older store up to the current schema, one version at a time, atomically."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        current = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
+        while current in _MIGRATIONS:
+            for statement in _MIGRATIONS[current]:
+                db.execute(statement)
+            current += 1
+            db.execute(f"PRAGMA user_version = {current}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVersion:
@@ -415,8 +471,8 @@ def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVe
         return IngestedVersion(**common, pages=row[1], passages=row[2], status="unchanged")
     version_id = db.execute(
         "INSERT INTO versions (tenant, doc_id, version, version_date, effective_from, "
-        "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages, "
+        "entity, aliases, period) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
         (
             meta.tenant,
             meta.doc_id,
@@ -430,6 +486,9 @@ def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVe
             meta.source_uri,
             sha,
             len(version.pages),
+            meta.entity,
+            json.dumps(list(meta.aliases)) if meta.aliases else None,
+            meta.period,
         ),
     ).lastrowid
     db.executemany(
@@ -441,7 +500,7 @@ def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVe
     )
     passages = []
     for number, page in enumerate(version.pages, 1):
-        context = "\n".join(part for part in (page.label, page.heading, meta.title) if part)
+        context = passage_context(page.label, page.heading, meta.title)
         for start, end in split_passages(page.text):
             text = page.text[start:end]
             pid = passage_id(meta.doc_id, meta.version, number, start, end, text)
@@ -496,6 +555,9 @@ def _document_version(row: tuple[Any, ...]) -> DocumentVersion:
         sha256=row[9],
         tenant=row[10],
         pages=row[11],
+        entity=row[12],
+        aliases=json.loads(row[13]) if row[13] else [],
+        period=row[14],
     )
 
 
