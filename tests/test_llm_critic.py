@@ -296,11 +296,25 @@ class TestAuditV2:
         )
         with pytest.raises(CriticOutputInvalid) as info:
             audit_v2(LLMCritic(model), [VERIFIED])
-        assert "'C9' is not a claim id (the claims are C1)" in (
-            model.requests[1].messages[2].content
+        assert "'C9' is not one of ['C1']" in model.requests[1].messages[2].content
+        assert "'E4.1' is not one of ['E1.1', 'E1']" in info.value.errors[0]
+        assert "'F7' is not one of ['F1', 'F2']" in info.value.errors[1]
+        output = model.requests[0].output
+        assert output is not None
+        verdict = output.json_schema["$defs"]["ClaimVerdict"]["properties"]
+        assert verdict["claim_id"]["enum"] == ["C1"]
+        assert verdict["fact_ids"]["items"]["enum"] == ["F1", "F2"]
+
+    def test_a_claim_judged_twice_is_repaired(self) -> None:
+        """What the schema cannot say (each claim exactly once) is checked and repaired."""
+        model = ScriptedChatModel(
+            [
+                verdicts_json(("C1", "supported"), ("C1", "unsupported")),
+                verdicts_json(("C1", "supported")),
+            ]
         )
-        assert "'E4.1' is not one of the span ids (E1.1)" in info.value.errors[0]
-        assert "'F7' is not a required fact id (F1, F2)" in info.value.errors[1]
+        audit_v2(LLMCritic(model), [VERIFIED])
+        assert "claim 'C1' is judged 2 times" in model.requests[1].messages[2].content
 
     def test_schemas_sent_to_the_model_ask_for_no_number_the_engine_computes(self) -> None:
         """Neither v2 schema sent to the critic model has a coverage or contract_met field."""

@@ -174,14 +174,19 @@ class TestLLMGeneratorV2:
         (claim,) = LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES], as_of=AS_OF).claims
         assert claim.citations[0].quote == "up to $500 per giver"
 
-    def test_unknown_span_id_is_repaired_naming_the_ids(self) -> None:
-        """A span id not in the evidence gets the repair call listing the span ids."""
+    def test_the_schema_sent_allows_only_the_span_ids_given(self) -> None:
+        """The request's schema restricts span_id to the spans of this evidence (a grammar
+        then cannot produce another); a reply citing another is repaired naming them."""
         model = ScriptedChatModel(
             [span_draft(("Limit.", "E1.9", None)), span_draft(("Limit.", "E1.2", None))]
         )
         draft = LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES], as_of=AS_OF)
         assert draft.claims[0].citations[0].evidence_id == "p-two"
-        assert "'E1.9' is not one of the span ids (E1.1-E1.3)" in (
+        output = model.requests[0].output
+        assert output is not None
+        span_id = output.json_schema["$defs"]["LLMSpanCitation"]["properties"]["span_id"]
+        assert span_id["enum"] == ["E1.1", "E1.2", "E1.3"]
+        assert "'E1.9' is not one of ['E1.1', 'E1.2', 'E1.3']" in (
             model.requests[1].messages[2].content
         )
 

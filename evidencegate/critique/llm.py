@@ -62,7 +62,7 @@ from evidencegate.providers.base import (
     ModelComponent,
     OutputSchema,
 )
-from evidencegate.providers.structured import Check, complete_json
+from evidencegate.providers.structured import Check, complete_json, restricted
 
 __all__ = [
     "CONTRACTS",
@@ -370,9 +370,18 @@ class LLMCritic(ModelComponent):
                 ]
             return errors
 
+        verdict = ("$defs", "ClaimVerdict", "properties")
+        schema = restricted(
+            VERDICTS_SCHEMA,
+            {
+                (*verdict, "claim_id"): list(short),
+                (*verdict, "evidence_ids", "items"): [*spans.spans, *spans.by_id],
+                (*verdict, "fact_ids", "items"): list(facts),
+            },
+        )
         data = self._ask(
             CRITIC_AUDIT_V2,
-            VERDICTS_SCHEMA,
+            schema,
             "audit",
             {
                 "question": question,

@@ -36,7 +36,7 @@ from evidencegate.providers.base import (
     ModelComponent,
     OutputSchema,
 )
-from evidencegate.providers.structured import complete_json
+from evidencegate.providers.structured import complete_json, restricted
 
 __all__ = [
     "CONTRACTS",
@@ -152,7 +152,10 @@ class LLMGenerator(ModelComponent):
         request = ChatRequest(
             system=system,
             messages=[ChatMessage(role="user", content=user)],
-            output=DRAFT_SCHEMA_V2,
+            output=restricted(
+                DRAFT_SCHEMA_V2,
+                {("$defs", "LLMSpanCitation", "properties", "span_id"): list(spans.spans)},
+            ),
             max_output_tokens=self.max_output_tokens,
             temperature=self.temperature,
             metadata=GENERATOR_DRAFT_V2.metadata("draft"),
