@@ -563,9 +563,13 @@ def bigrams(text: str) -> set[tuple[str, str]]:
     return set(pairwise(words))
 
 
+def _typed_patterns(*rules: tuple[AnswerType, str]) -> tuple[tuple[AnswerType, str], ...]:
+    return rules
+
+
 _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
+    for kind, pattern in _typed_patterns(
         (
             "reason",
             r"^\s*why\b|\bwhat\s+(?:drove|drives|caused|causes|led\s+to|explains?|were\s+the\s+"
@@ -762,6 +766,20 @@ _MONEY = re.compile(
     re.IGNORECASE,
 )
 _PERCENT = re.compile(r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b", re.IGNORECASE)
+_NUMBER_WORD = (
+    r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|forty-five|sixty|ninety|hundred)"
+)
+_DURATION = re.compile(
+    _NUMBER_WORD
+    + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:(?:business|calendar|working|full)\s+)?"
+    r"(?:days?|weeks?|months?|years?|hours?|minutes?|quarters?)\b|\b(?:annually|monthly|quarterly|"
+    r"weekly|daily|yearly|biennially|semi-annually)\b|\b(?:every|each)\s+(?:day|week|month|"
+    r"quarter|year)\b",
+    re.IGNORECASE,
+)
+_SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
+"""A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 
 
 def has_figure(
@@ -777,6 +795,9 @@ def has_figure(
     """
     from evidencegate.verify.support import extract_dates, extract_quantities
 
+    text = _SECTION_NUMBER.sub("", text)
+    if answer == "duration":
+        return bool(_DURATION.search(text))
     if not re.search(r"\d", text):
         return False
     if kind == "date":

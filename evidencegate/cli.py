@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.cli import add_ingest_arguments, run_ingest

@@ -17,9 +17,9 @@ import jsonschema
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate import data
 from evidencegate.canonical import canonical_json_v1, sha256_hex
 from evidencegate.contracts import Authority
+from evidencegate.data import read_policy
 from evidencegate.exceptions import PolicyError
 
 __all__ = [
@@ -263,7 +263,7 @@ def load_policy(source: str | Path | dict[str, Any] | Policy | None = None) -> P
     path = Path(source)
     if not path.exists() and str(source) in BUILTIN_POLICIES:
         origin = f"<shipped policy {source}>"
-        text = data.read_policy(str(source))
+        text = read_policy(str(source))
     elif path.is_file():
         origin = str(path)
         text = path.read_text(encoding="utf-8")

@@ -18,11 +18,19 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from evidencegate.analysis import has_figure, profile_question, sentence_period, split_sentences
+from evidencegate.analysis import (
+    has_figure,
+    normalise_question,
+    profile_question,
+    sentence_period,
+    split_sentences,
+    terms,
+)
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.query import query_terms
 from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.corpus.store import Store
+from evidencegate.lexicon import synonyms_of
 
 __all__ = ["FeedbackRetriever", "fuse_rankings"]
 
@@ -97,11 +105,13 @@ class FeedbackRetriever:
             )
 
         pool = max(limit * self.pool_factor, self.feedback_docs)
-        first = ranked(query, pool)
+        # The question in the documents' words too: the other members of its synonym groups.
+        synonyms = synonyms_of(terms(normalise_question(query)))
+        first = ranked(" ".join([query, *synonyms]), pool)
         expansion = self._expansion(query, first[: self.feedback_docs])
         rankings = [first]
         if expansion:
-            rankings.append(ranked(query + " " + " ".join(expansion), pool))
+            rankings.append(ranked(" ".join([query, *synonyms, *expansion]), pool))
         return self._fit(query, as_of, rankings)[:limit]
 
     def _fit(
@@ -142,7 +152,7 @@ class FeedbackRetriever:
         if self.feedback_terms <= 0 or len(feedback) < 2:
             return []
         asked = set(query_terms(query))
-        counts: Counter[str] = Counter()
+        counts: dict[str, float] = {}
         spread: Counter[str] = Counter()
         for rank, passage in enumerate(feedback):
             words = [
@@ -152,7 +162,7 @@ class FeedbackRetriever:
             ]
             weight = 1.0 / (1 + rank)
             for term, n in Counter(words).items():
-                counts[term] += weight * math.log1p(n)
+                counts[term] = counts.get(term, 0.0) + weight * math.log1p(n)
                 spread[term] += 1
         candidates = [t for t in counts if spread[t] >= 2]
         if not candidates:

@@ -35,6 +35,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.lexicon import covered_share, match_units, text_keys, unit_matched
 
 __all__ = ["RulesCritic"]
 
@@ -116,7 +117,8 @@ class RulesCritic:
                 place = "\n".join(sorted(w for w in where if w))
                 supported_texts.append(claim.text + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
-        pool = {t for p in evidence for t in terms(_placed(p))}
+        # Self-critique sees no evidence: the claims are then judged against the question alone.
+        pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
         covered = [
             f for f in required if self._fact_covered(f, profile, supported_texts, pool=pool)
         ]
@@ -196,7 +198,7 @@ class RulesCritic:
         profile: QuestionProfile,
         texts: Sequence[str],
         *,
-        pool: set[str] | None = None,
+        pool: list[str] | None = None,
     ) -> bool:
         """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap."""
         if not texts:
@@ -213,10 +215,10 @@ class RulesCritic:
         if fact.startswith(FIGURE):
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
-            topic = set(_topic_terms(profile, texts))
+            topic = _topic_terms(profile, texts)
             for text in texts:
                 body, _, place = text.partition(_PLACE)
-                place_terms = set(terms(place))
+                place_terms = terms(place)
                 for sentence in _sentences(body):
                     period = sentence_period(sentence)
                     if period is not None and not period.overlaps(profile.target):
@@ -225,8 +227,7 @@ class RulesCritic:
                         sentence, profile.wants_figure or "quantity", profile.answer_type
                     ):
                         continue
-                    shared = topic & (set(terms(sentence)) | place_terms)
-                    if not topic or len(shared) / len(topic) >= 0.5:
+                    if not topic or covered_share(topic, [*terms(sentence), *place_terms]) >= 0.5:
                         return True
             return False
         # The plain share of the question's terms stated: a paraphrase uses words the documents
@@ -235,11 +236,12 @@ class RulesCritic:
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         wanted = terms(fact.removeprefix(TOPIC))
         if pool is not None:
-            if weighted_overlap(wanted, pool, {}) < self.topic_coverage:
+            if covered_share(wanted, pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
-            wanted = [t for t in wanted if t in pool] or wanted
+            keys = text_keys(pool)
+            wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
-        return weighted_overlap(wanted, have, {}) >= self.topic_coverage
+        return covered_share(wanted, have) >= self.topic_coverage
 
 
 def _lexical_support(claim: str, quotes: str) -> float:
@@ -269,10 +271,17 @@ def _names_in(name: str, text: str) -> bool:
 
 
 def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
-    """The question's terms the evidence states somewhere (all of them when it states none)."""
-    have = {t for text in texts for t in terms(text)}
-    present = [t for t in profile.terms if t in have]
+    """The question's terms the evidence states somewhere, itself or by a synonym (all of
+    them when it states none)."""
+    have = [t for text in texts for t in terms(text)]
+    keys = text_keys(have)
+    present = [t for t in profile.terms if unit_matched(_unit(t), keys, have)]
     return present or list(profile.terms)
+
+
+def _unit(term: str) -> frozenset[str]:
+    """A single question term as a unit to match (the term and its synonym groups)."""
+    return match_units([term])[0]
 
 
 def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list[str]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Arm
 from evidencegate.corpus import Store

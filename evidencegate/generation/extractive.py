@@ -21,10 +21,10 @@ from evidencegate.analysis import (
     sentence_period,
     split_sentences,
     terms,
-    weighted_overlap,
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.lexicon import covered_share, matched_units
 
 __all__ = ["ExtractiveGenerator"]
 
@@ -75,15 +75,15 @@ class ExtractiveGenerator:
         weights = idf_weights(profile.terms, sentence_terms)
         asked_pairs = bigrams(question)
 
-        scored: list[tuple[float, _Candidate, set[str]]] = []
+        scored: list[tuple[float, _Candidate, set[frozenset[str]]]] = []
         for candidate, s_terms, c_terms in zip(
             candidates, sentence_terms, context_terms, strict=True
         ):
             period = sentence_period(candidate.text)
             if period is not None and not period.overlaps(profile.target):
                 continue  # a figure for another period: never drafted as the answer
-            own = weighted_overlap(profile.terms, s_terms, weights)
-            placed = weighted_overlap(profile.terms, [*s_terms, *c_terms], weights)
+            own = covered_share(profile.terms, s_terms, weights)
+            placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
             score = 0.6 * own + 0.4 * placed
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
@@ -98,8 +98,7 @@ class ExtractiveGenerator:
             if asked_pairs:
                 # The question's own phrases ("above $5,000") tell close sentences apart.
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
-            covered = set(profile.terms) & {*s_terms, *c_terms}
-            scored.append((score, candidate, covered))
+            scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         if not scored:
             return Draft(declined="every matching sentence concerns another period")
@@ -107,7 +106,7 @@ class ExtractiveGenerator:
         cut = max(self.min_score, scored[0][0] * self.relative_cut)
         claims: list[Claim] = []
         seen: set[str] = set()
-        covered: set[str] = set()
+        covered: set[frozenset[str]] = set()
         for score, candidate, terms_of in scored:
             key = " ".join(candidate.text.lower().split())
             if score < cut or key in seen:

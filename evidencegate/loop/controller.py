@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.analysis import profile_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.components import check_separation
@@ -214,6 +214,7 @@ class LoopController:
                     scope_ids = None if scope.doc_ids is None else list(scope.doc_ids)
                     trace.emit(
                         ScopeEvent(
+                            pass_no=1,
                             answer_type=profile.answer_type,
                             years=list(profile.period_years),
                             names=list(profile.names),

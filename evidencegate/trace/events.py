@@ -74,6 +74,7 @@ class ScopeEvent(_Event):
     """What question analysis made of the question, and the documents retrieval is limited to."""
 
     kind: Literal["scope"] = "scope"
+    pass_no: int = Field(description="The pass it precedes (always 1: it is done once).")
     answer_type: str
     years: list[int]
     names: list[str]
