@@ -305,16 +305,34 @@ class TestAuditV2:
         assert verdict["claim_id"]["enum"] == ["C1"]
         assert verdict["fact_ids"]["items"]["enum"] == ["F1", "F2"]
 
-    def test_a_claim_judged_twice_is_repaired(self) -> None:
-        """What the schema cannot say (each claim exactly once) is checked and repaired."""
+    def test_one_verdict_per_claim_is_required(self) -> None:
+        """The schema sent fixes the number of verdicts to the claims drafted; what it cannot
+        say (each claim exactly once) is checked and repaired."""
+        second = CLAIM.model_copy(update={"claim_id": "c-2", "text": "Cash is never allowed."})
         model = ScriptedChatModel(
             [
                 verdicts_json(("C1", "supported"), ("C1", "unsupported")),
-                verdicts_json(("C1", "supported")),
+                verdicts_json(("C1", "supported"), ("C2", "unsupported")),
             ]
         )
-        audit_v2(LLMCritic(model), [VERIFIED])
-        assert "claim 'C1' is judged 2 times" in model.requests[1].messages[2].content
+        LLMCritic(model).audit(
+            QUESTION, [CLAIM, second], [], [GIFTS], as_of=AS_OF, required_facts=["limit"]
+        )
+        output = model.requests[0].output
+        assert output is not None
+        claims = output.json_schema["properties"]["claims"]
+        assert claims["minItems"] == claims["maxItems"] == 2
+        assert "claim 'C2' is judged 0 times" in model.requests[1].messages[2].content
+
+    def test_a_claim_stating_nothing_is_never_supported(self) -> None:
+        """A claim with no content word is not_found whatever the model says."""
+        empty = CLAIM.model_copy(update={"text": "..."})
+        model = ScriptedChatModel([verdicts_json(("C1", "supported"))])
+        result = LLMCritic(model).audit(
+            QUESTION, [empty], [VERIFIED], [GIFTS], as_of=AS_OF, required_facts=["limit"]
+        )
+        assert result.claims[0].verdict is Verdict.NOT_FOUND
+        assert result.coverage == 0.0
 
     def test_schemas_sent_to_the_model_ask_for_no_number_the_engine_computes(self) -> None:
         """Neither v2 schema sent to the critic model has a coverage or contract_met field."""

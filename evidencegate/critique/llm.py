@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from evidencegate.analysis import terms
 from evidencegate.contracts import (
     Claim,
     ClaimAudit,
@@ -157,7 +158,8 @@ def audit_from_verdicts(
 ) -> CriticAudit:
     """The audit the engine computes from a critic model's verdicts and the verifier.
 
-    A claim the verifier rejected (when ``gated``) is at best ``not_found``, or ``contradicted``
+    A claim with no content word is ``not_found``. A claim the verifier rejected (when
+    ``gated``) is at best ``not_found``, or ``contradicted``
     when the verifier found a number, date or negation at odds with its source, whatever the
     model said. A required fact is covered when a claim that is supported after that lists it
     (``facts_of``: claim id -> required facts). Coverage is the covered share of the required
@@ -168,6 +170,11 @@ def audit_from_verdicts(
     audits: list[ClaimAudit] = []
     for claim in claims:
         audit = verdicts[claim.claim_id]
+        if not terms(claim.text) and audit.verdict is Verdict.SUPPORTED:
+            # A claim with no content word ("...") states nothing a quote could support.
+            audit = audit.model_copy(
+                update={"verdict": Verdict.NOT_FOUND, "reason": "the claim states nothing"}
+            )
         check = checked.get(claim.claim_id)
         if (
             gated
@@ -378,6 +385,7 @@ class LLMCritic(ModelComponent):
                 (*verdict, "evidence_ids", "items"): [*spans.spans, *spans.by_id],
                 (*verdict, "fact_ids", "items"): list(facts),
             },
+            lengths={("properties", "claims"): len(short)},
         )
         data = self._ask(
             CRITIC_AUDIT_V2,

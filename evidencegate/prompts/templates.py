@@ -143,8 +143,8 @@ $avoid
 Evidence:
 $evidence
 
-Reply with one JSON object: {"claims": [{"text": "...", "citations": [{"span_id": "E1.1"}]}], \
-"declined": null}""",
+Reply with one JSON object: "claims", each with its "text" and its "citations" (span ids), and \
+"declined".""",
 )
 
 CRITIC_SUFFICIENCY_V2 = PromptTemplate(

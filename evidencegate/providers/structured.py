@@ -110,7 +110,10 @@ def _clip(message: str) -> str:
 
 
 def restricted(
-    schema: OutputSchema, choices: Mapping[tuple[str, ...], Sequence[str]]
+    schema: OutputSchema,
+    choices: Mapping[tuple[str, ...], Sequence[str]],
+    *,
+    lengths: Mapping[tuple[str, ...], int] | None = None,
 ) -> OutputSchema:
     """``schema`` with the string at each path restricted to ``choices`` (an ``enum``).
 
@@ -119,6 +122,8 @@ def restricted(
     known per request (the claims drafted, the evidence spans given): servers that compile the
     schema into a sampling grammar (llama.cpp) then cannot produce any other, and every server
     gets them stated. An empty choice list restricts nothing (the caller's check still applies).
+    ``lengths`` fixes the length of the array at each path (``minItems`` = ``maxItems``), e.g.
+    one verdict per drafted claim.
     """
     json_schema = copy.deepcopy(schema.json_schema)
     for path, values in choices.items():
@@ -127,4 +132,9 @@ def restricted(
             node = node[key]
         if values:
             node["enum"] = list(values)
+    for path, length in (lengths or {}).items():
+        node = json_schema
+        for key in path:
+            node = node[key]
+        node["minItems"] = node["maxItems"] = length
     return OutputSchema(name=schema.name, json_schema=json_schema)
