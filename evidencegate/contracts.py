@@ -275,6 +275,7 @@ class StopReason(StrEnum):
     BUDGET_TOKENS = "budget_tokens"
     BUDGET_COST = "budget_cost"
     BUDGET_RETRIEVALS = "budget_retrievals"
+    BUDGET_CALLS = "budget_calls"
     CRITIC_INVALID = "critic_invalid"
     COMPONENT_ERROR = "component_error"
     NO_REFLECTION = "no_reflection"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from evidencegate.closing import Closing
-from evidencegate.components import build_critic, build_generator
+from evidencegate.components import CriticLike, GeneratorLike, admit
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
 from evidencegate.corpus.retrieval import FeedbackRetriever
@@ -17,7 +17,7 @@ from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
-from evidencegate.protocols import Critic, Generator, TraceSink
+from evidencegate.protocols import TraceSink
 from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.events import RunEndEvent, TraceEvent
@@ -31,6 +31,12 @@ __all__ = ["EvidenceGate"]
 class EvidenceGate(Closing):
     """Ask questions of a store under a policy; every run leaves a hash-chained trace.
 
+    ``generator`` and ``critic`` may each be a ``provider:model`` spec, a
+    :class:`~evidencegate.providers.base.ChatModel`, or a role object; however given, every
+    model call is recorded and budgeted, the critic must not be the generator's model, and
+    :attr:`policy` names the components really used (see
+    :func:`~evidencegate.components.admit`).
+
     >>> with EvidenceGate.open("./store") as gate:          # doctest: +SKIP
     ...     answer = gate.ask("What is the gift limit?", as_of=dt.date(2024, 6, 1))
     """
@@ -40,16 +46,18 @@ class EvidenceGate(Closing):
         store: Store,
         *,
         policy: Policy | str | Path | dict[str, Any] | None = None,
-        generator: Generator | None = None,
-        critic: Critic | None = None,
+        generator: GeneratorLike | None = None,
+        critic: CriticLike | None = None,
     ) -> None:
         self.store = store
-        self.policy = load_policy(policy)
+        self.policy, built_generator, built_critic = admit(
+            load_policy(policy), generator, critic, pages=store
+        )
         self.controller = LoopController(
             retriever=FeedbackRetriever(store),
             verifier=Verifier.from_policy(store, self.policy),
-            generator=generator or build_generator(self.policy, pages=store),
-            critic=critic or build_critic(self.policy),
+            generator=built_generator,
+            critic=built_critic,
             policy=self.policy,
         )
 
@@ -59,9 +67,17 @@ class EvidenceGate(Closing):
         store_dir: str | Path,
         *,
         policy: Policy | str | Path | dict[str, Any] | None = None,
+        generator: GeneratorLike | None = None,
+        critic: CriticLike | None = None,
     ) -> EvidenceGate:
-        """Open an existing store (StoreError when it is not one)."""
-        return cls(Store.open(store_dir, create=False), policy=policy)
+        """Open an existing store (StoreError when it is not one); ``generator``/``critic`` as
+        for the constructor."""
+        store = Store.open(store_dir, create=False)
+        try:
+            return cls(store, policy=policy, generator=generator, critic=critic)
+        except BaseException:
+            store.close()
+            raise
 
     def ask(
         self,

@@ -165,7 +165,15 @@ class Policy(_Strict):
     max_retrievals: int = Field(default=4, ge=1, le=20)
     time_budget: TimeBudget = Field(default_factory=TimeBudget)
     max_tokens: int = Field(default=200_000, ge=1, description="Model tokens per run (in + out).")
-    max_cost_usd: float = Field(default=1.0, ge=0, description="Model cost per run, in USD.")
+    max_cost_usd: float = Field(
+        default=1.0,
+        ge=0,
+        description="Model cost per run, in USD. 0: no priced model may be called (unpriced "
+        "models, e.g. local servers, cost nothing).",
+    )
+    max_model_calls: int = Field(
+        default=40, ge=0, description="Model calls per run, retries and repairs included."
+    )
     max_evidence_chars: int = Field(
         default=12_000, ge=500, description="Evidence characters re-injected into a model call."
     )
@@ -182,6 +190,11 @@ class Policy(_Strict):
     allowed_authorities: list[Authority] = Field(default_factory=_primary_only, min_length=1)
     require_separate_critic: bool = True
     allow_same_model_critic: bool = False
+    same_model_critic_reason: str | None = Field(
+        default=None,
+        description="Why the critic may be the generator's model; required with "
+        "allow_same_model_critic when they are the same, and recorded in the trace.",
+    )
     generator: str = Field(
         default="extractive",
         min_length=1,
@@ -215,6 +228,11 @@ class Policy(_Strict):
     judges: JudgesPolicy = Field(
         default_factory=JudgesPolicy, description="Judges, routing, disclaimers, review queue."
     )
+
+    def endpoint(self, spec: str) -> ModelEndpoint:
+        """The settings of ``provider:model``: its own entry, else its provider's, else defaults."""
+        provider = spec.partition(":")[0]
+        return self.endpoints.get(spec) or self.endpoints.get(provider) or ModelEndpoint()
 
     def sha256(self) -> str:
         """Content hash of the policy, recorded at run start (format-1 canonical JSON, so that

@@ -16,10 +16,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from evidencegate import contracts
+from evidencegate.critique.llm import CriticJudgement, CriticVerdicts
 from evidencegate.data import data_files
 from evidencegate.evals.golden import GoldenItem
 from evidencegate.evals.metrics import AblationMetrics
-from evidencegate.generation.llm import LLMDraft
+from evidencegate.generation.llm import LLMDraft, LLMDraftV2
 from evidencegate.policy import policy_schema
 
 __all__ = ["SCHEMA_DIR", "all_schemas", "main"]
@@ -40,6 +41,9 @@ _MODELS: dict[str, type[BaseModel]] = {
     "decision": contracts.Decision,
     "gated_answer": contracts.GatedAnswer,
     "llm_draft": LLMDraft,
+    "llm_draft_v2": LLMDraftV2,
+    "critic_judgement": CriticJudgement,
+    "critic_verdicts": CriticVerdicts,
     "golden_item": GoldenItem,
     "ablation_metrics": AblationMetrics,
 }

@@ -8,23 +8,41 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
+import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pydantic import BaseModel
 
-from evidencegate.analysis import terms
+from evidencegate.analysis import has_figure, profile_question, terms
 from evidencegate.canonical import sha256_hex
-from evidencegate.contracts import Authority, DocumentVersion, Draft, Page, Passage, SourcePage
+from evidencegate.contracts import (
+    Authority,
+    Claim,
+    ClaimVerification,
+    CriticAudit,
+    CriticSufficiency,
+    DocumentVersion,
+    Draft,
+    Page,
+    Passage,
+    SourcePage,
+)
+from evidencegate.exceptions import CriticOutputInvalid
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.protocols import Retriever
+from evidencegate.providers.base import ChatRequest
+from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.trace.recorder import TraceRecorder
 
 __all__ = [
     "InMemoryCorpus",
+    "ScriptedCritic",
     "ScriptedGenerator",
     "SnapshotGenerator",
     "capture_trace",
+    "careful_model",
     "events_of_kind",
     "ticking_clock",
 ]
@@ -174,6 +192,132 @@ class ScriptedGenerator:
         if not self._drafts:
             return Draft(declined="script exhausted")
         return self._drafts.pop(0)
+
+
+class ScriptedCritic:
+    """A critic that returns the given phase-1 and phase-2 outputs in order.
+
+    When a script runs out it fails closed, as an invalid critic does
+    (:class:`~evidencegate.exceptions.CriticOutputInvalid`: the run abstains). ``calls`` keeps
+    what each phase was given.
+    """
+
+    component_id = "critic:scripted@test"
+
+    def __init__(
+        self,
+        sufficiency: Sequence[CriticSufficiency] = (),
+        audits: Sequence[CriticAudit] = (),
+    ) -> None:
+        self._sufficiency = list(sufficiency)
+        self._audits = list(audits)
+        self.calls: list[dict[str, object]] = []
+
+    def sufficiency(
+        self, question: str, evidence: Sequence[Passage], *, as_of: dt.date
+    ) -> CriticSufficiency:
+        self.calls.append({"phase": "sufficiency", "question": question, "evidence": evidence})
+        if not self._sufficiency:
+            raise CriticOutputInvalid("sufficiency script exhausted", critic=self.component_id)
+        return self._sufficiency.pop(0)
+
+    def audit(
+        self,
+        question: str,
+        claims: Sequence[Claim],
+        verifications: Sequence[ClaimVerification],
+        evidence: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        required_facts: Sequence[str],
+    ) -> CriticAudit:
+        self.calls.append({"phase": "audit", "question": question, "claims": list(claims)})
+        if not self._audits:
+            raise CriticOutputInvalid("audit script exhausted", critic=self.component_id)
+        return self._audits.pop(0)
+
+
+# ------------------------------------------------------------------ a careful small model
+
+_SPAN_LINE = re.compile(r"^\[(E\d+\.\d+)\] (.*)$", re.MULTILINE)
+_CLAIM_BLOCK = re.compile(r'<claim id="(C\d+)">\n(.*?)\n</claim>', re.DOTALL)
+_CITES = re.compile(r'^cites (E\d+\.\d+): "(.*)"$', re.MULTILINE)
+_FACT_LINE = re.compile(r"^(F\d+): ", re.MULTILINE)
+_AS_OF = re.compile(r"^(?:Answer as of|As of): (\d{4}-\d{2}-\d{2})$", re.MULTILINE)
+
+
+def careful_model(*, model: str = "careful-1", provider: str = "scripted") -> ScriptedChatModel:
+    """A scripted model that behaves like a careful small model under model contract v2.
+
+    As generator it cites the one span that best matches the question (the most question terms,
+    a figure when the question asks for one) and writes that span as its claim: it never writes
+    a number it was not given. As critic it judges the evidence sufficient when such a span
+    exists, and a claim supported when the verifier found its quotes and every term of the
+    claim is in the spans it cites. Its judgement is lexical, not understanding: it is the
+    stand-in that shows the model path end to end, offline, where no real model is at hand.
+    """
+    return ScriptedChatModel(_careful_reply, provider=provider, model=model)
+
+
+def _careful_reply(request: ChatRequest) -> str:
+    prompt = request.metadata.get("prompt", "")
+    user = request.messages[0].content
+    question = user.partition("Question: ")[2].partition("\n")[0]
+    when = _AS_OF.search(user)
+    as_of = dt.date.fromisoformat(when.group(1)) if when else CAPTURE_START.date()
+    if prompt == "generator.draft@v2":
+        best = _best_span(question, user, as_of)
+        if best is None:
+            return json.dumps({"claims": [], "declined": "no span answers the question"})
+        span_id, text = best
+        return json.dumps({"claims": [{"text": text, "citations": [{"span_id": span_id}]}]})
+    if prompt == "critic.sufficiency@v2":
+        found = _best_span(question, user, as_of) is not None
+        fact = "a span that states the answer to the question"
+        return json.dumps(
+            {
+                "judgement": "sufficient" if found else "insufficient",
+                "reason": "a span states the answer" if found else "no span states the answer",
+                "required_facts": [fact],
+                "missing_facts": [] if found else [fact],
+                "follow_up_query": None if found else " ".join(terms(question)),
+            }
+        )
+    if prompt == "critic.audit@v2":
+        facts = _FACT_LINE.findall(user)
+        verdicts = []
+        for claim_id, body in _CLAIM_BLOCK.findall(user):
+            text = body.split("\n", 1)[0]
+            cited = _CITES.findall(body)
+            quoted = set(terms(" ".join(q for _, q in cited)))
+            ok = "verifier: every quote found" in body and set(terms(text)) <= quoted
+            verdicts.append(
+                {
+                    "claim_id": claim_id,
+                    "verdict": "supported" if ok else "unsupported",
+                    "evidence_ids": [span_id for span_id, _ in cited],
+                    "fact_ids": facts[:1] if ok else [],
+                    "reason": "the cited spans state it" if ok else "the cited spans do not",
+                }
+            )
+        return json.dumps({"claims": verdicts, "missing_facts": [], "follow_up_query": None})
+    return json.dumps({"error": f"careful_model does not know the prompt {prompt!r}"})
+
+
+def _best_span(question: str, user: str, as_of: dt.date) -> tuple[str, str] | None:
+    """The span sharing the most question terms (at least half of them), figures first when the
+    question asks for one."""
+    asked = set(terms(question))
+    wants = profile_question(question, as_of=as_of).wants_figure
+    best: tuple[tuple[bool, int], str, str] | None = None
+    for span_id, text in _SPAN_LINE.findall(user):
+        shared = len(asked & set(terms(text)))
+        if not asked or shared * 2 < len(asked):
+            continue
+        key = (wants is None or has_figure(text, wants), shared)
+        if best is None or key > best[0]:
+            best = (key, span_id, text)
+    return None if best is None else (best[1], best[2])
 
 
 # --------------------------------------------------------------------------- stale knowledge

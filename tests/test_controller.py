@@ -297,16 +297,18 @@ class TestSeparateCritic:
             controller(corpus, critic=critic)
 
     def test_same_component_allowed_is_traced(self, corpus: InMemoryCorpus) -> None:
-        """allow_same_model_critic lets it run, and the trace says so."""
+        """allow_same_model_critic with a stated reason lets it run, and the trace records the
+        reason."""
         critic = RulesCritic()
         critic.component_id = ExtractiveGenerator.component_id  # type: ignore[misc]
         trace = capture_trace()
-        controller(corpus, critic=critic, policy=Policy(allow_same_model_critic=True)).run(
+        policy = Policy(allow_same_model_critic=True, same_model_critic_reason="audited setup")
+        controller(corpus, critic=critic, policy=policy).run(
             QUESTION, as_of=AS_OF, trace=trace, run_id=trace.run_id
         )
         start = trace.lines[0].event
         assert start.kind == "run_start"
-        assert start.components["same_model_critic"] == "allowed by policy"  # type: ignore[union-attr]
+        assert start.components["same_model_critic"] == "audited setup"  # type: ignore[union-attr]
 
 
 class TestAblationArms:

@@ -92,13 +92,25 @@ class TestBuildLLMComponents:
         assert isinstance(critic.critics[1], RulesCritic)
 
     def test_same_model_allowed_by_policy(self) -> None:
-        """allow_same_model_critic lets the generator's model also be the critic."""
+        """allow_same_model_critic with a stated reason lets the generator's model also be the
+        critic."""
+        p = policy(
+            generator="openai:gpt-4o-mini",
+            critic="openai:gpt-4o-mini",
+            allow_same_model_critic=True,
+            same_model_critic_reason="one approved model in this deployment",
+        )
+        assert build_critic(p).component_id == build_generator(p).component_id
+
+    def test_same_model_allowed_without_a_reason_is_refused(self) -> None:
+        """allow_same_model_critic alone is not enough: the policy must say why."""
         p = policy(
             generator="openai:gpt-4o-mini",
             critic="openai:gpt-4o-mini",
             allow_same_model_critic=True,
         )
-        assert build_critic(p).component_id == build_generator(p).component_id
+        with pytest.raises(ConfigurationError, match="same_model_critic_reason"):
+            build_critic(p)
 
 
 @pytest.mark.usefixtures("keys")

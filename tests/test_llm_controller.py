@@ -42,9 +42,9 @@ def corpus() -> InMemoryCorpus:
 
 
 def drafting(quote: str = QUOTE) -> ScriptedChatModel:
-    """A generator model citing E1 with ``quote``."""
+    """A generator model citing span E1.1, narrowed to ``quote``."""
     reply = json.dumps(
-        {"claims": [{"text": CLAIM_TEXT, "citations": [{"evidence_id": "E1", "quote": quote}]}]}
+        {"claims": [{"text": CLAIM_TEXT, "citations": [{"span_id": "E1.1", "quote": quote}]}]}
     )
     return ScriptedChatModel(lambda r: reply, provider="openai", model="gen-model")
 
@@ -54,8 +54,8 @@ def approving(request: ChatRequest) -> str:
     if request.metadata["purpose"].startswith("sufficiency"):
         return json.dumps(
             {
-                "requires_more_context": False,
-                "reason": "E1 states the limit.",
+                "judgement": "sufficient",
+                "reason": "E1.1 states the limit.",
                 "required_facts": ["gift value limit"],
             }
         )
@@ -63,12 +63,15 @@ def approving(request: ChatRequest) -> str:
     return json.dumps(
         {
             "claims": [
-                {"claim_id": cid, "verdict": "supported", "evidence_ids": ["E1"], "reason": "E1"}
+                {
+                    "claim_id": cid,
+                    "verdict": "supported",
+                    "evidence_ids": ["E1.1"],
+                    "fact_ids": ["F1"],
+                    "reason": "E1.1",
+                }
                 for cid in claim_ids
-            ],
-            "coverage": 1.0,
-            "covered_facts": ["gift value limit"],
-            "contract_met": True,
+            ]
         }
     )
 
@@ -144,9 +147,10 @@ class TestLLMLoop:
         """With allow_same_model_critic the run proceeds and run_start says so."""
         generator = drafting()
         critic = ScriptedChatModel(approving, provider="openai", model="gen-model")
-        _, trace = run(loop(corpus, generator, critic, Policy(allow_same_model_critic=True)))
+        policy = Policy(allow_same_model_critic=True, same_model_critic_reason="test fixture")
+        _, trace = run(loop(corpus, generator, critic, policy))
         (start,) = events_of_kind(trace, RunStartEvent)
-        assert start.components["same_model_critic"] == "allowed by policy"
+        assert start.components["same_model_critic"] == "test fixture"
 
     def test_model_calls_are_traced_and_summed_into_usage(self, corpus: InMemoryCorpus) -> None:
         """Every call is a model_call event; their tokens and cost are the answer's usage."""
@@ -163,9 +167,9 @@ class TestLLMLoop:
         assert usage.cost_usd == pytest.approx(sum(c.cost_usd for c in calls), abs=1e-6)
         assert usage.cost_usd > 0
         assert {c.request["chat"]["metadata"]["prompt"] for c in calls} == {
-            "critic.sufficiency@v1",
-            "generator.draft@v1",
-            "critic.audit@v1",
+            "critic.sufficiency@v2",
+            "generator.draft@v2",
+            "critic.audit@v2",
         }
         (draft,) = events_of_kind(trace, DraftEvent)
         assert draft.generator == "openai:gen-model"

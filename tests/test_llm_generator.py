@@ -1,4 +1,5 @@
-"""The prompted generator: evidence in delimited blocks, claims citing ids and exact quotes."""
+"""The prompted generator: contract v1 (the model copies quotes; kept for replay) and v2
+(claims cite numbered evidence spans, the engine fills the quotes)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from llm_support import AS_OF
 
 from evidencegate.contracts import Passage
 from evidencegate.exceptions import ModelOutputInvalid
-from evidencegate.generation.llm import DRAFT_SCHEMA, LLMGenerator
-from evidencegate.prompts import GENERATOR_DRAFT
+from evidencegate.generation.llm import DRAFT_SCHEMA, DRAFT_SCHEMA_V2, LLMGenerator
+from evidencegate.prompts import GENERATOR_DRAFT, GENERATOR_DRAFT_V2
 from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.schemas import all_schemas
 
@@ -47,12 +48,12 @@ def draft_json(*claims: tuple[str, str, str], declined: str | None = None) -> st
     )
 
 
-class TestLLMGenerator:
+class TestLLMGeneratorV1:
     def test_claims_cite_the_passages_behind_the_ids(self) -> None:
         """Evidence ids become citations of that passage's doc, version and page; no offsets."""
         quote = "a value of up to $150 per giver per calendar year"
         model = ScriptedChatModel([draft_json(("The limit is $150 per giver.", "E1", quote))])
-        draft = LLMGenerator(model).draft(QUESTION, [GIFTS, INJECTED], as_of=AS_OF)
+        draft = LLMGenerator(model, contract=1).draft(QUESTION, [GIFTS, INJECTED], as_of=AS_OF)
         (claim,) = draft.claims
         (citation,) = claim.citations
         assert (citation.doc_id, citation.version, citation.page) == ("GIFTS", "2024.1", 2)
@@ -63,7 +64,7 @@ class TestLLMGenerator:
     def test_prompt_delimits_evidence_as_data(self) -> None:
         """Evidence is in id-tagged blocks, declared data; a closing tag in a passage is defused."""
         model = ScriptedChatModel([draft_json(declined="nothing to say")])
-        LLMGenerator(model).draft(QUESTION, [GIFTS, INJECTED], as_of=AS_OF)
+        LLMGenerator(model, contract=1).draft(QUESTION, [GIFTS, INJECTED], as_of=AS_OF)
         (request,) = model.requests
         user = request.messages[0].content
         assert '<evidence id="E1" doc_id="GIFTS" version="2024.1" page="2"' in user
@@ -77,7 +78,9 @@ class TestLLMGenerator:
     def test_claims_to_avoid_are_named(self) -> None:
         """Claims that failed verification are listed for the next draft not to repeat."""
         model = ScriptedChatModel([draft_json(declined="none")])
-        LLMGenerator(model).draft(QUESTION, [GIFTS], as_of=AS_OF, avoid=["The limit is $250."])
+        LLMGenerator(model, contract=1).draft(
+            QUESTION, [GIFTS], as_of=AS_OF, avoid=["The limit is $250."]
+        )
         assert "- The limit is $250." in model.requests[0].messages[0].content
 
     def test_unknown_evidence_id_is_repaired(self) -> None:
@@ -89,7 +92,7 @@ class TestLLMGenerator:
                 draft_json(("The limit is $150.", "E1", quote)),
             ]
         )
-        draft = LLMGenerator(model).draft(QUESTION, [GIFTS], as_of=AS_OF)
+        draft = LLMGenerator(model, contract=1).draft(QUESTION, [GIFTS], as_of=AS_OF)
         assert draft.claims[0].citations[0].evidence_id == "p-gifts"
         assert "'E7' is not one of the evidence ids (E1)" in model.requests[1].messages[2].content
 
@@ -97,7 +100,7 @@ class TestLLMGenerator:
         """A reply that stays invalid after the repair raises ModelOutputInvalid."""
         model = ScriptedChatModel(['{"claims": [{"text": "x"}]}', "not json"])
         with pytest.raises(ModelOutputInvalid) as info:
-            LLMGenerator(model).draft(QUESTION, [GIFTS], as_of=AS_OF)
+            LLMGenerator(model, contract=1).draft(QUESTION, [GIFTS], as_of=AS_OF)
         assert info.value.component == "scripted:scripted-1"
 
     def test_duplicate_claims_are_drafted_once(self) -> None:
@@ -105,7 +108,9 @@ class TestLLMGenerator:
         quote = "a value of up to $150 per giver per calendar year"
         claim = ("The limit is $150.", "E1", quote)
         model = ScriptedChatModel([draft_json(claim, claim)])
-        assert len(LLMGenerator(model).draft(QUESTION, [GIFTS], as_of=AS_OF).claims) == 1
+        assert (
+            len(LLMGenerator(model, contract=1).draft(QUESTION, [GIFTS], as_of=AS_OF).claims) == 1
+        )
 
     def test_component_id_is_provider_and_model(self) -> None:
         """The component id names the provider and the model (what the same-model check uses)."""
@@ -118,3 +123,76 @@ class TestLLMGenerator:
         exported.pop("$schema")
         exported.pop("$id")
         assert DRAFT_SCHEMA.json_schema == exported
+
+
+def span_draft(*claims: tuple[str, str, str | None], declined: str | None = None) -> str:
+    cited = []
+    for text, span_id, quote in claims:
+        citation: dict[str, str] = {"span_id": span_id}
+        if quote is not None:
+            citation["quote"] = quote
+        cited.append({"text": text, "citations": [citation]})
+    return json.dumps({"claims": cited, "declined": declined})
+
+
+TWO_SENTENCES = Passage(
+    passage_id="p-two",
+    doc_id="GIFTS",
+    version="2024.1",
+    page=3,
+    char_start=0,
+    char_end=120,
+    text="## 4. Gifts\nEmployees may accept a gift of up to $150 per giver. Cash is never allowed.",
+)
+
+
+class TestLLMGeneratorV2:
+    def test_evidence_is_given_as_numbered_spans(self) -> None:
+        """Each sentence of each passage is a span with an id; a heading is one span."""
+        model = ScriptedChatModel([span_draft(declined="none")])
+        LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES, INJECTED], as_of=AS_OF)
+        (request,) = model.requests
+        user = request.messages[0].content
+        assert "[E1.1] ## 4. Gifts\n[E1.2] Employees may accept a gift of up to $150" in user
+        assert "[E1.3] Cash is never allowed." in user
+        assert '<evidence id="E2" doc_id="FAQ"' in user and user.count("</evidence>") == 2
+        assert request.metadata["prompt"] == GENERATOR_DRAFT_V2.id
+        assert request.output is not None and request.output.name == "draft_v2"
+
+    def test_engine_fills_the_quote_from_the_cited_span(self) -> None:
+        """A span id becomes a citation of that passage, quoting the span's exact text."""
+        model = ScriptedChatModel([span_draft(("Gifts up to $150 per giver.", "E1.2", None))])
+        (claim,) = LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES], as_of=AS_OF).claims
+        (citation,) = claim.citations
+        assert (citation.doc_id, citation.version, citation.page) == ("GIFTS", "2024.1", 3)
+        assert citation.quote == "Employees may accept a gift of up to $150 per giver."
+        assert citation.evidence_id == "p-two" and citation.char_start is None
+
+    def test_a_quote_the_model_writes_is_kept_verbatim(self) -> None:
+        """A sub-span quote is the citation's quote as written (the verifier checks it)."""
+        model = ScriptedChatModel([span_draft(("Limit $500.", "E1.2", "up to $500 per giver"))])
+        (claim,) = LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES], as_of=AS_OF).claims
+        assert claim.citations[0].quote == "up to $500 per giver"
+
+    def test_the_schema_sent_allows_only_the_span_ids_given(self) -> None:
+        """The request's schema restricts span_id to the spans of this evidence (a grammar
+        then cannot produce another); a reply citing another is repaired naming them."""
+        model = ScriptedChatModel(
+            [span_draft(("Limit.", "E1.9", None)), span_draft(("Limit.", "E1.2", None))]
+        )
+        draft = LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES], as_of=AS_OF)
+        assert draft.claims[0].citations[0].evidence_id == "p-two"
+        output = model.requests[0].output
+        assert output is not None
+        span_id = output.json_schema["$defs"]["LLMSpanCitation"]["properties"]["span_id"]
+        assert span_id["enum"] == ["E1.1", "E1.2", "E1.3"]
+        assert "'E1.9' is not one of ['E1.1', 'E1.2', 'E1.3']" in (
+            model.requests[1].messages[2].content
+        )
+
+    def test_output_schema_is_the_exported_one(self) -> None:
+        """The v2 schema sent to the model is schemas/llm_draft_v2.schema.json without its ids."""
+        exported = dict(all_schemas()["llm_draft_v2"])
+        exported.pop("$schema")
+        exported.pop("$id")
+        assert DRAFT_SCHEMA_V2.json_schema == exported

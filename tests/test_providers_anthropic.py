@@ -159,12 +159,14 @@ class TestAnthropicAdapter:
 
 
 class TestAnthropicCritic:
+    """Over bodies recorded with critic contract v1 (still read, for replay)."""
+
     def test_schema_invalid_reply_is_repaired_once(self) -> None:
         """A schema-invalid tool input gets one repair call quoting the error, then passes."""
         wire = Wire(
             respond(200, "anthropic_tool_use_schema_invalid"), respond(200, "anthropic_tool_use")
         )
-        critic = LLMCritic(wrapped(wire))
+        critic = LLMCritic(wrapped(wire), contract=1)
         result = critic.sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert result.requires_more_context is False
         repair = wire.bodies()[1]["messages"]
@@ -177,7 +179,7 @@ class TestAnthropicCritic:
         wire = Wire(
             respond(200, "anthropic_text_malformed"), respond(200, "anthropic_text_malformed")
         )
-        critic = LLMCritic(wrapped(wire))
+        critic = LLMCritic(wrapped(wire), contract=1)
         with pytest.raises(CriticOutputInvalid) as info:
             critic.sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert info.value.critic == f"anthropic:{MODEL}"

@@ -168,24 +168,26 @@ class TestOpenAIAdapter:
 
 
 class TestOpenAICritic:
+    """Over bodies recorded with critic contract v1 (still read, for replay)."""
+
     def test_success(self) -> None:
         """A valid reply becomes the critic's sufficiency judgement."""
         wire = Wire(respond(200, "openai_chat_json"))
-        result = LLMCritic(wrapped(wire)).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
+        result = LLMCritic(wrapped(wire), contract=1).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert result.required_facts == ["the gift value limit"]
 
     def test_recorded_llamacpp_reply_validates(self) -> None:
         """A reply recorded from llama-cpp-python (json_object with the schema) is accepted."""
         wire = Wire(respond(200, "llamacpp_chat_json"))
         model = RecordingChatModel(adapter(wire, mode="json_object", base_url=LOCAL), role="critic")
-        result = LLMCritic(model).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
+        result = LLMCritic(model, contract=1).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert result.requires_more_context is False
         assert result.reason.startswith("The gift must be")
 
     def test_schema_invalid_then_repaired(self) -> None:
         """A schema-invalid reply gets one repair call that quotes the validation error."""
         wire = Wire(respond(200, "openai_chat_schema_invalid"), respond(200, "openai_chat_json"))
-        result = LLMCritic(wrapped(wire)).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
+        result = LLMCritic(wrapped(wire), contract=1).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert result.requires_more_context is False
         repair = wire.bodies()[1]["messages"]
         assert [m["role"] for m in repair] == ["system", "user", "assistant", "user"]
@@ -198,6 +200,6 @@ class TestOpenAICritic:
         """Malformed JSON twice raises CriticOutputInvalid naming the critic."""
         wire = Wire(respond(200, "openai_chat_malformed"), respond(200, "openai_chat_malformed"))
         with pytest.raises(CriticOutputInvalid) as info:
-            LLMCritic(wrapped(wire)).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
+            LLMCritic(wrapped(wire), contract=1).sufficiency(QUESTION, [PASSAGE], as_of=AS_OF)
         assert info.value.critic == f"openai:{MODEL}"
         assert len(wire.requests) == 2

@@ -26,7 +26,7 @@ from evidencegate.contracts import (
 from evidencegate.corpus import Store
 from evidencegate.exceptions import ModelCallFailed
 from evidencegate.gate import EvidenceGate
-from evidencegate.policy import Policy
+from evidencegate.policy import ModelEndpoint, Policy
 from evidencegate.providers.base import ChatMessage, ChatRequest
 from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.trace.chain import read_trace
@@ -381,20 +381,20 @@ CASH_RULE = (
     "Employees must not accept cash, cash equivalents, gift cards, securities or loans from a "
     "Business Partner, whatever the amount."
 )
-BLOCK = re.compile(r'<evidence id="(E\d+)"[^>]*>\n(.*?)\n</evidence>', re.DOTALL)
+SPAN = re.compile(r"^\[(E\d+\.\d+)\] (.*)$", re.MULTILINE)
 LLM_POLICY = Policy(
     name="scripted-llm", generator="openai:gpt-test", critic="rules", max_cost_usd=0
 )
 
 
 def scripted_reply(request: ChatRequest) -> str:
-    """Cite the evidence block that holds the cash rule, as a model following the prompt would."""
+    """Cite the evidence span that states the cash rule, as a model following the prompt would."""
     prompt = request.messages[-1].content
-    for block_id, body in BLOCK.findall(prompt):
-        if CASH_RULE in body:
+    for span_id, text in SPAN.findall(prompt):
+        if CASH_RULE in text:
             claim = {
                 "text": "Employees must not accept cash or gift cards from a Business Partner.",
-                "citations": [{"evidence_id": block_id, "quote": CASH_RULE}],
+                "citations": [{"span_id": span_id}],
             }
             return json.dumps({"claims": [claim]})
     return json.dumps({"claims": [], "declined": "no evidence states the rule"})
@@ -449,16 +449,57 @@ class TestModelCallReplay:
     def test_a_prompt_the_recording_lacks_is_a_divergence(
         self, store: Store, tmp_path: Path
     ) -> None:
-        """A counterfactual policy that changes the prompt finds no recorded call: it diverges."""
+        """A counterfactual policy that changes the request finds no recorded call: it diverges."""
         trace = tmp_path / "run.jsonl"
         record_with_model(store, trace, replies=[])
-        other = LLM_POLICY.model_copy(update={"min_quote_chars": 30})
+        other = LLM_POLICY.model_copy(
+            update={"endpoints": {"openai:gpt-test": ModelEndpoint(max_output_tokens=100)}}
+        )
         result = replay_trace(trace, store, policy=other)
         assert result.divergence is not None
         assert result.divergence.replayed is not None
         assert "no recorded call answers this request" in result.divergence.replayed
         assert result.replayed_answer is not None
         assert result.replayed_answer.outcome is Outcome.ABSTAINED
+
+
+BLOCK = re.compile(r'<evidence id="(E\d+)"[^>]*>\n(.*?)\n</evidence>', re.DOTALL)
+
+
+def v1_reply(request: ChatRequest) -> str:
+    """A contract-v1 generator model: it copies the quote from the evidence block."""
+    for block_id, body in BLOCK.findall(request.messages[-1].content):
+        if CASH_RULE in body:
+            claim = {
+                "text": "Employees must not accept cash or gift cards from a Business Partner.",
+                "citations": [{"evidence_id": block_id, "quote": CASH_RULE}],
+            }
+            return json.dumps({"claims": [claim]})
+    return json.dumps({"claims": [], "declined": "no evidence states the rule"})
+
+
+class TestContractV1Replay:
+    def test_a_trace_recorded_with_contract_v1_still_replays(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        """A run whose model copied quotes (prompt generator.draft@v1) replays with the v1
+        generator: identical, exit 0."""
+        trace = tmp_path / "v1.jsonl"
+
+        def models(provider: str, model: str) -> ScriptedChatModel:
+            return ScriptedChatModel(v1_reply, provider=provider, model=model)
+
+        generator = build_generator(LLM_POLICY, chat_models=models, contract=1)
+        golden = item("ex-008")
+        answer = EvidenceGate(store, policy=LLM_POLICY, generator=generator).ask(
+            golden["question"], as_of=dt.date.fromisoformat(golden["as_of"]), trace_out=trace
+        )
+        (call,) = [e.event for e in read_trace(trace) if isinstance(e.event, ModelCallEvent)]
+        assert call.request["chat"]["metadata"]["prompt"] == "generator.draft@v1"
+        assert answer.outcome is Outcome.ANSWERED
+        result = replay_trace(trace, store)
+        assert result.divergence is None
+        assert result.exit_code == EXIT_IDENTICAL
 
 
 class TestReplayChatModel:

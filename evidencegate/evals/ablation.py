@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evidencegate.analysis import terms, weighted_overlap
-from evidencegate.components import build_critic, build_generator
+from evidencegate.components import CriticLike, GeneratorLike, admit
 from evidencegate.contracts import Arm, Citation, FailureReason, GatedAnswer, StopReason
 from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.corpus.store import Store
@@ -42,7 +42,7 @@ from evidencegate.evals.metrics import CitationResult, ClaimResult, ItemResult, 
 from evidencegate.judges.support import RulesSupportJudge, SupportJudge
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy
-from evidencegate.protocols import Critic, Generator, Retriever, SourceLookup
+from evidencegate.protocols import Retriever, SourceLookup
 from evidencegate.trace.events import RetrievalEvent
 from evidencegate.trace.recorder import TraceRecorder
 from evidencegate.verify.quotes import QuoteMatch, locate_quote
@@ -78,17 +78,19 @@ def build_controllers(
     policy: Policy,
     arms: Sequence[Arm],
     *,
-    generator: Generator | None = None,
-    critic: Critic | None = None,
+    generator: GeneratorLike | None = None,
+    critic: CriticLike | None = None,
 ) -> dict[Arm, LoopController]:
-    """One controller per arm, each as EvidenceGate builds it; only ``arm`` differs."""
+    """One controller per arm, each as EvidenceGate builds it (through the one door for
+    models, :func:`~evidencegate.components.admit`); only ``arm`` differs."""
     retriever: Retriever = FeedbackRetriever(corpus) if isinstance(corpus, Store) else corpus
+    policy, admitted_generator, admitted_critic = admit(policy, generator, critic, pages=corpus)
     return {
         arm: LoopController(
             retriever=retriever,
             verifier=Verifier.from_policy(corpus, policy),
-            generator=generator or build_generator(policy, pages=corpus),
-            critic=critic or build_critic(policy),
+            generator=admitted_generator,
+            critic=admitted_critic,
             policy=policy,
             arm=arm,
         )
@@ -103,8 +105,8 @@ def run_ablation(
     policy: Policy,
     arms: Sequence[Arm] = ARMS,
     concurrency: int = 1,
-    generator: Generator | None = None,
-    critic: Critic | None = None,
+    generator: GeneratorLike | None = None,
+    critic: CriticLike | None = None,
     trace_dir: Path | None = None,
     on_result: Callable[[ItemResult], None] | None = None,
     paraphrases: bool = True,

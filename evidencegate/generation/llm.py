@@ -1,23 +1,34 @@
-"""The prompted generator: a language model drafts claims, each citing evidence ids and quotes.
+"""The prompted generator: a language model drafts claims, each citing evidence by id.
 
-The model sees the evidence as delimited blocks with short ids and returns, for each claim, the
-ids it cites and an exact quote from each. It never supplies offsets: the verifier locates
-every quote in the stored page, and rejects what it cannot find. Output is validated against
-:class:`LLMDraft`'s JSON Schema (exported as ``schemas/llm_draft.schema.json``) with one repair
-call; a second invalid reply raises :class:`~evidencegate.exceptions.ModelOutputInvalid`.
+Contract v2 (the default): the model sees the evidence as blocks of numbered sentence spans
+(``[E1.2] ...``) and cites span ids (:class:`LLMDraftV2`, ``schemas/llm_draft_v2.schema.json``);
+the engine fills each citation's doc_id, version, page and quote from the cited span of the
+stored passage. A model may narrow a citation with a ``quote`` of its own: that quote is kept
+as written, so the verifier checks it verbatim like any other. Contract v1 (:class:`LLMDraft`,
+the model copies quotes) is kept so that traces recorded with it still replay.
+
+The model never supplies offsets: the verifier locates every quote in the stored page, and
+rejects what it cannot find. Output is validated against the JSON Schema with one repair call;
+a second invalid reply raises :class:`~evidencegate.exceptions.ModelOutputInvalid`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.prompts import GENERATOR_DRAFT, evidence_blocks
+from evidencegate.prompts import (
+    GENERATOR_DRAFT,
+    GENERATOR_DRAFT_V2,
+    EvidenceSpans,
+    evidence_blocks,
+    evidence_spans,
+)
 from evidencegate.providers.base import (
     ChatMessage,
     ChatModel,
@@ -25,9 +36,21 @@ from evidencegate.providers.base import (
     ModelComponent,
     OutputSchema,
 )
-from evidencegate.providers.structured import complete_json
+from evidencegate.providers.structured import complete_json, restricted
 
-__all__ = ["LLMClaim", "LLMDraft", "LLMGenerator", "LLMQuote"]
+__all__ = [
+    "CONTRACTS",
+    "LLMClaim",
+    "LLMClaimV2",
+    "LLMDraft",
+    "LLMDraftV2",
+    "LLMGenerator",
+    "LLMQuote",
+    "LLMSpanCitation",
+]
+
+#: The draft contracts a generator speaks: 1 copies quotes (replay of old traces), 2 cites spans.
+CONTRACTS = (1, 2)
 
 
 class _Out(BaseModel):
@@ -51,12 +74,38 @@ class LLMDraft(_Out):
     declined: str | None = Field(default=None, description="Why there are no claims.")
 
 
+class LLMSpanCitation(_Out):
+    span_id: str = Field(
+        pattern=r"^E[0-9]+\.[0-9]+$", description="The id of an evidence span (E1.1, E1.2...)."
+    )
+    quote: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Only to cite part of the span: words copied exactly from it.",
+    )
+
+
+class LLMClaimV2(_Out):
+    text: str = Field(min_length=1)
+    citations: list[LLMSpanCitation] = Field(min_length=1)
+
+
+class LLMDraftV2(_Out):
+    """What the generator model returns under contract v2: claims citing span ids."""
+
+    claims: list[LLMClaimV2] = Field(default_factory=list)
+    declined: str | None = Field(default=None, description="Why there are no claims.")
+
+
 DRAFT_SCHEMA = OutputSchema(name="draft", json_schema=LLMDraft.model_json_schema())
+DRAFT_SCHEMA_V2 = OutputSchema(name="draft_v2", json_schema=LLMDraftV2.model_json_schema())
 
 
 class LLMGenerator(ModelComponent):
     """Drafts with ``model``; ``component_id`` is ``provider:model`` (what the same-model check
-    compares with the critic's)."""
+    compares with the critic's). ``contract`` is the draft contract (see the module doc)."""
+
+    role = "generator"
 
     def __init__(
         self,
@@ -66,7 +115,11 @@ class LLMGenerator(ModelComponent):
         max_output_tokens: int = 2048,
         temperature: float = 0.0,
         min_quote_chars: int = 20,
+        contract: int = 2,
     ) -> None:
+        if contract not in CONTRACTS:
+            raise ValueError(f"contract must be one of {CONTRACTS} (got {contract})")
+        self.contract = contract
         super().__init__(
             model,
             timeout_s=timeout_s,
@@ -83,7 +136,6 @@ class LLMGenerator(ModelComponent):
         as_of: dt.date,
         avoid: Sequence[str] = (),
     ) -> Draft:
-        blocks = evidence_blocks(evidence)
         avoid_text = (
             "Do not repeat these claims; they failed verification:\n"
             + "\n".join(f"- {text}" for text in avoid)
@@ -91,6 +143,50 @@ class LLMGenerator(ModelComponent):
             if avoid
             else ""
         )
+        if self.contract == 1:
+            return self._draft_v1(question, evidence, as_of=as_of, avoid_text=avoid_text)
+        spans = evidence_spans(evidence)
+        system, user = GENERATOR_DRAFT_V2.render(
+            question=question, as_of=as_of.isoformat(), avoid=avoid_text, evidence=spans.text
+        )
+        request = ChatRequest(
+            system=system,
+            messages=[ChatMessage(role="user", content=user)],
+            output=restricted(
+                DRAFT_SCHEMA_V2,
+                {("$defs", "LLMSpanCitation", "properties", "span_id"): list(spans.spans)},
+            ),
+            max_output_tokens=self.max_output_tokens,
+            temperature=self.temperature,
+            metadata=GENERATOR_DRAFT_V2.metadata("draft"),
+        )
+
+        def known_spans(data: dict[str, Any]) -> list[str]:
+            return [
+                f"claims/{i}/citations/{j}/span_id: {c['span_id']!r} is not one of the "
+                f"span ids ({spans.describe_ids()})"
+                for i, claim in enumerate(data.get("claims", []))
+                for j, c in enumerate(claim["citations"])
+                if c["span_id"] not in spans.spans
+            ]
+
+        data = complete_json(
+            self.model,
+            request,
+            timeout_s=self.timeout_s,
+            component=self.component_id,
+            check=known_spans,
+        )
+        out = LLMDraftV2.model_validate(data)
+        return _assemble(
+            (item.text, [_span_citation(spans, c) for c in item.citations]) for item in out.claims
+        ).model_copy(update={"declined": out.declined})
+
+    def _draft_v1(
+        self, question: str, evidence: Sequence[Passage], *, as_of: dt.date, avoid_text: str
+    ) -> Draft:
+        """Contract v1: the model copies a quote from each block it cites."""
+        blocks = evidence_blocks(evidence)
         system, user = GENERATOR_DRAFT.render(
             min_quote_chars=self.min_quote_chars,
             question=question,
@@ -124,21 +220,43 @@ class LLMGenerator(ModelComponent):
             check=known_ids,
         )
         out = LLMDraft.model_validate(data)
-        claims: dict[str, Claim] = {}
-        for item in out.claims:
-            citations = [
-                Citation(
-                    doc_id=blocks.by_id[q.evidence_id].doc_id,
-                    version=blocks.by_id[q.evidence_id].version,
-                    page=blocks.by_id[q.evidence_id].page,
-                    quote=q.quote,
-                    evidence_id=blocks.by_id[q.evidence_id].passage_id,
-                )
-                for q in item.citations
-            ]
-            key = item.text + "".join(f"\n{c.evidence_id}:{c.quote}" for c in citations)
-            claim_id = "c-" + sha256_hex(key)[:10]
-            claims.setdefault(
-                claim_id, Claim(claim_id=claim_id, text=item.text, citations=citations)
+        return _assemble(
+            (
+                item.text,
+                [
+                    Citation(
+                        doc_id=blocks.by_id[q.evidence_id].doc_id,
+                        version=blocks.by_id[q.evidence_id].version,
+                        page=blocks.by_id[q.evidence_id].page,
+                        quote=q.quote,
+                        evidence_id=blocks.by_id[q.evidence_id].passage_id,
+                    )
+                    for q in item.citations
+                ],
             )
-        return Draft(claims=list(claims.values()), declined=out.declined)
+            for item in out.claims
+        ).model_copy(update={"declined": out.declined})
+
+
+def _span_citation(spans: EvidenceSpans, cited: LLMSpanCitation) -> Citation:
+    """The citation of a span, filled from the stored passage: the span's exact text, or the
+    model's own quote when it narrows the span (kept as written, so verified verbatim)."""
+    span = spans.spans[cited.span_id]
+    passage = span.passage
+    return Citation(
+        doc_id=passage.doc_id,
+        version=passage.version,
+        page=passage.page,
+        quote=cited.quote if cited.quote is not None else span.text,
+        evidence_id=passage.passage_id,
+    )
+
+
+def _assemble(items: Iterable[tuple[str, list[Citation]]]) -> Draft:
+    """Claims with content-hash ids; a repeated claim (same text and citations) is kept once."""
+    claims: dict[str, Claim] = {}
+    for text, citations in items:
+        key = text + "".join(f"\n{c.evidence_id}:{c.quote}" for c in citations)
+        claim_id = "c-" + sha256_hex(key)[:10]
+        claims.setdefault(claim_id, Claim(claim_id=claim_id, text=text, citations=citations))
+    return Draft(claims=list(claims.values()))

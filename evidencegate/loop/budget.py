@@ -27,6 +27,7 @@ class Budget:
     max_tokens: int
     max_cost_usd: float
     run_seconds: float
+    max_model_calls: int = 40
 
     @classmethod
     def from_policy(cls, policy: Policy) -> Budget:
@@ -37,6 +38,7 @@ class Budget:
             max_tokens=policy.max_tokens,
             max_cost_usd=policy.max_cost_usd,
             run_seconds=policy.time_budget.per_run_s,
+            max_model_calls=policy.max_model_calls,
         )
 
     def check_time(self, usage: RunUsage) -> None:
@@ -49,9 +51,18 @@ class Budget:
         if used >= self.max_tokens:
             raise BudgetExceeded("max_tokens", allowed=self.max_tokens, used=used)
 
-    def check_cost(self, usage: RunUsage) -> None:
-        if self.max_cost_usd and usage.cost_usd >= self.max_cost_usd:
+    def check_cost(self, usage: RunUsage, *, priced_call: bool = False) -> None:
+        """Raise once the cost budget is spent. Before a call to a priced model (``priced_call``)
+        a budget of 0 is spent already: such a call may not be made at all."""
+        if (self.max_cost_usd or priced_call) and usage.cost_usd >= self.max_cost_usd:
             raise BudgetExceeded("max_cost_usd", allowed=self.max_cost_usd, used=usage.cost_usd)
+
+    def check_calls(self, usage: RunUsage) -> None:
+        """Raise when one more model call would exceed ``max_model_calls``."""
+        if usage.model_calls >= self.max_model_calls:
+            raise BudgetExceeded(
+                "max_model_calls", allowed=self.max_model_calls, used=usage.model_calls
+            )
 
     def check_retrieval(self, usage: RunUsage) -> None:
         """Raise when one more retrieval would exceed the retrieval budget."""
@@ -104,6 +115,7 @@ _LIMIT_TO_STOP = {
     "max_tokens": StopReason.BUDGET_TOKENS,
     "max_cost_usd": StopReason.BUDGET_COST,
     "max_retrievals": StopReason.BUDGET_RETRIEVALS,
+    "max_model_calls": StopReason.BUDGET_CALLS,
 }
 
 

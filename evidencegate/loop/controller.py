@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from evidencegate._version import __version__
 from evidencegate.analysis import profile_question
 from evidencegate.canonical import sha256_hex
+from evidencegate.components import check_separation
 from evidencegate.contracts import (
     Action,
     Arm,
@@ -33,7 +34,7 @@ from evidencegate.contracts import (
     StopReason,
     Verdict,
 )
-from evidencegate.exceptions import BudgetExceeded, ConfigurationError, CriticOutputInvalid
+from evidencegate.exceptions import BudgetExceeded, CriticOutputInvalid
 from evidencegate.judges.models import AnswerScore, Route, TriadResult
 from evidencegate.judges.relevance import (
     RelevanceJudge,
@@ -94,13 +95,9 @@ class LoopController:
         relevance_judge: RelevanceJudge | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        same = generator.component_id == critic.component_id
-        if same and policy.require_separate_critic and not policy.allow_same_model_critic:
-            raise ConfigurationError(
-                f"critic {critic.component_id!r} is the same component as the generator; "
-                "set allow_same_model_critic: true in the policy to allow it",
-                component=critic.component_id,
-            )
+        # The critic must not be the generator (same object, model or provider:model), unless
+        # the policy allows it with a stated reason, recorded in run_start.
+        self.same_model_reason = check_separation(generator, critic, policy)
         self.retriever = retriever
         self.verifier = verifier
         self.generator = generator
@@ -139,8 +136,8 @@ class LoopController:
             "retriever": type(self.retriever).__name__,
             "arm": arm.value,
         }
-        if self.generator.component_id == self.critic.component_id:
-            components["same_model_critic"] = "allowed by policy"
+        if self.same_model_reason is not None:
+            components["same_model_critic"] = self.same_model_reason
         trace.emit(
             RunStartEvent(
                 question=question,

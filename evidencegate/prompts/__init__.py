@@ -8,20 +8,36 @@ produced an output. Change a template's text only together with its version.
 
 from __future__ import annotations
 
-from evidencegate.prompts.base import EvidenceBlocks, PromptTemplate, evidence_blocks
+from evidencegate.prompts.base import (
+    EvidenceBlocks,
+    EvidenceSpans,
+    PromptTemplate,
+    Span,
+    evidence_blocks,
+    evidence_spans,
+)
 from evidencegate.prompts.templates import (
     CRITIC_AUDIT,
+    CRITIC_AUDIT_V2,
     CRITIC_SUFFICIENCY,
+    CRITIC_SUFFICIENCY_V2,
     GENERATOR_DRAFT,
+    GENERATOR_DRAFT_V2,
     REPAIR,
 )
 
 __all__ = [
     "CRITIC_AUDIT",
+    "CRITIC_AUDIT_V2",
     "CRITIC_SUFFICIENCY",
+    "CRITIC_SUFFICIENCY_V2",
     "GENERATOR_DRAFT",
+    "GENERATOR_DRAFT_V2",
     "REPAIR",
     "EvidenceBlocks",
+    "EvidenceSpans",
     "PromptTemplate",
+    "Span",
     "evidence_blocks",
+    "evidence_spans",
 ]

@@ -190,7 +190,15 @@ def status_failure(
 
 class ModelComponent:
     """What a model-backed role shares: the model, its call settings, ``provider:model`` as the
-    component id (what the same-model check compares), and closing the model's client."""
+    component id (what the same-model check compares), and closing the model's client.
+
+    The model is wrapped in a :class:`~evidencegate.providers.recording.RecordingChatModel` for
+    ``role`` unless it is one already: however the component was built, every call it makes is
+    recorded, budgeted and retried (the one door for models).
+    """
+
+    #: The role recorded in ``model_call`` events; subclasses name theirs.
+    role = "model"
 
     def __init__(
         self,
@@ -200,7 +208,11 @@ class ModelComponent:
         max_output_tokens: int = 2048,
         temperature: float = 0.0,
     ) -> None:
-        self.model = model
+        from evidencegate.providers.recording import RecordingChatModel
+
+        if not isinstance(model, RecordingChatModel):
+            model = RecordingChatModel(model, role=self.role)
+        self.model: ChatModel = model
         self.timeout_s = timeout_s
         self.max_output_tokens = max_output_tokens
         self.temperature = temperature
@@ -208,6 +220,12 @@ class ModelComponent:
     @property
     def component_id(self) -> str:
         return f"{self.model.provider}:{self.model.model}"
+
+    @property
+    def chat_model(self) -> ChatModel:
+        """The model under the recording wrapper (what the same-object check compares)."""
+        inner = getattr(self.model, "inner", None)
+        return inner if isinstance(inner, ChatModel) else self.model
 
     def close(self) -> None:
         """Close the model's client connections."""

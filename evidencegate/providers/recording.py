@@ -2,13 +2,19 @@
 
 Like pydantic-ai's ``InstrumentedModel`` it wraps a :class:`ChatModel` instead of living inside
 one. Within a run (:func:`~evidencegate.loop.context.current_run`), before each attempt it
-checks the run's time, token and cost budgets (raising
+checks the run's call, time, token and cost budgets (raising
 :class:`~evidencegate.exceptions.BudgetExceeded`, which the controller turns into a stop); it
 caps the call's timeout at the run's remaining time; after each attempt it emits a
 :class:`~evidencegate.trace.events.ModelCallEvent` with the verbatim request and response bodies
-and adds tokens and cost (``Policy.prices``) to the run's usage. 408, 429, 5xx, timeouts and
-connection errors are retried at most ``max_retries`` times with exponential backoff that
-honours the server's retry-after. Outside a run it only retries.
+and adds tokens and cost to the run's usage. 408, 429, 5xx, timeouts and connection errors are
+retried at most ``max_retries`` times with exponential backoff that honours the server's
+retry-after. Outside a run it only retries.
+
+It is the one door for models: every model-backed component
+(:class:`~evidencegate.providers.base.ModelComponent`) wraps the model it is given in one, so a
+model passed through the Python API is recorded and budgeted like one named in a policy. The
+price and the retry count not given here come from the run's policy (``prices`` and
+``endpoints`` of ``provider:model``), so that a replay under the recorded policy reproduces them.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from typing import Any
 
 from evidencegate.exceptions import BudgetExceeded, ModelCallFailed
 from evidencegate.loop.context import RunContext, current_run
-from evidencegate.policy import ModelPrice
+from evidencegate.policy import ModelPrice, Policy
 from evidencegate.providers.base import ChatModel, ChatRequest, ChatResponse, close_model
 from evidencegate.trace.events import ModelCallEvent
 
@@ -40,13 +46,13 @@ class RecordingChatModel:
         *,
         role: str,
         price: ModelPrice | None = None,
-        max_retries: int = 2,
+        max_retries: int | None = None,
         backoff_s: float = 0.5,
         max_backoff_s: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if max_retries < 0:
+        if max_retries is not None and max_retries < 0:
             raise ValueError(f"max_retries must be >= 0 (got {max_retries})")
         self.inner = inner
         self.role = role
@@ -62,6 +68,11 @@ class RecordingChatModel:
         return self.inner.provider
 
     @property
+    def spec(self) -> str:
+        """``provider:model``: the key of the model's price and endpoint in a policy."""
+        return f"{self.provider}:{self.model}"
+
+    @property
     def model(self) -> str:
         return self.inner.model
 
@@ -70,14 +81,17 @@ class RecordingChatModel:
 
     def complete(self, request: ChatRequest, *, timeout_s: float) -> ChatResponse:
         ctx = current_run()
+        price = self._price(ctx)
+        max_retries = self._max_retries(ctx)
         attempt = 0
         while True:
             attempt += 1
             call_timeout = timeout_s
             if ctx is not None:
+                ctx.budget.check_calls(ctx.usage)
                 ctx.budget.check_time(ctx.usage)
                 ctx.budget.check_tokens(ctx.usage)
-                ctx.budget.check_cost(ctx.usage)
+                ctx.budget.check_cost(ctx.usage, priced_call=_priced(price))
                 call_timeout = min(timeout_s, ctx.budget.run_seconds - ctx.usage.elapsed_s())
             started = self.clock()
             try:
@@ -88,7 +102,7 @@ class RecordingChatModel:
                     self._record_failure(ctx, request, attempt, exc, latency)
                 if not isinstance(exc, ModelCallFailed) or not exc.retryable:
                     raise
-                if attempt > self.max_retries:
+                if attempt > max_retries:
                     raise
                 delay = self._delay(attempt, exc)
                 if ctx is not None and ctx.usage.elapsed_s() + delay >= ctx.budget.run_seconds:
@@ -100,8 +114,20 @@ class RecordingChatModel:
                 self.sleep(delay)
                 continue
             if ctx is not None:
-                self._record_success(ctx, request, attempt, response, self.clock() - started)
+                self._record_success(
+                    ctx, request, attempt, response, self.clock() - started, price=price
+                )
             return response
+
+    def _price(self, ctx: RunContext | None) -> ModelPrice | None:
+        if self.price is not None or ctx is None:
+            return self.price
+        return ctx.policy.prices.get(self.spec)
+
+    def _max_retries(self, ctx: RunContext | None) -> int:
+        if self.max_retries is not None:
+            return self.max_retries
+        return (ctx.policy if ctx is not None else Policy()).endpoint(self.spec).max_retries
 
     def _delay(self, attempt: int, exc: ModelCallFailed) -> float:
         """Exponential backoff, never shorter than the server's retry-after."""
@@ -118,12 +144,13 @@ class RecordingChatModel:
             ) from exc
         return delay
 
-    def _cost(self, response: ChatResponse) -> float:
-        if self.price is None:
+    @staticmethod
+    def _cost(response: ChatResponse, price: ModelPrice | None) -> float:
+        if price is None:
             return 0.0
         return (
-            response.input_tokens * self.price.input_per_mtok
-            + response.output_tokens * self.price.output_per_mtok
+            response.input_tokens * price.input_per_mtok
+            + response.output_tokens * price.output_per_mtok
         ) / 1_000_000
 
     def _record_success(
@@ -133,8 +160,10 @@ class RecordingChatModel:
         attempt: int,
         response: ChatResponse,
         latency_s: float,
+        *,
+        price: ModelPrice | None,
     ) -> None:
-        cost = self._cost(response)
+        cost = self._cost(response, price)
         ctx.usage.model_calls += 1
         ctx.usage.input_tokens += response.input_tokens
         ctx.usage.output_tokens += response.output_tokens
@@ -207,3 +236,8 @@ class RecordingChatModel:
                 latency_ms=round(latency_s * 1000, 3),
             )
         )
+
+
+def _priced(price: ModelPrice | None) -> bool:
+    """Does a call to a model at ``price`` cost money? (Unpriced models cost nothing.)"""
+    return price is not None and (price.input_per_mtok > 0 or price.output_per_mtok > 0)

@@ -7,17 +7,18 @@ validation errors (:data:`~evidencegate.prompts.REPAIR`). A second invalid reply
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import jsonschema
 
 from evidencegate.exceptions import ModelOutputInvalid
 from evidencegate.prompts import REPAIR
-from evidencegate.providers.base import ChatMessage, ChatModel, ChatRequest
+from evidencegate.providers.base import ChatMessage, ChatModel, ChatRequest, OutputSchema
 
-__all__ = ["complete_json"]
+__all__ = ["complete_json", "restricted"]
 
 #: Validation messages quoted back to the model (and kept in the error) at most.
 MAX_ERRORS = 5
@@ -106,3 +107,34 @@ def _without_fence(reply: str) -> str:
 
 def _clip(message: str) -> str:
     return message if len(message) <= _MAX_ERROR_CHARS else message[: _MAX_ERROR_CHARS - 1] + "…"
+
+
+def restricted(
+    schema: OutputSchema,
+    choices: Mapping[tuple[str, ...], Sequence[str]],
+    *,
+    lengths: Mapping[tuple[str, ...], int] | None = None,
+) -> OutputSchema:
+    """``schema`` with the string at each path restricted to ``choices`` (an ``enum``).
+
+    A path is the keys from the schema's root to a string schema (``("$defs", "Claim",
+    "properties", "claim_id")``; an array's ``"items"`` included). The ids a reply may use are
+    known per request (the claims drafted, the evidence spans given): servers that compile the
+    schema into a sampling grammar (llama.cpp) then cannot produce any other, and every server
+    gets them stated. An empty choice list restricts nothing (the caller's check still applies).
+    ``lengths`` fixes the length of the array at each path (``minItems`` = ``maxItems``), e.g.
+    one verdict per drafted claim.
+    """
+    json_schema = copy.deepcopy(schema.json_schema)
+    for path, values in choices.items():
+        node: Any = json_schema
+        for key in path:
+            node = node[key]
+        if values:
+            node["enum"] = list(values)
+    for path, length in (lengths or {}).items():
+        node = json_schema
+        for key in path:
+            node = node[key]
+        node["minItems"] = node["maxItems"] = length
+    return OutputSchema(name=schema.name, json_schema=json_schema)

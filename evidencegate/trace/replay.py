@@ -14,6 +14,12 @@ another policy for a *counterfactual* replay, with:
 * the deterministic offline components (extractive generator, rules critic, verifier) re-run as
   they are: the same inputs give the same outputs.
 
+The recorded policy names the models the run really used, also those given through the Python
+API (:func:`~evidencegate.components.admit`), so API-wired runs replay like policy-wired ones.
+A trace recorded with the model contracts v1 (the model copied quotes, the critic reported
+coverage; prompts ``*@v1`` in its model calls) is replayed with the v1 components, so old traces
+still replay.
+
 Every replayed event is compared with the recorded one as canonical JSON
 (:func:`comparable_event` names the fields left out: wall-clock durations, the retriever's
 class name, the recorded policy itself; in a counterfactual replay also the policy name in the
@@ -506,17 +512,29 @@ def replay_trace(
 
     counterfactual = policy is not None
     effective = load_policy(policy) if counterfactual else load_policy(dict(start.policy))
+    allowed_same = start.components.get("same_model_critic")
+    if allowed_same and not effective.same_model_critic_reason:
+        # Recorded before a stated reason was required: the recorded words are the reason.
+        effective = effective.model_copy(update={"same_model_critic_reason": allowed_same})
     passages = rehydrate_passages(retrievals, store, tenant=start.tenant)
     retrieved = {f"{ref.doc_id}@{ref.version}" for e in retrievals for ref in e.results}
     lookup = ReplaySourceLookup(store, as_of=start.as_of, tenant=start.tenant, retrieved=retrieved)
-    models = replay_chat_models([e for e in recorded if isinstance(e, ModelCallEvent)])
+    calls = [e for e in recorded if isinstance(e, ModelCallEvent)]
+    models = replay_chat_models(calls)
     scopes = [e for e in recorded if isinstance(e, ScopeEvent)]
     replayer = ReplayRetriever(retrievals, passages)
     controller = LoopController(
         retriever=ScopedReplayRetriever(replayer, scopes[0]) if scopes else replayer,
         verifier=Verifier.from_policy(lookup, effective),
-        generator=generator or build_generator(effective, chat_models=models, pages=lookup),
-        critic=critic or build_critic(effective, chat_models=models),
+        generator=generator
+        or build_generator(
+            effective,
+            chat_models=models,
+            contract=_contract(calls, "generator.draft"),
+            pages=lookup,
+        ),
+        critic=critic
+        or build_critic(effective, chat_models=models, contract=_contract(calls, "critic.")),
         policy=effective,
         arm=_arm(start, path),
     )
@@ -547,6 +565,17 @@ def replay_trace(
         ),
         drift=[] if end is None else citation_drift(end.answer, store, tenant=start.tenant),
     )
+
+
+def _contract(calls: Sequence[ModelCallEvent], prompt_prefix: str) -> int:
+    """The model contract the recorded calls of a role used: 1 when their prompts are ``@v1``
+    (recorded before contract v2), else the current one."""
+    for call in calls:
+        metadata = call.request.get("chat", {}).get("metadata", {})
+        prompt = str(metadata.get("prompt", ""))
+        if prompt.startswith(prompt_prefix):
+            return 1 if prompt.endswith("@v1") else 2
+    return 2
 
 
 def _run_start(lines: Sequence[TraceLine], path: str | Path) -> RunStartEvent:
