@@ -69,6 +69,10 @@ class DocumentVersion(_Model):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     tenant: str = "default"
     pages: int = Field(ge=0, default=0)
+    extractor: str | None = Field(
+        default=None,
+        description="The PDF extractor and its version the page text came from (None: not a PDF).",
+    )
 
     def in_force(self, as_of: dt.date) -> bool:
         """True when this version applies on ``as_of`` (effective_to is exclusive)."""
