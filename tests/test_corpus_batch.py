@@ -305,6 +305,16 @@ class TestManifest:
         with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
             read_manifest(manifest)
 
+    def test_the_financebench_manifest_names_every_mapped_filing(self) -> None:
+        """The shipped FinanceBench manifest names each filing that has a mapping, with it."""
+        shared_path("corpora", "financebench", "pdfs")
+        sources = read_manifest(
+            REPO_ROOT / "golden_sets" / "mappings" / "financebench-manifest.yaml"
+        )
+        stems = sorted(p.stem for p in FB_MAPPINGS.glob("*.yaml"))
+        assert [s.path.stem for s in sources] == stems
+        assert all(s.path.is_file() and s.options.doc_id == s.path.stem for s in sources)
+
     def test_python_rows_are_the_same_rows(self, tmp_path: Path) -> None:
         """ManifestRow objects give the same sources as a manifest file."""
         md(tmp_path, "a.md", "A")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import glob
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,7 @@ def _files(pattern: str, base: Path, where: str) -> list[Path]:
 
 def _resolve(directory: Path, name: str) -> Path:
     path = Path(name).expanduser()
-    return path if path.is_absolute() else directory / path
+    return Path(os.path.normpath(path if path.is_absolute() else directory / path))
 
 
 def _overlay(data: dict[str, Any], top: dict[str, Any]) -> None:

@@ -6,10 +6,11 @@ FinanceBench 10-Ks: pypdfium2 (PDFium, the engine of Chromium's PDF viewer) extr
 order of magnitude faster than pypdf and finds at least as many of the golden sets' required
 quotes on their cited pages.
 
-pypdfium2's raw text is normalised in two ways, both checked against the printed page: line
-breaks ``\\r\\n`` become ``\\n``, and U+FFFE, which PDFium puts where it joined a word broken by
-a hyphen at the end of a line (``long\\ufffeterm``), becomes the hyphen that is printed there
-(``long-term``). U+FFFE is a Unicode non-character: it is never real text.
+pypdfium2's raw text is normalised in two ways, both restoring what is printed on the page:
+line breaks ``\\r\\n`` become ``\\n``, and U+FFFE, which PDFium puts where it removed a line
+break after a hyphen (``regu\\ufffelation``, ``long\\ufffeterm``), becomes that hyphen and line
+break again (``regu-\\nlation``), as pypdf reads it; the verifier's normalisation then rejoins
+a word hyphenated across a line. U+FFFE is a Unicode non-character: it is never real text.
 
 The extractor and its version are recorded with every stored version (``extractor_id``), and
 the text a quote was verified against is the stored text, never a fresh extraction.
@@ -81,7 +82,7 @@ def _pdfium_pages(data: bytes, path: str) -> list[str]:
                 raise IngestError(
                     f"cannot extract text ({exc})", path=path, page=index + 1
                 ) from exc
-            pages.append(raw.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-"))
+            pages.append(raw.replace("\r\n", "\n").replace("\r", "\n").replace("\ufffe", "-\n"))
     finally:
         document.close()
     return pages
