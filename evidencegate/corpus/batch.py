@@ -121,9 +121,11 @@ def _run_pool(
     finish: Callable[[int, PreparedFile | IngestFailure], None],
 ) -> None:
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        # largest files first, so that no worker is left alone with a big one at the end
+        order = sorted(range(len(sources)), key=lambda i: -_size(sources[i].path))
         futures: dict[Future[PreparedFile | IngestFailure], int] = {
             pool.submit(_prepare, s.path, s.options, s.name, skip_keys): i
-            for i, s in enumerate(sources)
+            for i, s in ((i, sources[i]) for i in order)
         }
         try:
             for future in as_completed(futures):
@@ -140,6 +142,13 @@ def _run_pool(
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # reported when the file is read
+        return 0
 
 
 def _context() -> BaseContext:

@@ -200,8 +200,10 @@ class Store(Closing):
     ) -> IngestReport:
         """Ingest files in ONE transaction: all of them are stored, or (on any error) none.
 
-        Re-ingesting a stored version with identical content is reported ``unchanged``; the
-        same doc_id@version with different content is an IngestError (versions are immutable).
+        Re-ingesting a stored version with identical content is reported ``unchanged`` (a file
+        ingested before with the same content and options is not even read again); the same
+        doc_id@version with different content is an IngestError (versions are immutable). For
+        many files, worker processes and per-file commits see :func:`ingest_batch`.
         """
         options = options or IngestOptions()
         versions: list[IngestedVersion] = []
