@@ -369,6 +369,27 @@ class TestCommandLine:
         assert run_ingest(parse("--store", store_dir)) == 2
         assert "nothing to ingest" in capsys.readouterr().err
 
+    def test_progress_bar_on_a_terminal_only(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """On a terminal stderr gets a bar over files and pages; --quiet turns it off."""
+        md(tmp_path, "a.md", "A")
+        md(tmp_path, "b.md", "B")
+
+        class Terminal(io.StringIO):
+            def isatty(self) -> bool:
+                return True
+
+        for quiet, expected in ((False, True), (True, False)):
+            terminal = Terminal()
+            monkeypatch.setattr(sys, "stderr", terminal)
+            flags = ["--quiet"] if quiet else []
+            store_dir = str(tmp_path / f"s{quiet}")
+            assert run_ingest(parse(str(tmp_path), "--store", store_dir, *flags)) == 0
+            bar = "[" + "#" * 30 + "] 2/2 files, 2 pages"
+            assert (bar in terminal.getvalue()) is expected, terminal.getvalue()
+        capsys.readouterr()
+
     def test_control_characters_in_reasons_are_escaped(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:

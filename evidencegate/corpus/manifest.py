@@ -44,7 +44,11 @@ _MERGED = ("field_map", "version_dates")
 
 
 class ManifestRow(BaseModel):
-    """One manifest row: a path (file, directory or glob) and the metadata of what it names."""
+    """One manifest row: a path (file, directory or glob) and the metadata of what it names.
+
+    Every field but ``path`` and ``mapping`` is an :class:`IngestOptions` field of the same
+    name: a document field added there becomes a manifest column by adding it here too.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -57,8 +57,9 @@ __all__ = ["STORE_FILENAME", "Store"]
 STORE_FILENAME = "evidencegate.sqlite3"
 _APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
 _SCHEMA_VERSION = 2
-_BUSY_TIMEOUT_S = 60.0
-"""How long a write waits for another writer's transaction (one file's commit) to end."""
+_BUSY_TIMEOUT_S = 300.0
+"""How long a write waits for another writer's transaction (one file's commit) to end: long,
+because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
 _CONTEXT_WEIGHT = 1.0
 """BM25 weight of the context column (label, heading, document title) relative to the passage
 text. Equal: the context column is short, so BM25's length normalisation already makes a heading
