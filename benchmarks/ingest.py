@@ -7,8 +7,11 @@
                extractor: wall time, pages/s, characters, and quote fidelity, the share of the
                FinanceBench golden set's required quotes (``golden_sets/financebench.jsonl``,
                1-based pages) that the verifier's own ``locate_quote`` finds on the cited page
-               of that extractor's text. pypdf and pypdfium2 always; PyMuPDF and pdf_oxide too
-               when installed (``--extractors`` picks).
+               of that extractor's text; and, as a check not written from any of these
+               extractors' output, the share of the lines (>= 25 characters) of FinanceBench's
+               own gold evidence (``financebench_gold_150.jsonl``) found on their page. pypdf
+               and pypdfium2 always; PyMuPDF and pdf_oxide too when installed
+               (``--extractors`` picks).
 2. Ingest      the FinanceBench PDFs ingested from a CSV manifest (the filings' mappings in
                ``golden_sets/mappings/financebench`` where there is one, else doc_id = file stem)
                into a fresh store with ``ingest_batch`` at ``jobs=1`` and ``jobs=2`` (worker
@@ -44,6 +47,8 @@ DEFAULT_SHARED = REPO.parent / "shared" / "datasets"
 FINANCEBENCH = ("corpora", "financebench", "pdfs")
 REGULATORY = ("corpora", "regulatory_pdfs")
 GOLDEN = REPO / "golden_sets" / "financebench.jsonl"
+FB_GOLD = ("corpora", "financebench", "financebench_gold_150.jsonl")
+MIN_LINE = 25
 MAPPINGS = REPO / "golden_sets" / "mappings" / "financebench"
 TARGET = 1.3
 
@@ -139,6 +144,28 @@ def fidelity(
     return found, total, missed
 
 
+def evidence_lines(path: Path) -> list[tuple[str, int, str]]:
+    """(doc_id, 1-based page, line) for every line of FinanceBench's gold evidence quotes."""
+    lines = []
+    for row in path.read_text(encoding="utf-8").splitlines():
+        for evidence in json.loads(row)["evidence"]:
+            for line in evidence["quote"].splitlines():
+                if len(line.strip()) >= MIN_LINE:
+                    lines.append((evidence["doc_id"], evidence["page_index0"] + 1, line.strip()))
+    return lines
+
+
+def line_recall(texts: dict[str, list[str]], lines: Sequence[tuple[str, int, str]]) -> str:
+    found = total = 0
+    for doc_id, page, line in lines:
+        pages = texts.get(doc_id)
+        if pages is None or page > len(pages):
+            continue
+        total += 1
+        found += isinstance(locate_quote(pages[page - 1], line), QuoteMatch)
+    return f"{found}/{total} ({100 * found / total:.1f}%)" if total else "n/a"
+
+
 def write_manifest(pdfs: Sequence[Path], path: Path) -> None:
     """A CSV manifest: a filing's mapping when it has one, else doc_id = stem (benchmark only)."""
     with path.open("w", newline="", encoding="utf-8") as out:
@@ -196,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     finance = sorted(args.shared.joinpath(*FINANCEBENCH).glob("*.pdf"))
     regulatory = sorted(args.shared.joinpath(*REGULATORY).glob("*.pdf"))
-    if not finance or not regulatory:
+    if not finance or not regulatory or not args.shared.joinpath(*FB_GOLD).is_file():
         print(f"error: no PDFs under {args.shared} (see its README.md)", file=sys.stderr)
         return 2
     if args.extractors:
@@ -220,6 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         names = [n for n in names if n in {"pypdfium2", "pypdf"}]
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # font warnings of real filings
     quotes = golden_quotes()
+    lines = evidence_lines(args.shared.joinpath(*FB_GOLD))
 
     rows: list[list[str]] = []
     raw: dict[str, Extraction] = {}
@@ -234,8 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 found, total, missed = fidelity(result.texts, quotes)
                 share = f"{found}/{total} ({100 * found / total:.0f}%)" if total else "n/a"
                 misses = ", ".join(missed) or "-"
+                recall = line_recall(result.texts, lines)
             else:
-                share, misses = "-", "-"
+                share, misses, recall = "-", "-", "-"
             label = extractor_id(name) if name in {"pypdf", "pypdfium2"} else name  # type: ignore[arg-type]
             rows.append(
                 [
@@ -249,10 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{result.chars:,}",
                     share,
                     misses,
+                    recall,
                 ]
             )
     header = ("extractor", "corpus", "files", "pages", "s", "cpu s", "pages/s", "chars")
-    header += ("quotes", "missed")
+    header += ("golden quotes", "missed", "FB evidence lines")
     print(render(header, rows))
     print()
 
