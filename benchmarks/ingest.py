@@ -7,9 +7,11 @@
                extractor: wall time, pages/s, characters, and quote fidelity, the share of the
                FinanceBench golden set's required quotes (``golden_sets/financebench.jsonl``,
                1-based pages) that the verifier's own ``locate_quote`` finds on the cited page
-               of that extractor's text; and, as a check not written from any of these
-               extractors' output, the share of the lines (>= 25 characters) of FinanceBench's
-               own gold evidence (``financebench_gold_150.jsonl``) found on their page. pypdf
+               of that extractor's text (those quotes were checked against pypdf text when
+               written, so they favour pypdf); and the share of the lines (>= 25 characters,
+               mostly prose: short table cells drop out) of FinanceBench's own gold evidence
+               text (``financebench_gold_150.jsonl``, extracted by its authors with a
+               PyPDF-like tool) found on their page. pypdf
                and pypdfium2 always; PyMuPDF and pdf_oxide too when installed
                (``--extractors`` picks).
 2. Ingest      the FinanceBench PDFs ingested from a CSV manifest (the filings' mappings in
