@@ -103,7 +103,7 @@ wait_ready "$GEN_PORT" "${PIDS[0]}"
 wait_ready "$CRITIC_PORT" "${PIDS[1]}"
 
 step "evidencegate ask over the example corpus, through the openai adapter"
-"$PY" -m evidencegate ingest golden_sets/example/corpus/*.md --store "$WORK/store"
+"$PY" -m evidencegate ingest evidencegate/data/example/corpus/*.md --store "$WORK/store"
 "$PY" -m evidencegate ask \
     "What is the maximum value of a gift an employee may accept per giver per calendar year without prior approval?" \
     --as-of 2024-03-01 --store "$WORK/store" --policy "$POLICY" --trace-out "$WORK/ask.jsonl"

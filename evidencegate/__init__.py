@@ -2,13 +2,17 @@
 
 Every claim of an answer maps to a quoted span of a specific version of a primary source that
 the run actually retrieved, or the answer is not emitted. The public API is pinned in
-``__all__`` (a test keeps it so).
+``__all__`` (a test keeps it so). The vendor adapters (``AnthropicChatModel``,
+``OpenAIChatModel``) are imported on first use: importing a vendor SDK takes seconds and offline
+runs never need one.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
 
+from evidencegate._version import __version__
 from evidencegate.contracts import (
     Arm,
     Citation,
@@ -28,7 +32,9 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.critique.rules import RulesCritic
+from evidencegate.data import load_schema
 from evidencegate.evals.ablation import run_ablation
+from evidencegate.evals.answers import AnswerClass, grade_answer
 from evidencegate.evals.golden import GoldenItem, load_golden
 from evidencegate.exceptions import (
     BudgetExceeded,
@@ -37,7 +43,10 @@ from evidencegate.exceptions import (
     EvidenceGateError,
     EvidenceThresholdNotMet,
     IngestError,
+    ModelCallFailed,
+    ModelOutputInvalid,
     PolicyError,
+    RunOutcome,
     StoreError,
     TraceFormatError,
     UsageError,
@@ -46,6 +55,9 @@ from evidencegate.gate import EvidenceGate
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
+from evidencegate.protocols import Critic, Generator, Retriever, TraceSink
+from evidencegate.providers import ChatMessage, ChatModel, ChatRequest, ChatResponse
+from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.report.html import write_report
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import verify_trace
@@ -53,13 +65,24 @@ from evidencegate.trace.recorder import TraceRecorder
 from evidencegate.trace.replay import replay_trace
 from evidencegate.verify.verifier import Verifier
 
+if TYPE_CHECKING:
+    from evidencegate.providers.anthropic import AnthropicChatModel
+    from evidencegate.providers.openai import OpenAIChatModel
+
 __all__ = [
+    "AnswerClass",
+    "AnthropicChatModel",
     "Arm",
     "BudgetExceeded",
+    "ChatMessage",
+    "ChatModel",
+    "ChatRequest",
+    "ChatResponse",
     "Citation",
     "Claim",
     "ClaimVerification",
     "ConfigurationError",
+    "Critic",
     "CriticAudit",
     "CriticOutputInvalid",
     "CriticSufficiency",
@@ -71,31 +94,53 @@ __all__ = [
     "EvidenceThresholdNotMet",
     "ExtractiveGenerator",
     "GatedAnswer",
+    "Generator",
     "GoldenItem",
     "IngestError",
     "IngestOptions",
     "IngestReport",
     "LoopController",
+    "ModelCallFailed",
+    "ModelOutputInvalid",
+    "OpenAIChatModel",
     "Outcome",
     "Page",
     "Passage",
     "Policy",
     "PolicyError",
+    "Retriever",
     "ReviewQueue",
     "RulesCritic",
+    "RunOutcome",
+    "ScriptedChatModel",
     "StopReason",
     "Store",
     "StoreError",
     "TraceFormatError",
     "TraceRecorder",
+    "TraceSink",
     "UsageError",
     "Verdict",
     "Verifier",
     "__version__",
+    "grade_answer",
     "load_golden",
     "load_policy",
+    "load_schema",
     "replay_trace",
     "run_ablation",
     "verify_trace",
     "write_report",
 ]
+
+_LAZY = {
+    "AnthropicChatModel": "evidencegate.providers.anthropic",
+    "OpenAIChatModel": "evidencegate.providers.openai",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a vendor adapter on first use (PEP 562)."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'evidencegate' has no attribute {name!r}")

@@ -12,15 +12,22 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 __all__ = [
+    "FIGURE_TYPES",
+    "AnswerType",
     "Period",
     "QuestionProfile",
     "Sentence",
+    "answer_type",
+    "bigrams",
     "has_figure",
     "idf_weights",
+    "normalise_question",
     "profile_question",
+    "proper_names",
     "sentence_period",
     "split_sentences",
     "terms",
@@ -263,6 +270,8 @@ _ABBREVIATIONS = frozenset(
         "dec",
     ]
 )
+_ENUMERATOR = re.compile(r"(?:^|[\s:;(])(?:\d{1,3}|[a-z]|[ivxlc]{1,5})\.$")
+"""A list enumerator ending the text so far ("1.", "a.", "iv."): the period is not an end."""
 _SENT_END = re.compile(r"[.!?](?:[\"'”’)\]]*)(?=\s+|$)|\n\s*\n")
 _DATE_QUESTION = re.compile(
     r"\b(when|which\s+date|what\s+date|by\s+what\s+date|effective\s+date|start\s+date)\b",
@@ -301,9 +310,42 @@ class Sentence:
     end: int
 
 
+AnswerType = Literal[
+    "amount",
+    "percentage",
+    "date",
+    "duration",
+    "count",
+    "comparison",
+    "yes_no",
+    "reason",
+    "list",
+    "entity",
+    "definition",
+    "other",
+]
+"""What kind of answer a question asks for (see :func:`answer_type`)."""
+
+FIGURE_TYPES: dict[str, Literal["quantity", "date"]] = {
+    "amount": "quantity",
+    "percentage": "quantity",
+    "duration": "quantity",
+    "count": "quantity",
+    "comparison": "quantity",
+    "date": "date",
+}
+"""Answer types answered by a stated figure, and which kind of figure."""
+
+
 @dataclass(frozen=True)
 class QuestionProfile:
-    """What a question asks for, as the offline components understand it."""
+    """What a question asks for, as the offline components understand it.
+
+    ``answer_type`` is the kind of answer asked for; ``wants_figure`` whether it is a stated
+    figure (and which kind). ``years`` are the years (calendar or fiscal) the question names;
+    ``target`` the period it asks about. ``names`` are the proper names it mentions ("3M",
+    "Regulation M", "AC-2(3)"), ``latest`` whether it asks for the most recent figure.
+    """
 
     question: str
     terms: tuple[str, ...]
@@ -311,6 +353,13 @@ class QuestionProfile:
     numbers: tuple[str, ...]
     wants_figure: Literal["quantity", "date"] | None
     target: Period
+    answer_type: AnswerType = "other"
+    names: tuple[str, ...] = ()
+    latest: bool = False
+    period_years: tuple[int, ...] = ()
+    """The years the question's period touches: named years, and the years of named dates."""
+    multi_part: bool = False
+    """Whether the question asks several things at once (then an answer has several claims)."""
 
 
 def _stem(word: str) -> str:
@@ -380,6 +429,8 @@ def split_sentences(text: str, *, offset: int = 0) -> list[Sentence]:
             prev = re.search(r"([A-Za-z.]+)\.$", text[start : match.start() + 1])
             if prev and prev.group(1).lower().rstrip(".") in _ABBREVIATIONS:
                 continue
+            if _ENUMERATOR.search(text[start : match.start() + 1]):
+                continue  # "to: 1. Perform ..." — a list enumerator, not a sentence end
         _append(sentences, text, start, end, offset)
         start = end
     _append(sentences, text, start, len(text), offset)
@@ -425,14 +476,41 @@ def sentence_period(text: str) -> Period | None:
     return None
 
 
+_FISCAL_YEAR = re.compile(
+    r"\b(?:FY|fiscal(?:\s+year)?)\s*'?(?P<y>(?:19|20)\d\d|\d\d)\b", re.IGNORECASE
+)
+_LATEST = re.compile(
+    r"\b(?:most\s+recent(?:ly)?|latest|last\s+(?:reported|filed|fiscal)|current\s+fiscal|"
+    r"this\s+year|newest)\b",
+    re.IGNORECASE,
+)
+
+
+def normalise_question(question: str) -> str:
+    """Spell out what analysts abbreviate: ``Reg M`` is Regulation M, ``FY18`` fiscal 2018."""
+    text = re.sub(
+        r"\bReg\.?\s+([A-Z]{1,2})\b",
+        lambda m: f"Regulation {m.group(1).upper()}",
+        question,
+        flags=re.IGNORECASE,
+    )
+
+    def fiscal(match: re.Match[str]) -> str:
+        year = match.group("y")
+        return f"fiscal year {'20' + year if len(year) == 2 else year}"
+
+    return _FISCAL_YEAR.sub(fiscal, text)
+
+
 def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
-    """Terms, explicit years and numbers, whether a figure is asked for, and the target period."""
-    dates = [d for m in _ONE_DATE.finditer(question) if (d := _date_from(m, "a"))]
-    question_wo_dates = _ONE_DATE.sub(" ", question)
-    years = tuple(dict.fromkeys(_YEAR.findall(question_wo_dates)))
+    """Terms, explicit years and numbers, the answer type, names and the target period."""
+    text = normalise_question(question)
+    dates = [d for m in _ONE_DATE.finditer(text) if (d := _date_from(m, "a"))]
+    text_wo_dates = _ONE_DATE.sub(" ", text)
+    years = tuple(dict.fromkeys(_YEAR.findall(text_wo_dates)))
     # Identifiers (AC-2(3), § 1002.6(b), 12 CFR 1013, Form W-2) name what is asked about; their
     # digits are not figures an answer must state.
-    bare = _IDENTIFIER.sub(" ", question_wo_dates)
+    bare = _IDENTIFIER.sub(" ", re.sub(r"\bfiscal year\b", " ", text_wo_dates))
     numbers = tuple(
         dict.fromkeys(
             n.replace(",", "")
@@ -445,33 +523,281 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     elif len(years) == 1:
         y = int(years[0])
         target = Period(dt.date(y, 1, 1), dt.date(y, 12, 31))
+    elif years:
+        ordered = sorted(int(y) for y in years)
+        target = Period(dt.date(ordered[0], 1, 1), dt.date(ordered[-1], 12, 31))
     else:
         target = Period(as_of, as_of)
+    kind = answer_type(text)
     return QuestionProfile(
         question=question,
         terms=tuple(dict.fromkeys(t for t in terms(bare) if t not in years)),
         years=years,
         numbers=numbers,
-        wants_figure=(
-            "date"
-            if _DATE_QUESTION.search(question)
-            else "quantity"
-            if _QUANTITY_QUESTION.search(question)
-            else None
-        ),
+        wants_figure=FIGURE_TYPES.get(kind),
         target=target,
+        answer_type=kind,
+        names=tuple(
+            dict.fromkeys([*(i.strip() for i in _IDENTIFIER.findall(text)), *proper_names(text)])
+        ),
+        latest=bool(_LATEST.search(text)) or (not years and not dates),
+        period_years=tuple(sorted({*(int(y) for y in years), *(d.year for d in dates)})),
+        multi_part=kind in ("list", "comparison")
+        or len(years) > 1
+        or bool(_MULTI_PART.search(text)),
     )
 
 
-def has_figure(text: str, kind: Literal["quantity", "date"]) -> bool:
+_MULTI_PART = re.compile(
+    r",\s*(?:and|or)\b|;|\?.+\?|\band\s+(?:what|which|when|who|how|whether|why|where|for\s+how|"
+    r"within\s+what|by\s+how)\b|\band\b.*\band\b|\w,\s*\w[^,?]*,",
+    re.IGNORECASE,
+)
+"""Several asks: "X, and how much Y", "X; Y", two questions, "A and B and C", "A, B, C"."""
+
+
+def bigrams(text: str) -> set[tuple[str, str]]:
+    """Adjacent word pairs (lower-cased, numbers without separators), stop words included:
+    "above $5,000" and "above $500 and up to $5,000" share terms but not this pair."""
+    words = [w.lower().replace(",", "") for w in _WORD.findall(text)]
+    return set(pairwise(words))
+
+
+def _typed_patterns(*rules: tuple[AnswerType, str]) -> tuple[tuple[AnswerType, str], ...]:
+    return rules
+
+
+_TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in _typed_patterns(
+        (
+            "reason",
+            r"^\s*why\b|\bwhat\s+(?:drove|drives|caused|causes|led\s+to|explains?|were\s+the\s+"
+            r"(?:reasons?|drivers?|causes?))\b|\breasons?\s+for\b|\bdrivers?\s+of\b",
+        ),
+        (
+            "comparison",
+            r"\bcompared?\s+(?:with|to)\b|\bversus\b|\bvs\.?\b|\bdifference\b|"
+            r"\bby\s+how\s+much\b|\bhow\s+much\s+did\b.*\b(?:grow|increase|decrease|decline|"
+            r"change|rise|fall|drop)\b|\b(?:grow|grew|growth|increase[ds]?|decrease[ds]?|decline[ds]?|"
+            r"change[ds]?|rise|rose|fall|fell|drop(?:ped)?)\b.*\?\s*$",
+        ),
+        (
+            "percentage",
+            r"\bpercent(?:age)?\b|%|\bwhat\s+(?:share|portion|proportion|fraction)\b|"
+            r"\bmargin\b|\bratio\b|\brate\s+of\b",
+        ),
+        (
+            "duration",
+            r"\bhow\s+(?:long|often|soon|quickly|frequently)\b|\bwithin\s+(?:how|what)\b|"
+            r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
+            r"\b(?:what|which)\s+(?:time\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
+            r"\bhow\s+frequently\b|\b(?:holding|retention|notice|waiting|cooling|grace|review|"
+            r"validity|refresh|response)\s+period\b|\bperiod\s+of\s+time\b|\bfor\s+what\s+period\b|"
+            r"\bdeadline\b|\btime\s+limit\b|\bfrequency\b|\bvalid\s+for\b",
+        ),
+        (
+            "date",
+            r"^\s*when\b|\bby\s+when\b|\b(?:what|which)\s+(?:date|day|year)\b|"
+            r"\beffective\s+date\b|\bstart\s+date\b|\bwhen\s+(?:is|was|does|did|must|will|should|"
+            r"do|are)\b",
+        ),
+        ("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b"),
+        (
+            "yes_no",
+            r"^\s*(?:is|are|was|were|does|do|did|may|can|could|must|should|will|would|has|"
+            r"have|had|shall)\b",
+        ),
+        (
+            "entity",
+            r"^\s*who\b|\bwhich\s+(?:company|firm|entity|business|segment|person|body|"
+            r"officer|agency|party|role)\b|\bwhat\s+(?:company|firm|entity|segment)\b",
+        ),
+        (
+            "list",
+            r"\bwhich\s+(?:\w+\s+)?\w+s\b|\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
+            r"\bwhat\s+\w+s\s+(?:are|were|does|do|did)\b",
+        ),
+        (
+            "amount",
+            r"\bhow\s+(?:much|big|large|high|low|small)\b|\bamount\b|\bthreshold\b|"
+            r"\blimit\b|\bcap\b|\bceiling\b|\bmaximum\b|\bminimum\b|\bmax\b|\bmin\b|\bvalue\b|"
+            r"\bcost\b|\bprice\b|\bfees?\b|\brevenues?\b|\bsales\b|\bincome\b|\bprofit\b|"
+            r"\bexpenses?\b|\bexpenditures?\b|\bcapex\b|\bspend(?:ing)?\b|\bcash\b|\bassets\b|"
+            r"\bliabilities\b|\bdebt\b|\bearnings\b|\bdividends?\b|\bpurchases?\b|\busd\b|"
+            r"\bdollars?\b|\$|\bmillions?\b|\bbillions?\b|\bworth\b|\bequity\b|\binventor(?:y|ies)\b",
+        ),
+        (
+            "definition",
+            r"^\s*what\s+(?:is|are)\s+(?:an?|the)\b|\bmean(?:s|ing)?\b|\bdefin(?:e|ed|ition)\b|"
+            r"\bwhat\s+(?:does|do|must|should|may)\b|\bwhat\s+kind\s+of\b|\brequire",
+        ),
+    )
+)
+
+
+def answer_type(question: str) -> AnswerType:
+    """The kind of answer a question asks for, by the first matching rule (most specific first)."""
+    for kind, pattern in _TYPE_RULES:
+        if pattern.search(question):
+            return kind
+    return "other"
+
+
+_NAME = re.compile(
+    r"(?<![\w-])(?:[A-Z][\w&'.-]*|\d+[A-Z][\w&-]*)"
+    r"(?:\s+(?:&\s+)?(?:[A-Z][\w&'.-]*|\d[\w-]*[A-Z][\w-]*))*"
+)
+_NOT_NAMES = frozenset(
+    [
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "how",
+        "is",
+        "are",
+        "was",
+        "were",
+        "does",
+        "do",
+        "did",
+        "may",
+        "can",
+        "could",
+        "must",
+        "should",
+        "will",
+        "would",
+        "has",
+        "have",
+        "had",
+        "shall",
+        "the",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "for",
+        "of",
+        "to",
+        "by",
+        "and",
+        "or",
+        "if",
+        "under",
+        "per",
+        "give",
+        "list",
+        "tell",
+        "show",
+        "name",
+        "explain",
+        "describe",
+        "please",
+        "i",
+        "usd",
+        "us",
+        "u.s",
+        "fy",
+        "q1",
+        "q2",
+        "q3",
+        "q4",
+        "yes",
+        "no",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ]
+)
+
+
+def _not_a_name(word: str) -> bool:
+    word = re.sub(r"'s$|’s$", "", word).lower()
+    return word in _NOT_NAMES or word in STOPWORDS or word.isdigit()
+
+
+def proper_names(text: str) -> tuple[str, ...]:
+    """Names a question mentions: capitalised words and runs of them, and ids like 3M or AC-2.
+
+    A question's first word is capitalised by grammar, not because it is a name, so function
+    words ("What", "Under"), months and currency codes are never names on their own.
+    """
+    names: list[str] = []
+    for match in _NAME.finditer(text):
+        words = match.group(0).rstrip(".'").split()
+        while words and _not_a_name(words[0]):
+            words = words[1:]
+        while words and _not_a_name(words[-1]):
+            words = words[:-1]
+        if words:
+            name = " ".join(words)
+            name = re.sub(r"'s$|’s$", "", name)
+            if name.lower() not in _NOT_NAMES and len(name) > 1:
+                names.append(name)
+    return tuple(dict.fromkeys(names))
+
+
+_MONEY = re.compile(
+    r"[$€£¥]\s*\(?\d|\b(?:USD|EUR|GBP|dollars?|euros?|pounds)\b|\d\s*(?:million|billion|thousand)\b|"
+    r"\(?\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b\)?",
+    re.IGNORECASE,
+)
+_PERCENT = re.compile(r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b", re.IGNORECASE)
+_NUMBER_WORD = (
+    r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|forty-five|sixty|ninety|hundred)"
+)
+_DURATION = re.compile(
+    _NUMBER_WORD
+    + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:(?:business|calendar|working|full)\s+)?"
+    r"(?:days?|weeks?|months?|years?|hours?|minutes?|quarters?)\b|\b(?:annually|monthly|quarterly|"
+    r"weekly|daily|yearly|biennially|semi-annually)\b|\b(?:every|each)\s+(?:day|week|month|"
+    r"quarter|year)\b",
+    re.IGNORECASE,
+)
+_SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
+"""A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
+
+
+def has_figure(
+    text: str, kind: Literal["quantity", "date"], answer: AnswerType | None = None
+) -> bool:
     """Does the text state the kind of figure a question asks for, written in digits?
 
     Number words ("four months") count for the verifier but not here, and a recurring date
     ("January 1 of each year") is not an amount: a question asking for a threshold wants the
-    sentence that states the threshold.
+    sentence that states the threshold. With the question's ``answer`` type the figure must
+    be of that type: an amount is money ($, USD, millions, or a figure with thousands
+    separators as in a financial table), a percentage a share.
     """
     from evidencegate.verify.support import extract_dates, extract_quantities
 
+    text = _SECTION_NUMBER.sub("", text)
+    if answer == "duration":
+        return bool(_DURATION.search(text))
     if not re.search(r"\d", text):
         return False
     if kind == "date":
@@ -479,4 +805,10 @@ def has_figure(text: str, kind: Literal["quantity", "date"]) -> bool:
         return bool(extract_dates(text)) or any(
             any(ch.isdigit() for ch in q) for q in extract_quantities(text)
         )
+    if answer == "amount":
+        return bool(_MONEY.search(text))
+    if answer == "percentage":
+        return bool(_PERCENT.search(text))
+    if answer == "comparison":
+        return bool(_MONEY.search(text) or _PERCENT.search(text))
     return any(any(ch.isdigit() for ch in q) for q in extract_quantities(text))

@@ -1,7 +1,18 @@
 """Canonical JSON and hashing: one definition used by the trace chain, policies and passages.
 
-Canonical form: keys sorted, no insignificant whitespace, UTF-8 (no ASCII escaping), floats as
-Python's shortest repr. The same object always gives the same bytes, on every machine.
+:func:`canonical_json` is RFC 8785, the JSON Canonicalization Scheme (JCS), through the
+``rfc8785`` library: keys sorted by UTF-16 code units, no insignificant whitespace, UTF-8,
+numbers in their ECMAScript form (``1.0`` is ``1``, ``1e-07`` is ``1e-7``). Trace lines of
+format 2 are these bytes and their hashes are taken over them, so any JCS implementation can
+recompute a trace's hash chain. Passage ids, document hashes and prompt hashes use it too: their
+inputs are strings, integers and nulls under ASCII keys, on which JCS and the earlier form give the
+same bytes, so the ids of existing stores do not change (a test pins one).
+
+:func:`canonical_json_v1` is the form before RFC 8785 (Python's ``json`` with sorted keys, floats
+as Python's repr). It is kept for what was persisted with it: trace lines of format 1 verify
+with it, and the two hashes over objects holding floats that traces record and compare
+(``ChatRequest.sha256``, on which replay matches model calls, and ``Policy.sha256``) stay on it
+so that recorded runs keep replaying.
 """
 
 from __future__ import annotations
@@ -10,11 +21,22 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["canonical_json", "sha256_hex"]
+import rfc8785
+
+__all__ = ["canonical_json", "canonical_json_v1", "sha256_hex"]
 
 
 def canonical_json(obj: Any) -> bytes:
-    """Serialise a JSON-compatible object (dicts, lists, str, int, float, bool, None)."""
+    """RFC 8785 bytes of a JSON-compatible object (dicts, lists, str, int, float, bool, None).
+
+    Raises ValueError for what JCS cannot represent: NaN, infinities, integers beyond 2**53 - 1
+    in magnitude, lone surrogates.
+    """
+    return rfc8785.dumps(obj)
+
+
+def canonical_json_v1(obj: Any) -> bytes:
+    """The canonical form of trace format 1: sorted keys, no whitespace, UTF-8, Python floats."""
     return json.dumps(
         obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")

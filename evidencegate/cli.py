@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
+from evidencegate.data import example_dir
 from evidencegate.evals.cli import add_ablate_arguments, run_ablate
 from evidencegate.exceptions import EvidenceGateError
 from evidencegate.gate import EvidenceGate
@@ -48,8 +49,6 @@ from evidencegate.trace.replay_cli import (
 )
 
 __all__ = ["main"]
-
-EXAMPLE_CORPUS = Path(__file__).resolve().parent.parent / "golden_sets" / "example"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -135,8 +134,15 @@ def _parser() -> argparse.ArgumentParser:
     add_flags_arguments(flags)
     flags.set_defaults(func=run_flags)
 
-    demo = sub.add_parser("demo", help="ingest the example corpus into a temporary store and ask")
-    demo.add_argument("--corpus", type=Path, default=EXAMPLE_CORPUS)
+    demo = sub.add_parser(
+        "demo", help="ingest the packaged example corpus into a temporary store and ask"
+    )
+    demo.add_argument(
+        "--corpus",
+        type=Path,
+        default=None,
+        help="a directory with corpus/*.md and golden.jsonl (default: the packaged example)",
+    )
     demo.add_argument("--traces", type=Path, default=None, help="where traces go")
     demo.set_defaults(func=_demo)
     return parser
@@ -204,7 +210,13 @@ def format_answer(answer: GatedAnswer) -> str:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    corpus: Path = args.corpus
+    if args.corpus is not None:
+        return _run_demo(args.corpus, args.traces)
+    with example_dir() as corpus:
+        return _run_demo(corpus, args.traces)
+
+
+def _run_demo(corpus: Path, traces_dir: Path | None) -> int:
     golden = corpus / "golden.jsonl"
     if not golden.is_file():
         print(f"error: example corpus not found at {corpus}", file=sys.stderr)
@@ -212,7 +224,7 @@ def _demo(args: argparse.Namespace) -> int:
     items = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines() if line]
     picks = _demo_questions(items)
     sources = sorted((corpus / "corpus").glob("*.md"))
-    traces: Path = args.traces or Path(tempfile.mkdtemp(prefix="evidencegate-demo-traces-"))
+    traces: Path = traces_dir or Path(tempfile.mkdtemp(prefix="evidencegate-demo-traces-"))
     traces.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory(prefix="evidencegate-demo-") as tmp,

@@ -69,6 +69,17 @@ class DocumentVersion(_Model):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     tenant: str = "default"
     pages: int = Field(ge=0, default=0)
+    entity: str | None = Field(
+        default=None,
+        description="Who or what the document is about (an issuer such as '3M', a regulation "
+        "such as 'Regulation M'); question analysis scopes retrieval by it.",
+    )
+    aliases: list[str] = Field(
+        default_factory=list, description="Other names of the entity ('MMM', 'Reg M')."
+    )
+    period: str | None = Field(
+        default=None, description="The reporting period a filing covers, e.g. 'FY2018'."
+    )
     extractor: str | None = Field(
         default=None,
         description="The PDF extractor and its version the page text came from (None: not a PDF).",
@@ -89,6 +100,7 @@ class Page(_Model):
     page: int = Field(ge=1, description="1-based.")
     label: str | None = Field(default=None, description="Section or paragraph label, if any.")
     text: str
+    heading: str = Field(default="", description="The page's heading path, if any.")
 
 
 class SourcePage(_Model):
@@ -113,6 +125,10 @@ class Passage(_Model):
     authority: Authority = "primary"
     version_date: dt.date | None = None
     score: float = 0.0
+    context: str = Field(
+        default="",
+        description="Where the passage sits: its label, heading path and document title.",
+    )
 
 
 # --------------------------------------------------------------------------- claims

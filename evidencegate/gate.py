@@ -12,6 +12,7 @@ from evidencegate.closing import Closing
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
+from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
 from evidencegate.loop.controller import LoopController
@@ -45,7 +46,7 @@ class EvidenceGate(Closing):
         self.store = store
         self.policy = load_policy(policy)
         self.controller = LoopController(
-            retriever=store,
+            retriever=FeedbackRetriever(store),
             verifier=Verifier.from_policy(store, self.policy),
             generator=generator or build_generator(self.policy),
             critic=critic or build_critic(self.policy),

@@ -1,8 +1,9 @@
 """The policy: every budget, threshold and component choice of a run, in one validated object.
 
-Policies are YAML or JSON files validated with jsonschema against ``schemas/policy.schema.json``
-(exported from :class:`Policy`; a test keeps the two identical). An invalid policy raises
-:class:`PolicyError` naming the field and the rule it broke, before anything runs.
+Policies are YAML or JSON files validated with jsonschema against ``policy.schema.json``
+(exported from :class:`Policy` into the package data; a test keeps the two identical). The
+shipped policies are package data (:mod:`evidencegate.data`), addressable by name. An invalid
+policy raises :class:`PolicyError` naming the field and the rule it broke, before anything runs.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import jsonschema
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.canonical import canonical_json_v1, sha256_hex
 from evidencegate.contracts import Authority
+from evidencegate.data import read_policy
 from evidencegate.exceptions import PolicyError
 
 __all__ = [
@@ -36,10 +38,8 @@ OnFail = Literal["abstain", "redact", "annotate"]
 StructuredOutput = Literal["json_schema", "json_object"]
 Quorum = Literal["all", "any"]
 
-#: Policies shipped in the repository's ``policies/`` folder, addressable by name.
+#: Policies shipped as package data (``evidencegate/data/policies/``), addressable by name.
 BUILTIN_POLICIES = ("default", "regulated-strict")
-
-_POLICY_DIR = Path(__file__).resolve().parent.parent / "policies"
 
 
 def _primary_only() -> list[Authority]:
@@ -155,7 +155,7 @@ class ModelPrice(_Strict):
 
 
 class Policy(_Strict):
-    """A run's contract. Defaults are the embedded offline default (``policies/default.yaml``)."""
+    """A run's contract. Defaults are the offline default (the shipped ``default`` policy)."""
 
     name: str = Field(default="default", min_length=1)
     max_passes: int = Field(
@@ -217,13 +217,14 @@ class Policy(_Strict):
     )
 
     def sha256(self) -> str:
-        """Content hash of the policy, recorded at run start."""
-        return sha256_hex(canonical_json(self.model_dump(mode="json")))
+        """Content hash of the policy, recorded at run start (format-1 canonical JSON, so that
+        the hashes of recorded runs and ablation reports stay comparable)."""
+        return sha256_hex(canonical_json_v1(self.model_dump(mode="json")))
 
 
 @cache
 def policy_schema() -> dict[str, Any]:
-    """The JSON Schema of :class:`Policy` (what ``schemas/policy.schema.json`` holds)."""
+    """The JSON Schema of :class:`Policy` (what the shipped ``policy.schema.json`` holds)."""
     schema = Policy.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://evidencegate.dev/schemas/policy.schema.json"
@@ -243,21 +244,24 @@ def load_policy(source: str | Path | dict[str, Any] | Policy | None = None) -> P
         return _validate(source, origin="<dict>")
     path = Path(source)
     if not path.exists() and str(source) in BUILTIN_POLICIES:
-        path = _POLICY_DIR / f"{source}.yaml"
-    if not path.is_file():
+        origin = f"<shipped policy {source}>"
+        text = read_policy(str(source))
+    elif path.is_file():
+        origin = str(path)
+        text = path.read_text(encoding="utf-8")
+    else:
         raise PolicyError(
             f"policy {str(source)!r} is not a file nor a builtin name "
             f"({', '.join(BUILTIN_POLICIES)})",
             source=str(source),
         )
-    text = path.read_text(encoding="utf-8")
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        loaded = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise PolicyError(f"{path}: not valid YAML/JSON: {exc}", source=str(path)) from exc
-    if not isinstance(data, dict):
-        raise PolicyError(f"{path}: a policy must be a mapping", source=str(path), rule="type")
-    return _validate(data, origin=str(path))
+        raise PolicyError(f"{origin}: not valid YAML/JSON: {exc}", source=origin) from exc
+    if not isinstance(loaded, dict):
+        raise PolicyError(f"{origin}: a policy must be a mapping", source=origin, rule="type")
+    return _validate(loaded, origin=origin)
 
 
 def _validate(data: dict[str, Any], *, origin: str) -> Policy:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from evidencegate.contracts import (
     Claim,
@@ -21,7 +21,10 @@ from evidencegate.contracts import (
 )
 from evidencegate.trace.events import TraceEvent
 
-__all__ = ["Critic", "Generator", "Retriever", "SourceLookup", "TraceSink"]
+if TYPE_CHECKING:
+    from evidencegate.corpus.scope import Scope
+
+__all__ = ["Critic", "Generator", "Retriever", "Scoping", "SourceLookup", "TraceSink"]
 
 
 @runtime_checkable
@@ -38,6 +41,13 @@ class Retriever(Protocol):
         doc_ids: Sequence[str] | None = None,
         tenant: str | None = None,
     ) -> list[Passage]: ...
+
+
+@runtime_checkable
+class Scoping(Protocol):
+    """A retriever that can say which documents a question is about (entity, period)."""
+
+    def scope(self, question: str, *, as_of: dt.date, tenant: str | None = None) -> Scope: ...
 
 
 @runtime_checkable

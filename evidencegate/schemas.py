@@ -1,6 +1,8 @@
-"""Exports the JSON Schemas of the contracts and the policy to ``schemas/``.
+"""Exports the JSON Schemas of the contracts and the policy into the package data.
 
-Regenerate with ``python -m evidencegate.schemas`` (``--check`` exits 1 when a file drifted).
+They are written to ``evidencegate/data/schemas/``: the one copy, which the wheel ships and
+:func:`evidencegate.data.load_schema` reads. Regenerate with ``python -m evidencegate.schemas``
+(``--check`` exits 1 when a file drifted).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from evidencegate import contracts
+from evidencegate.data import data_files
 from evidencegate.evals.golden import GoldenItem
 from evidencegate.evals.metrics import AblationMetrics
 from evidencegate.generation.llm import LLMDraft
@@ -21,7 +24,8 @@ from evidencegate.policy import policy_schema
 
 __all__ = ["SCHEMA_DIR", "all_schemas", "main"]
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+#: Where the exporter writes: the package data's ``schemas/`` directory, on disk.
+SCHEMA_DIR = Path(str(data_files() / "schemas"))
 
 _MODELS: dict[str, type[BaseModel]] = {
     "document_version": contracts.DocumentVersion,

@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 import structlog
 
+from evidencegate.data import data_files
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
-EXAMPLE_CORPUS = REPO_ROOT / "golden_sets" / "example"
+#: The packaged example (corpus/*.md, golden.jsonl), read where the package data is.
+EXAMPLE_CORPUS = Path(str(data_files() / "example"))
 
 
 def shared_path(*parts: str) -> Path:

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLE_CORPUS
 
 from evidencegate.cli import main
 from evidencegate.contracts import GatedAnswer, Outcome
 
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO / "golden_sets" / "example" / "corpus"
+CORPUS = EXAMPLE_CORPUS / "corpus"
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def store(tmp_path: Path) -> Path:
 
 
 def golden(category: str) -> dict[str, str]:
-    for line in (REPO / "golden_sets" / "example" / "golden.jsonl").read_text().splitlines():
+    for line in (EXAMPLE_CORPUS / "golden.jsonl").read_text().splitlines():
         item = json.loads(line)
         if item["category"] == category:
             return item  # type: ignore[no-any-return]
@@ -150,7 +150,7 @@ class TestAblate:
         self, store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
         """ablate writes its outputs; a passing gate exits 0 and an impossible one exits 1."""
-        golden_path = str(REPO / "golden_sets" / "example" / "golden.jsonl")
+        golden_path = str(EXAMPLE_CORPUS / "golden.jsonl")
         out = tmp_path / "out"
         code = main(
             [

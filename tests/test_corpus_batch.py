@@ -466,7 +466,7 @@ class TestMigration:
         with contextlib.closing(
             sqlite3.connect(directory / "evidencegate.sqlite3", isolation_level=None)
         ) as db:
-            for statement in store_module._SCHEMA.split(";"):
+            for statement in _version_1_schema().split(";"):
                 if statement.strip():
                     db.execute(statement)
             db.execute(f"PRAGMA application_id = {store_module._APPLICATION_ID}")
@@ -485,4 +485,14 @@ class TestMigration:
             assert text is not None and text.extractor is None
             assert store.ingested_keys() == frozenset()
         with contextlib.closing(sqlite3.connect(directory / "evidencegate.sqlite3")) as db:
-            assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+            assert db.execute("PRAGMA user_version").fetchone()[0] == store_module._SCHEMA_VERSION
+
+
+def _version_1_schema() -> str:
+    """The store schema before entity metadata (version 2) and extractors (version 3)."""
+    schema = store_module._SCHEMA
+    added = "    entity TEXT,\n    aliases TEXT,\n    period TEXT,\n    extractor TEXT,\n"
+    assert added in schema and "CREATE TABLE ingested_files" in schema
+    schema = schema.replace(added, "")
+    start = schema.index("CREATE TABLE ingested_files")
+    return schema[:start] + schema[schema.index(";", start) + 1 :]

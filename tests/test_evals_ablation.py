@@ -23,15 +23,17 @@ from evidencegate.contracts import (
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.evals.ablation import (
     ARMS,
+    NOT_SUPPORTED_BY_QUOTES,
     build_controllers,
     run_ablation,
     run_item,
     score_answer,
 )
-from evidencegate.evals.golden import GoldenItem, load_golden
+from evidencegate.evals.answers import AnswerClass
+from evidencegate.evals.golden import GoldenItem, expand_paraphrases, load_golden
 from evidencegate.evals.metrics import ItemResult, Metric, compute_metrics
 from evidencegate.policy import Policy
-from evidencegate.testing import SnapshotGenerator
+from evidencegate.testing import ScriptedGenerator, SnapshotGenerator
 from evidencegate.trace.chain import verify_trace
 from evidencegate.verify.verifier import Verifier
 
@@ -97,7 +99,7 @@ class TestExampleOffline:
         """Each arm has one result per item, in golden-set order, and none failed."""
         assert list(offline) == list(ARMS)
         for arm, results in offline.items():
-            assert [r.item_id for r in results] == [i.id for i in items]
+            assert [r.item_id for r in results] == [i.id for i in expand_paraphrases(items)]
             assert all(r.arm is arm and not r.failed for r in results)
 
     @pytest.mark.parametrize("arm", GATED)
@@ -292,6 +294,92 @@ class TestScoreAnswer:
         )
         assert [r.matched for r in required] == [True]
 
+    def test_claim_its_own_quote_does_not_support_is_unsupported(self, store: Store) -> None:
+        """A real, verified quote under a claim that says something else is unsupported."""
+        claim = claim_citing(
+            store,
+            "c1",
+            "2024.1",
+            GIFT_QUOTE_2024,
+            text="Contractors must register every hospitality invitation with compliance.",
+        )
+        claims, _ = score_answer(
+            gift_item(),
+            ungated(claim),
+            judge=Verifier.from_policy(store, Policy()),
+            sources=store,
+            retrieved=None,
+        )
+        assert not claims[0].supported
+        assert claims[0].failures == [NOT_SUPPORTED_BY_QUOTES]
+        assert not claims[0].citations[0].incorrect  # the quote itself is real and in force
+
+    def test_claim_covering_required_evidence_is_marked(self, store: Store) -> None:
+        """Only the claim whose verified citation establishes the required entry covers it."""
+        other = "Employees must not accept cash, cash equivalents, gift cards, securities or loans"
+        answer = ungated(
+            claim_citing(store, "c1", "2024.1", GIFT_QUOTE_2024),
+            claim_citing(store, "c2", "2024.1", other),
+        )
+        claims, _ = score_answer(
+            gift_item(),
+            answer,
+            judge=Verifier.from_policy(store, Policy()),
+            sources=store,
+            retrieved=None,
+        )
+        assert [c.covers_required for c in claims] == [True, False]
+
+
+GIFT_EXPECTED = {"all_of": [["$150"]], "none_of": ["$100"]}
+
+
+def scripted_run(store: Store, item: GoldenItem, *claims: Claim) -> ItemResult:
+    """Run ``item`` on the baseline arm with a generator that drafts exactly ``claims``."""
+    generator = ScriptedGenerator([Draft(claims=list(claims))])
+    controllers = build_controllers(store, Policy(), [Arm.BASELINE], generator=generator)
+    return run_item(
+        controllers[Arm.BASELINE], item, judge=Verifier.from_policy(store, Policy()), sources=store
+    )
+
+
+class TestAnswerGrading:
+    def test_expected_value_makes_the_run_correct(self, store: Store) -> None:
+        """Emitting the 2024 figure of the version in force is a correct answer."""
+        item = gift_item(expected_answer=GIFT_EXPECTED)
+        result = scripted_run(store, item, claim_citing(store, "c1", "2024.1", GIFT_QUOTE_2024))
+        assert result.answer.answer_class is AnswerClass.CORRECT
+        assert result.answer.matched == ["0:$150"] and result.answer.noise_claims == []
+
+    def test_superseded_figure_with_a_real_quote_is_wrong(self, store: Store) -> None:
+        """Quoting the superseded version's $100 verbatim is a wrong answer with a stale claim."""
+        item = gift_item(expected_answer=GIFT_EXPECTED)
+        result = scripted_run(store, item, claim_citing(store, "c1", "2022.1", GIFT_QUOTE_2022))
+        assert result.answer.answer_class is AnswerClass.WRONG
+        assert result.answer.forbidden == ["$100"] and result.answer.missing_groups == [0]
+        assert result.claims[0].stale
+
+    def test_answer_to_an_unanswerable_item_is_wrong(self, store: Store) -> None:
+        """An unanswerable item answered with a real quote is wrong, not 'contract met'."""
+        item = gift_item(category="unanswerable", required_evidence=[], forbidden_sources=[])
+        result = scripted_run(store, item, claim_citing(store, "c1", "2024.1", GIFT_QUOTE_2024))
+        assert result.claims[0].supported
+        assert result.answer.answer_class is AnswerClass.WRONG
+
+    def test_failed_run_is_graded_failed(self, store: Store) -> None:
+        """A crashed component gives the failed class, whatever the expected answer."""
+        item = gift_item(expected_answer=GIFT_EXPECTED)
+        controllers = build_controllers(
+            store, Policy(), [Arm.GROUNDED], generator=CrashingGenerator(item.question)
+        )
+        result = run_item(
+            controllers[Arm.GROUNDED],
+            item,
+            judge=Verifier.from_policy(store, Policy()),
+            sources=store,
+        )
+        assert result.answer.answer_class is AnswerClass.FAILED
+
 
 class CrashingGenerator:
     """Drafts like the offline default, but crashes on one question (a dropped connection)."""
@@ -401,6 +489,25 @@ class TestRunAblation:
                 assert result.trace_path == str(path)
                 report = verify_trace(path)
                 assert report.ok and report.complete
+
+    def test_paraphrases_run_as_variants_with_their_own_traces(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        """Each paraphrase is a run (ITEM~pN) with its own trace; paraphrases=False skips them."""
+        item = gift_item(
+            expected_answer=GIFT_EXPECTED,
+            paraphrases=["gift cap per giver per year?", "What gift value needs no approval?"],
+        )
+        results = run_ablation(
+            [item], store, policy=Policy(), arms=[Arm.BASELINE], trace_dir=tmp_path
+        )
+        runs = results[Arm.BASELINE]
+        assert [r.item_id for r in runs] == ["gift", "gift~p1", "gift~p2"]
+        assert all(r.base_id == "gift" and r.category is item.category for r in runs)
+        for run in runs:
+            assert verify_trace(tmp_path / "baseline" / f"{run.item_id}.jsonl").ok
+        only = run_ablation([item], store, policy=Policy(), arms=[Arm.BASELINE], paraphrases=False)
+        assert [r.item_id for r in only[Arm.BASELINE]] == ["gift"]
 
     @pytest.mark.parametrize(
         ("kwargs", "message"),

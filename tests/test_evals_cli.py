@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from conftest import EXAMPLE_CORPUS
 
 from evidencegate.contracts import Arm, Outcome
 from evidencegate.corpus import IngestOptions, Store
+from evidencegate.evals.answers import AnswerClass, AnswerGrade
 from evidencegate.evals.cli import Gate, Progress, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.evals.golden import Category
 from evidencegate.evals.metrics import ItemResult, Metric, summarize
@@ -40,6 +42,35 @@ def small_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if line.strip() and json.loads(line)["id"] in keep
     ]
     path = tmp_path_factory.mktemp("golden") / "small.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+EXPECTATIONS = {
+    "ex-003": {
+        "expected_answer": {"all_of": [["$150"]], "none_of": ["$100"]},
+        "paraphrases": ["gift limit per giver from March 2024?", "How big a gift is OK per year?"],
+    },
+    "ex-010": {
+        "expected_answer": {"all_of": [["12 months", "re:\\btwelve months"]]},
+        "paraphrases": [
+            "KYC refresh cycle for high risk clients",
+            "high-risk KYC review: how often?",
+        ],
+    },
+    "ex-019": {"paraphrases": ["CCTV retention period?", "How long do we keep branch video?"]},
+}
+
+
+@pytest.fixture(scope="module")
+def scored_golden(tmp_path_factory: pytest.TempPathFactory, small_golden: Path) -> Path:
+    """The three small items with expected answers (answerable ones) and two paraphrases each."""
+    lines = []
+    for line in small_golden.read_text(encoding="utf-8").splitlines():
+        data = json.loads(line)
+        data.update(EXPECTATIONS[data["id"]])
+        lines.append(json.dumps(data))
+    path = tmp_path_factory.mktemp("golden") / "scored.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -104,6 +135,7 @@ class TestGateCheck:
             category=Category.UNANSWERABLE,
             outcome=Outcome.ABSTAINED,
             latency_ms=1.0,
+            answer=AnswerGrade(answer_class=AnswerClass.CORRECT_ABSTENTION),
         )
         metrics = summarize(
             {Arm.GROUNDED_FOLLOWUP: [result]},
@@ -135,6 +167,41 @@ class TestRunAblate:
             assert (out / name).is_file()
         assert len(list((out / "traces").glob("*/*.jsonl"))) == 3 * 4
         assert "| unsupported_claim_rate | lower |" in capsys.readouterr().out
+
+    def test_prints_and_writes_the_answer_figures(
+        self,
+        store_dir: Path,
+        scored_golden: Path,
+        tmp_path: Path,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """Paraphrases run as variants; the answer rows print k/n per arm and per category."""
+        out = tmp_path / "out"
+        code = ablate(
+            str(scored_golden), "--store", str(store_dir), "-o", str(out), "--arms", "grounded"
+        )
+        assert code == 0
+        printed = capsys.readouterr().out
+        rows = {
+            line.split("|")[1].strip(): line.split("|")[2].strip()
+            for line in printed.split("#### Per category")[0].splitlines()
+            if line.startswith("| ") and line.count("|") == 3
+        }
+        assert re.fullmatch(r"\d/6 \(\d+\.\d%\)", rows["correct (answerable)"])
+        assert re.fullmatch(r"\d/9 \(\d+\.\d%\)", rows["WRONG (all runs)"])
+        assert re.fullmatch(r"\d/3 \(\d+\.\d%\)", rows["abstained (unanswerable)"])
+        assert re.fullmatch(r"\d/3 \(\d+\.\d%\)", rows["paraphrase consistency"])
+        assert rows["unscored (no expected answer)"] == "0/6 (0.0%)"
+        assert "#### Per category: grounded" in printed
+        assert "| correct_answer_rate | higher |" in printed
+        assert len(list((out / "traces" / "grounded").glob("ex-003~p*.jsonl"))) == 2
+        data = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+        (arm,) = data["results"]
+        answers = arm["answers"]
+        assert (data["items"], data["runs"], answers["runs"]) == (3, 9, 9)
+        classes = ("correct", "wrong", "abstained", "correct_abstentions", "unscored", "failed")
+        assert sum(answers[c] for c in classes) == 9
+        assert set(arm["categories"]) == {"stale_trap", "factual", "unanswerable"}
 
     def test_passing_gates_exit_zero(
         self, store_dir: Path, small_golden: Path, tmp_path: Path
@@ -244,6 +311,9 @@ class TestProgress:
                     category=Category.FACTUAL,
                     latency_ms=1.0,
                     error="boom" if n == 3 else None,
+                    answer=AnswerGrade(
+                        answer_class=AnswerClass.FAILED if n == 3 else AnswerClass.ABSTAINED
+                    ),
                 )
             )
         lines = stream.getvalue().splitlines()

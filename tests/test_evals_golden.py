@@ -10,7 +10,14 @@ import jsonschema
 import pytest
 from conftest import EXAMPLE_CORPUS
 
-from evidencegate.evals.golden import Category, GoldenItem, golden_item_schema, load_golden
+from evidencegate.evals.golden import (
+    Category,
+    GoldenItem,
+    base_item_id,
+    expand_paraphrases,
+    golden_item_schema,
+    load_golden,
+)
 from evidencegate.exceptions import UsageError
 from evidencegate.schemas import SCHEMA_DIR
 
@@ -129,3 +136,84 @@ class TestGoldenItem:
         assert item.is_forbidden("POL-7", "1")
         assert not item.is_forbidden("POL-7", "2024.1")
         assert item.answerable
+
+
+EXPECTED = {"all_of": [["$150", "150"]], "none_of": ["$100"]}
+
+
+class TestExpectedAnswerAndParaphrases:
+    def test_item_with_expected_answer_and_paraphrases_loads(self, tmp_path: Path) -> None:
+        """The agreed fields load into the model, with groups, none_of and paraphrases kept."""
+        data = valid_item(
+            expected_answer=EXPECTED,
+            paraphrases=["gift cap 2024?", "How much may a gift be worth before approval?"],
+        )
+        (item,) = load_golden(write(tmp_path, data))
+        assert item.expected_answer is not None
+        assert item.expected_answer.all_of == [["$150", "150"]]
+        assert item.expected_answer.none_of == ["$100"]
+        assert len(item.paraphrases) == 2
+
+    @pytest.mark.parametrize(
+        ("expected", "message"),
+        [
+            (
+                {"all_of": [["$150", "re:(150"]]},
+                r"line 2: field 'expected_answer': all_of\[0\]\[1\] 're:\(150' is not a valid "
+                r"regex: missing \)",
+            ),
+            ({"all_of": [["ok"]], "none_of": ["re:[a-"]}, r"none_of\[0\] .* not a valid regex"),
+            ({"all_of": [[]]}, r"field 'expected_answer.all_of.0': \[\] should be non-empty"),
+            ({"all_of": []}, r"field 'expected_answer.all_of': \[\] should be non-empty"),
+            ({"all_of": [["re:"]]}, r"all_of\[0\]\[0\] is empty"),
+            ({"all_of": [["150"]], "any_of": []}, r"expected_answer.*any_of"),
+        ],
+    )
+    def test_bad_expected_answer_names_line_and_field(
+        self, tmp_path: Path, expected: dict[str, Any], message: str
+    ) -> None:
+        """A regex that does not compile, an empty group or an unknown key is refused by name."""
+        with pytest.raises(UsageError, match=message):
+            load_golden(
+                write(tmp_path, valid_item(), valid_item(id="t-2", expected_answer=expected))
+            )
+
+    def test_unanswerable_item_has_no_expected_answer(self, tmp_path: Path) -> None:
+        """An unanswerable item with an expected answer contradicts itself."""
+        data = valid_item(category="unanswerable", required_evidence=[], expected_answer=EXPECTED)
+        with pytest.raises(UsageError, match="unanswerable item has no expected_answer"):
+            load_golden(write(tmp_path, data))
+
+    @pytest.mark.parametrize(
+        ("paraphrases", "message"),
+        [
+            (["what is the GIFT limit? "], r"paraphrases\[0\] repeats the question"),
+            (["a b", "A  B"], r"paraphrases\[1\] repeats the paraphrases\[0\]"),
+            ([""], r"field 'paraphrases.0'"),
+        ],
+    )
+    def test_paraphrases_differ_from_the_question_and_each_other(
+        self, tmp_path: Path, paraphrases: list[str], message: str
+    ) -> None:
+        """A paraphrase equal to the question or another paraphrase (case, spaces) is refused."""
+        with pytest.raises(UsageError, match=message):
+            load_golden(write(tmp_path, valid_item(paraphrases=paraphrases)))
+
+    def test_variants_share_everything_but_id_and_question(self) -> None:
+        """expand_paraphrases yields the item, then ITEM~p1, ITEM~p2 with the same expectations."""
+        item = GoldenItem.model_validate(
+            valid_item(expected_answer=EXPECTED, paraphrases=["gift cap?", "max gift value?"])
+        )
+        other = GoldenItem.model_validate(valid_item(id="t-002"))
+        variants = expand_paraphrases([item, other])
+        assert [v.id for v in variants] == ["t-001", "t-001~p1", "t-001~p2", "t-002"]
+        assert [v.question for v in variants[1:3]] == ["gift cap?", "max gift value?"]
+        assert all(v.as_of == item.as_of for v in variants[:3])
+        assert all(v.expected_answer == item.expected_answer for v in variants[:3])
+        assert all(v.paraphrases == [] for v in variants[1:3])
+        assert [base_item_id(v.id) for v in variants] == ["t-001"] * 3 + ["t-002"]
+
+    def test_ids_cannot_contain_the_variant_separator(self, tmp_path: Path) -> None:
+        """'~' is reserved for variant ids, so a golden id never contains it."""
+        with pytest.raises(UsageError, match=r"field 'id'"):
+            load_golden(write(tmp_path, valid_item(id="t~p1")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evidencegate.contracts import Arm, Outcome, StopReason
+from evidencegate.evals.answers import AnswerClass, AnswerGrade
 from evidencegate.evals.golden import Category
 from evidencegate.evals.metrics import (
     METRICS,
@@ -14,8 +15,10 @@ from evidencegate.evals.metrics import (
     ItemResult,
     Metric,
     RequiredResult,
+    answer_counts,
     bootstrap_interval,
     compute_metrics,
+    item_count,
     metric_value,
     paired_bootstrap,
     quantile,
@@ -38,14 +41,26 @@ def required(matched: bool) -> RequiredResult:
     return RequiredResult(claim="a fact", doc_id="D", version="1", matched=matched)
 
 
+def default_class(category: Category, fields: dict[str, object]) -> AnswerClass:
+    """The class a run gets when its claims are right: what most hand-built runs need."""
+    if fields.get("error"):
+        return AnswerClass.FAILED
+    if category is Category.UNANSWERABLE:
+        return AnswerClass.WRONG if fields.get("claims") else AnswerClass.CORRECT_ABSTENTION
+    return AnswerClass.CORRECT if fields.get("claims") else AnswerClass.ABSTAINED
+
+
 def item(
     item_id: str,
     *,
     arm: Arm = Arm.BASELINE,
     category: Category = Category.FACTUAL,
     outcome: Outcome | None = Outcome.UNGATED,
+    answer: AnswerGrade | AnswerClass | None = None,
     **fields: object,
 ) -> ItemResult:
+    if not isinstance(answer, AnswerGrade):
+        answer = AnswerGrade(answer_class=answer or default_class(category, fields))
     return ItemResult.model_validate(
         {
             "item_id": item_id,
@@ -54,6 +69,7 @@ def item(
             "outcome": outcome,
             "stop_reason": None if outcome is None else StopReason.NO_REFLECTION,
             "latency_ms": 1.0,
+            "answer": answer,
             **fields,
         }
     )
@@ -70,6 +86,7 @@ def four_items() -> list[ItemResult]:
                 claim(cite("not_in_force", "forbidden_source", stale=True), supported=False),
             ],
             required=[required(True), required(False)],
+            answer=AnswerGrade(answer_class=AnswerClass.CORRECT, noise_claims=["c"]),
             latency_ms=10.0,
             passes=2,
             input_tokens=100,
@@ -123,7 +140,13 @@ class TestMetricValues:
     ) -> None:
         """Ratios of sums and quantiles over the four hand-built items."""
         assert compute_metrics(four_items) == {
+            Metric.CORRECT_ANSWER_RATE: 0.5,  # A of the answerable A and C
+            Metric.WRONG_ANSWER_RATE: 0.25,  # D (answered an unanswerable item) of 4 runs
+            Metric.ABSTAINED_ANSWERABLE_RATE: 0.0,
+            Metric.NOISE_CLAIMS_PER_ANSWER: 1.0,  # A's one noise claim, one scored answer
+            Metric.PARAPHRASE_CONSISTENCY: None,  # no item has a paraphrase
             Metric.UNSUPPORTED_CLAIM_RATE: pytest.approx(1 / 3),  # 1 of 3 claims
+            Metric.STALE_CLAIM_RATE: pytest.approx(1 / 3),  # A's second claim of 3 claims
             Metric.INCORRECT_CITATION_RATE: 0.5,  # 2 of 4 citations
             Metric.STALE_CITATION_RATE: 0.25,  # 1 of 4 citations
             Metric.REQUIRED_COVERAGE: pytest.approx(1 / 3),  # 1 of 3 entries (C failed)
@@ -248,3 +271,98 @@ class TestSummarize:
                 policy_sha256="0" * 64,
                 evidencegate_version="t",
             )
+
+
+def graded(answer_class: AnswerClass, *matched: str) -> AnswerGrade:
+    return AnswerGrade(answer_class=answer_class, matched=list(matched))
+
+
+@pytest.fixture
+def paraphrased() -> list[ItemResult]:
+    """P answered alike thrice; Q's paraphrase abstained; R's variants matched other values;
+    U (unanswerable) abstained on both phrasings; S has no paraphrase."""
+    correct = graded(AnswerClass.CORRECT, "0:$51,800")
+    return [
+        item("P", answer=correct, claims=[claim(cite())]),
+        item("P~p1", answer=correct, claims=[claim(cite())]),
+        item("P~p2", answer=correct, claims=[claim(cite())]),
+        item("Q", answer=correct, claims=[claim(cite())]),
+        item("Q~p1", outcome=Outcome.ABSTAINED),
+        item("R", answer=graded(AnswerClass.WRONG, "0:1"), claims=[claim(cite())]),
+        item("R~p1", answer=graded(AnswerClass.WRONG, "1:2"), claims=[claim(cite())]),
+        item("U", category=Category.UNANSWERABLE, outcome=Outcome.ABSTAINED),
+        item("U~p1", category=Category.UNANSWERABLE, outcome=Outcome.ABSTAINED),
+        item("S", error="RuntimeError: boom", outcome=None),
+    ]
+
+
+class TestAnswerMetrics:
+    def test_paraphrase_consistency_counts_items_not_runs(
+        self, paraphrased: list[ItemResult]
+    ) -> None:
+        """P and U agree across phrasings; Q (class) and R (matched values) do not: 2 of 4."""
+        assert metric_value(Metric.PARAPHRASE_CONSISTENCY, paraphrased) == 0.5
+        counts = answer_counts(paraphrased)
+        assert (counts.consistent_items, counts.paraphrased_items) == (2, 4)
+        assert (counts.items, counts.runs) == (5, 10)
+
+    def test_every_variant_is_a_run_in_the_rates(self, paraphrased: list[ItemResult]) -> None:
+        """Correct 4 of 8 answerable runs (the failed S included), wrong 2 of 10 runs."""
+        values = compute_metrics(paraphrased)
+        assert values[Metric.CORRECT_ANSWER_RATE] == 0.5
+        assert values[Metric.WRONG_ANSWER_RATE] == 0.2
+        assert values[Metric.ABSTAINED_ANSWERABLE_RATE] == 0.125
+        assert values[Metric.ABSTENTION_CORRECTNESS] == 1.0
+
+    def test_failed_runs_stay_in_the_answer_denominators(self) -> None:
+        """A failed answerable run is neither correct nor removed: 1 correct of 2."""
+        runs = [item("A", claims=[claim(cite())]), item("B", error="boom", outcome=None)]
+        assert metric_value(Metric.CORRECT_ANSWER_RATE, runs) == 0.5
+        assert answer_counts(runs).failed == 1
+
+    def test_unscored_runs_are_neither_correct_nor_wrong(self) -> None:
+        """Answers to items without expectations lower the correct rate and are counted apart."""
+        runs = [
+            item("A", claims=[claim(cite())]),
+            item("B", answer=AnswerClass.UNSCORED, claims=[claim(cite())]),
+        ]
+        counts = answer_counts(runs)
+        assert (counts.correct, counts.wrong, counts.unscored, counts.answerable) == (1, 0, 1, 2)
+        assert metric_value(Metric.CORRECT_ANSWER_RATE, runs) == 0.5
+        assert metric_value(Metric.NOISE_CLAIMS_PER_ANSWER, runs) == 0.0  # over A only
+
+    def test_stale_and_unsupported_claims_are_counted(self, four_items: list[ItemResult]) -> None:
+        """A's stale, unsupported claim shows in both claim counts."""
+        counts = answer_counts(four_items)
+        assert (counts.unsupported_claims, counts.stale_claims, counts.claims) == (1, 1, 3)
+        assert counts.wrong_on_unanswerable == 1
+
+    def test_bootstrap_resamples_items_with_their_variants(
+        self, paraphrased: list[ItemResult]
+    ) -> None:
+        """Five golden items, so five indices a draw; drawing only P gives P's three runs."""
+        assert item_count(paraphrased) == 5
+        column_value = bootstrap_interval(paraphrased, Metric.CORRECT_ANSWER_RATE, [[0, 0]])
+        assert column_value == Interval(low=1.0, high=1.0)
+        only_q = bootstrap_interval(paraphrased, Metric.CORRECT_ANSWER_RATE, [[1]])
+        assert only_q == Interval(low=0.5, high=0.5)
+
+
+class TestSummarizeAnswers:
+    def test_counts_per_arm_and_per_category(self, paraphrased: list[ItemResult]) -> None:
+        """metrics carry the answer counts of the arm and of each category present."""
+        summary = summarize(
+            {Arm.BASELINE: paraphrased},
+            golden_set="g",
+            golden_sha256="0" * 64,
+            policy="p",
+            policy_sha256="0" * 64,
+            evidencegate_version="t",
+            resamples=20,
+        )
+        assert (summary.items, summary.runs) == (5, 10)
+        (arm,) = summary.results
+        assert arm.answers.correct == 4
+        assert set(arm.categories) == {Category.FACTUAL, Category.UNANSWERABLE}
+        assert arm.categories[Category.UNANSWERABLE].correct_abstentions == 2
+        assert arm.categories[Category.FACTUAL].runs == 8

@@ -1,7 +1,7 @@
 """The authored example corpus and its golden set are well-formed and agree with each other.
 
-The corpus lives in ``golden_sets/example/corpus/*.md`` (YAML front matter, then a body whose pages
-are separated by form feeds); the golden set in ``golden_sets/example/golden.jsonl``.
+The corpus is package data in ``evidencegate/data/example/corpus/*.md`` (YAML front matter, then
+a body whose pages are separated by form feeds); the golden set in ``.../example/golden.jsonl``.
 """
 
 from __future__ import annotations

@@ -2,30 +2,31 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
+from evidencegate.data import load_schema, policy_names, read_policy
 from evidencegate.exceptions import PolicyError
-from evidencegate.policy import Policy, load_policy
-
-REPO = Path(__file__).resolve().parent.parent
+from evidencegate.policy import BUILTIN_POLICIES, Policy, load_policy
 
 
 class TestBuiltinPolicies:
     def test_default_yaml_equals_model_defaults(self) -> None:
-        """policies/default.yaml spells out exactly the model's defaults."""
-        assert load_policy(REPO / "policies" / "default.yaml") == Policy()
+        """The shipped default policy spells out exactly the model's defaults."""
+        assert load_policy("default") == Policy()
 
-    @pytest.mark.parametrize("name", ["default.yaml", "regulated-strict.yaml"])
+    @pytest.mark.parametrize("name", BUILTIN_POLICIES)
     def test_policy_files_validate_against_schema_file(self, name: str) -> None:
-        """Each shipped policy validates with jsonschema against schemas/policy.schema.json."""
-        schema = json.loads((REPO / "schemas" / "policy.schema.json").read_text())
-        data = yaml.safe_load((REPO / "policies" / name).read_text())
-        jsonschema.Draft202012Validator(schema).validate(data)
+        """Each shipped policy validates with jsonschema against the shipped policy schema."""
+        data = yaml.safe_load(read_policy(name))
+        jsonschema.Draft202012Validator(load_schema("policy")).validate(data)
+
+    def test_builtin_names_are_the_shipped_files(self) -> None:
+        """BUILTIN_POLICIES names exactly the policy files shipped as package data."""
+        assert sorted(BUILTIN_POLICIES) == policy_names()
 
     def test_builtin_name_resolves(self) -> None:
         """A builtin policy can be named instead of given as a path."""

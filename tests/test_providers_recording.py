@@ -7,7 +7,7 @@ import email.utils
 import pytest
 from llm_support import FakeClock, in_run
 
-from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.canonical import canonical_json_v1, sha256_hex
 from evidencegate.exceptions import BudgetExceeded, ModelCallFailed, ModelOutputInvalid
 from evidencegate.policy import ModelPrice, Policy, TimeBudget
 from evidencegate.providers.base import (
@@ -80,7 +80,7 @@ class TestRecordingChatModel:
         assert event.request == {"chat": request().model_dump(mode="json"), "body": {"sent": True}}
         assert event.request["chat"]["metadata"]["prompt"] == "test@v1"
         assert event.request_sha256 == sha256_hex(
-            canonical_json(
+            canonical_json_v1(
                 {
                     "provider": "scripted",
                     "model": "scripted-1",

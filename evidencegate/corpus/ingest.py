@@ -41,7 +41,7 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 
 from evidencegate.canonical import canonical_json, sha256_hex
 from evidencegate.contracts import Authority
-from evidencegate.corpus.passages import passage_id, split_passages
+from evidencegate.corpus.passages import passage_context, passage_id, split_passages
 from evidencegate.corpus.pdf import (
     DEFAULT_PDF_EXTRACTOR,
     PdfExtractor,
@@ -92,6 +92,8 @@ DOCUMENT_TARGETS = (
     "document_title",
     "tenant",
     "source_uri",
+    "entity",
+    "period",
 )
 RECORD_TARGETS = ("text", "label", "section", "title")
 
@@ -106,6 +108,9 @@ _FRONT_MATTER_KEYS = frozenset(
         "title",
         "tenant",
         "source_uri",
+        "entity",
+        "aliases",
+        "period",
     }
 )
 _DATE_FIELDS = ("version_date", "effective_from", "effective_to")
@@ -118,6 +123,8 @@ _FLAGS = {
     "authority": "--authority",
     "title": "--title",
     "tenant": "--tenant",
+    "entity": "--entity",
+    "period": "--period",
 }
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
@@ -164,6 +171,9 @@ class IngestOptions(_Model):
     tenant: str | None = Field(default=None, min_length=1)
     field_map: dict[str, str] = Field(default_factory=dict)
     version_dates: dict[str, IsoDate] = Field(default_factory=dict)
+    entity: str | None = Field(default=None, min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    period: str | None = Field(default=None, min_length=1)
     pdf_extractor: PdfExtractor = DEFAULT_PDF_EXTRACTOR
 
     @field_validator("field_map")
@@ -311,6 +321,9 @@ class DocumentMeta:
     title: str
     tenant: str
     source_uri: str
+    entity: str | None = None
+    aliases: tuple[str, ...] = ()
+    period: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,26 +347,30 @@ class ParsedVersion:
         """Hash of the canonical content: the document fields (except the provenance-only
         ``source_uri``) and every page's label, heading and text, in page order."""
         m = self.meta
-        return sha256_hex(
-            canonical_json(
-                {
-                    "doc_id": m.doc_id,
-                    "version": m.version,
-                    "version_date": m.version_date.isoformat(),
-                    "effective_from": m.effective_from.isoformat(),
-                    "effective_to": m.effective_to.isoformat() if m.effective_to else None,
-                    "authority": m.authority,
-                    "title": m.title,
-                    "tenant": m.tenant,
-                    "pages": [
-                        {"label": p.label, "heading": p.heading, "text": p.text} for p in self.pages
-                    ],
-                }
-            )
-        )
+        content: dict[str, Any] = {
+            "doc_id": m.doc_id,
+            "version": m.version,
+            "version_date": m.version_date.isoformat(),
+            "effective_from": m.effective_from.isoformat(),
+            "effective_to": m.effective_to.isoformat() if m.effective_to else None,
+            "authority": m.authority,
+            "title": m.title,
+            "tenant": m.tenant,
+            "pages": [{"label": p.label, "heading": p.heading, "text": p.text} for p in self.pages],
+        }
+        # Entity metadata enters the hash only when given, so versions stored before it existed
+        # keep their hash.
+        for name, value in (
+            ("entity", m.entity),
+            ("aliases", list(m.aliases)),
+            ("period", m.period),
+        ):
+            if value:
+                content[name] = value
+        return sha256_hex(canonical_json(content))
 
 
-Passage = tuple[str, int, int, int, str | None, str, str]
+PassageRow = tuple[str, int, int, int, str | None, str, str]
 """(passage_id, page, char_start, char_end, label, text, context), as stored."""
 
 
@@ -363,7 +380,7 @@ class PreparedVersion:
 
     parsed: ParsedVersion
     sha256: str
-    passages: list[Passage]
+    passages: list[PassageRow]
 
 
 @dataclass(slots=True)
@@ -453,9 +470,9 @@ def _parse(
 def _prepare(version: ParsedVersion) -> PreparedVersion:
     """Hash the version and split its pages into passages (the costly part after reading)."""
     meta = version.meta
-    passages: list[Passage] = []
+    passages: list[PassageRow] = []
     for number, page in enumerate(version.pages, 1):
-        context = "\n".join(part for part in (page.label, page.heading, meta.title) if part)
+        context = passage_context(page.label, page.heading, meta.title)
         for start, end in split_passages(page.text):
             text = page.text[start:end]
             pid = passage_id(meta.doc_id, meta.version, number, start, end, text)
@@ -543,7 +560,19 @@ def _resolve_meta(
         title=pick("title", options.title) or "",
         tenant=pick("tenant", options.tenant) or DEFAULT_TENANT,
         source_uri=found.get("source_uri") or default_uri,
+        entity=pick("entity", options.entity),
+        aliases=_aliases(found.get("aliases"), options.aliases, where),
+        period=pick("period", options.period),
     )
+
+
+def _aliases(found: object, option: Sequence[str], where: _Where) -> tuple[str, ...]:
+    """The entity's other names: from the source (a list of strings) and the options."""
+    if found is None:
+        found = []
+    if not isinstance(found, list) or not all(isinstance(a, str) and a.strip() for a in found):
+        raise where.error(f"aliases must be a list of names (got {_show(found)})")
+    return tuple(dict.fromkeys([*found, *option]))
 
 
 def _date(value: object, name: str, where: _Where) -> dt.date | None:

@@ -3,7 +3,8 @@
 A row names a file, a directory (every ``.pdf``, ``.txt``, ``.md`` and ``.jsonl`` file under
 it) or a glob (``pdfs/*.pdf``, ``**`` recursive) and gives document fields for what it names:
 ``doc_id``, ``version``, ``version_date``, ``effective_from``, ``effective_to``, ``authority``,
-``tenant``, ``title``, ``pdf_extractor``, and ``mapping``: a YAML mapping file of
+``tenant``, ``title``, ``entity``, ``aliases`` (``;``-separated in CSV), ``period``,
+``pdf_extractor``, and ``mapping``: a YAML mapping file of
 :class:`IngestOptions` (as ``--mapping`` takes). Only ``path`` is required.
 
 Options combine from the general to the particular: the defaults (the command line's flags and
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from evidencegate.contracts import Authority
 from evidencegate.corpus.batch import IngestSource
@@ -61,8 +62,19 @@ class ManifestRow(BaseModel):
     authority: Authority | None = None
     tenant: str | None = Field(default=None, min_length=1)
     title: str | None = None
+    entity: str | None = Field(default=None, min_length=1)
+    aliases: list[str] | None = None
+    period: str | None = Field(default=None, min_length=1)
     pdf_extractor: PdfExtractor | None = None
     mapping: str | None = Field(default=None, min_length=1)
+
+    @field_validator("aliases", mode="before")
+    @classmethod
+    def _split_aliases(cls, value: object) -> object:
+        """A CSV cell names several aliases separated by ``;``."""
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(";") if part.strip()]
+        return value
 
     def options(self, defaults: IngestOptions, mapping_dir: Path) -> IngestOptions:
         """The defaults, then this row's mapping file, then its own columns."""

@@ -17,7 +17,7 @@ import re
 
 from evidencegate.canonical import canonical_json, sha256_hex
 
-__all__ = ["MAX_PASSAGE_CHARS", "passage_id", "split_passages"]
+__all__ = ["MAX_PASSAGE_CHARS", "passage_context", "passage_id", "split_passages"]
 
 MAX_PASSAGE_CHARS = 1200
 
@@ -28,6 +28,11 @@ _BOUNDARIES = (
 )
 
 Span = tuple[int, int]
+
+
+def passage_context(label: str | None, heading: str, title: str) -> str:
+    """Where a passage sits, searched beside its text: label, heading path, document title."""
+    return "\n".join(part for part in (label, heading, title) if part)
 
 
 def split_passages(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[Span]:

@@ -18,16 +18,15 @@ reads files in worker processes, outside any transaction, and commits each file'
 one short transaction of its own (``commit_prepared``): a batch killed at any point leaves every
 version fully stored or absent, and ``ingested_files`` lets the next run skip what is stored.
 
-Schema versions are migrated forward on open (``_MIGRATIONS``); a new store is created at
-version 1 and migrated like an old one. Version 2 adds ``versions.extractor`` (the PDF
-extractor and its version the page text came from; ``pypdf`` for PDFs stored before it was
-recorded, when pypdf was the only extractor) and ``ingested_files`` (file content + options key
--> the versions that file gave).
+Schema version 3 added ``versions.extractor`` (the PDF extractor and its version the page
+text came from; ``pypdf`` for PDFs stored before it was recorded, when pypdf was the only
+extractor) and ``ingested_files`` (file content + options key -> the versions that file gave).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -56,7 +55,10 @@ __all__ = ["STORE_FILENAME", "Store"]
 
 STORE_FILENAME = "evidencegate.sqlite3"
 _APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
-_SCHEMA_VERSION = 2
+_SCHEMA_VERSION = 3
+"""2 added the versions' entity, aliases (JSON list) and period; 3 the versions' extractor and
+the ingested_files table. An older store is migrated when opened (the new columns are NULL for
+versions stored before, except extractor, which is 'pypdf' for PDFs)."""
 _BUSY_TIMEOUT_S = 300.0
 """How long a write waits for another writer's transaction (one file's commit) to end: long,
 because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
@@ -83,8 +85,17 @@ CREATE TABLE versions (
     sha256 TEXT NOT NULL,
     pages INTEGER NOT NULL,
     passages INTEGER NOT NULL,
+    entity TEXT,
+    aliases TEXT,
+    period TEXT,
+    extractor TEXT,
     UNIQUE (tenant, doc_id, version)
 );
+CREATE TABLE ingested_files (
+    key TEXT NOT NULL,
+    version_id INTEGER NOT NULL REFERENCES versions (id),
+    PRIMARY KEY (key, version_id)
+) WITHOUT ROWID;
 CREATE TABLE pages (
     version_id INTEGER NOT NULL REFERENCES versions (id),
     page INTEGER NOT NULL,
@@ -110,7 +121,16 @@ CREATE VIRTUAL TABLE passages_fts USING fts5 (
 );
 """
 
-_MIGRATIONS: dict[int, tuple[str, ...]] = {
+_VERSION_COLUMNS = (
+    "doc_id, version, version_date, effective_from, effective_to, superseded_by, authority, "
+    "title, source_uri, sha256, tenant, pages, entity, aliases, period, extractor"
+)
+_MIGRATIONS = {
+    1: (
+        "ALTER TABLE versions ADD COLUMN entity TEXT",
+        "ALTER TABLE versions ADD COLUMN aliases TEXT",
+        "ALTER TABLE versions ADD COLUMN period TEXT",
+    ),
     2: (
         "ALTER TABLE versions ADD COLUMN extractor TEXT",
         "UPDATE versions SET extractor = 'pypdf' WHERE lower(source_uri) LIKE '%.pdf'",
@@ -119,12 +139,7 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         "PRIMARY KEY (key, version_id)) WITHOUT ROWID",
     ),
 }
-"""Schema version -> the statements that migrate the version before it to it."""
-
-_VERSION_COLUMNS = (
-    "doc_id, version, version_date, effective_from, effective_to, superseded_by, authority, "
-    "title, source_uri, sha256, tenant, pages, extractor"
-)
+"""Statements that take a store from schema version N to N + 1."""
 
 
 class Store(Closing):
@@ -279,7 +294,7 @@ class Store(Closing):
         sql = (
             "SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text, "
             "p.label, v.title, v.authority, v.version_date, "
-            f"-bm25(passages_fts, 1.0, {_CONTEXT_WEIGHT}) AS score "
+            f"-bm25(passages_fts, 1.0, {_CONTEXT_WEIGHT}) AS score, p.context "
             "FROM passages_fts CROSS JOIN passages AS p ON p.id = passages_fts.rowid "
             "CROSS JOIN versions AS v ON v.id = p.version_id "
             f"WHERE {' AND '.join(conditions)} "
@@ -302,6 +317,7 @@ class Store(Closing):
                 authority=row[9],
                 version_date=dt.date.fromisoformat(row[10]),
                 score=row[11],
+                context=row[12],
             )
             for row in rows
         ]
@@ -317,7 +333,7 @@ class Store(Closing):
             if document is None:
                 return None
             row = db.execute(
-                "SELECT pg.label, pg.text FROM pages AS pg "
+                "SELECT pg.label, pg.text, pg.heading FROM pages AS pg "
                 "JOIN versions AS v ON v.id = pg.version_id "
                 "WHERE v.tenant = ? AND v.doc_id = ? AND v.version = ? AND pg.page = ?",
                 (document.tenant, doc_id, version, page),
@@ -326,7 +342,9 @@ class Store(Closing):
             return None
         return SourcePage(
             document=document,
-            page=Page(doc_id=doc_id, version=version, page=page, label=row[0], text=row[1]),
+            page=Page(
+                doc_id=doc_id, version=version, page=page, label=row[0], text=row[1], heading=row[2]
+            ),
         )
 
     def document(
@@ -351,6 +369,26 @@ class Store(Closing):
                 tenant,
             )
         )
+
+    def catalog(self, as_of: dt.date, tenant: str | None = None) -> list[DocumentVersion]:
+        """Every document version in force on ``as_of``: what question analysis scopes over."""
+        day = as_of.isoformat()
+        return self._versions(
+            "effective_from <= ? AND (effective_to IS NULL OR effective_to > ?)", (day, day), tenant
+        )
+
+    def document_frequencies(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many passages (of any version or tenant) contain each term, as BM25 sees it."""
+        out: dict[str, int] = {}
+        with self._db() as db:
+            for term in dict.fromkeys(terms):
+                match = fts_query(term)
+                if match is None:
+                    continue
+                out[term] = db.execute(
+                    "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (match,)
+                ).fetchone()[0]
+        return out
 
     def stats(self) -> dict[str, int]:
         """Counts of documents (distinct tenant + doc_id), versions, pages and passages."""
@@ -385,13 +423,12 @@ def _create_schema(db: sqlite3.Connection) -> None:
             if statement.strip():
                 db.execute(statement)
         db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
-        db.execute("PRAGMA user_version = 1")  # _SCHEMA is version 1; _migrate does the rest
+        db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
     except BaseException:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
     db.execute("PRAGMA journal_mode = WAL")
-    _migrate(db)
 
 
 def _check_store(db: sqlite3.Connection, path: Path) -> None:
@@ -401,11 +438,29 @@ def _check_store(db: sqlite3.Connection, path: Path) -> None:
             f"{path} is not an evidencegate store (application_id={application_id:#x})"
         )
     schema = db.execute("PRAGMA user_version").fetchone()[0]
-    if not 1 <= schema <= _SCHEMA_VERSION:
+    if schema in _MIGRATIONS:
+        _migrate(db, schema)
+        schema = db.execute("PRAGMA user_version").fetchone()[0]
+    if schema != _SCHEMA_VERSION:
         raise StoreError(
             f"{path} has store schema version {schema}; this evidencegate reads {_SCHEMA_VERSION}"
         )
-    _migrate(db)
+
+
+def _migrate(db: sqlite3.Connection, schema: int) -> None:
+    """Bring an older store up to the current schema, one version at a time, atomically."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        current = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
+        while current in _MIGRATIONS:
+            for statement in _MIGRATIONS[current]:
+                db.execute(statement)
+            current += 1
+            db.execute(f"PRAGMA user_version = {current}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 @contextmanager
@@ -501,7 +556,8 @@ def _store_version(
     version_id = db.execute(
         "INSERT INTO versions (tenant, doc_id, version, version_date, effective_from, "
         "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages, "
-        "extractor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "entity, aliases, period, extractor) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             meta.tenant,
             meta.doc_id,
@@ -516,6 +572,9 @@ def _store_version(
             sha,
             len(version.pages),
             len(prepared.passages),
+            meta.entity,
+            json.dumps(list(meta.aliases)) if meta.aliases else None,
+            meta.period,
             version.extractor,
         ),
     ).lastrowid
@@ -561,21 +620,6 @@ def _changed_content(version: ParsedVersion, stored_sha: str, sha: str, stored: 
     return f"{message}: ingest the changed text under a new version"
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring the schema to ``_SCHEMA_VERSION``, one version per transaction (re-checked inside
-    it, so two processes opening an old store migrate it once)."""
-    while True:
-        if db.execute("PRAGMA user_version").fetchone()[0] >= _SCHEMA_VERSION:
-            return
-        with _transaction(db):
-            current = db.execute("PRAGMA user_version").fetchone()[0]
-            if current >= _SCHEMA_VERSION:
-                continue
-            for statement in _MIGRATIONS[current + 1]:
-                db.execute(statement)
-            db.execute(f"PRAGMA user_version = {current + 1}")
-
-
 def _supersede(db: sqlite3.Connection, tenant: str, doc_id: str) -> None:
     """Recompute ``effective_to`` and ``superseded_by`` for every version of one document.
 
@@ -615,7 +659,10 @@ def _document_version(row: tuple[Any, ...]) -> DocumentVersion:
         sha256=row[9],
         tenant=row[10],
         pages=row[11],
-        extractor=row[12],
+        entity=row[12],
+        aliases=json.loads(row[13]) if row[13] else [],
+        period=row[14],
+        extractor=row[15],
     )
 
 

@@ -13,12 +13,12 @@ facts the supported claims cover.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 
 from evidencegate.analysis import (
     QuestionProfile,
     has_figure,
-    idf_weights,
     profile_question,
     sentence_period,
     split_sentences,
@@ -35,6 +35,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.lexicon import covered_share, match_units, text_keys, unit_matched
 
 __all__ = ["RulesCritic"]
 
@@ -48,6 +49,7 @@ TOPIC = "topic: "
 YEAR = "year: "
 NUMBER = "number: "
 FIGURE = "figure: "
+NAME = "name: "
 
 
 class RulesCritic:
@@ -65,8 +67,8 @@ class RulesCritic:
         self, question: str, evidence: Sequence[Passage], *, as_of: dt.date
     ) -> CriticSufficiency:
         profile = profile_question(question, as_of=as_of)
-        required = _required_facts(profile)
-        texts = [p.text for p in evidence]
+        texts = [_placed(p) for p in evidence]
+        required = _required_facts(profile, texts)
         missing = [f for f in required if not self._fact_covered(f, profile, texts)]
         primary = [p for p in evidence if p.authority == "primary"]
         missing_sources = [] if primary else [f"a primary source on {' '.join(profile.terms)}"]
@@ -103,16 +105,22 @@ class RulesCritic:
     ) -> CriticAudit:
         profile = profile_question(question, as_of=as_of)
         by_claim = {v.claim_id: v for v in verifications}
+        places = {p.passage_id: _place(p) for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
         for claim in claims:
             audit = self._audit_claim(claim, by_claim.get(claim.claim_id), profile)
             audits.append(audit)
             if audit.verdict is Verdict.SUPPORTED:
-                supported_texts.append(claim.text)
-        required = list(required_facts) or _required_facts(profile)
+                # A claim is read in its place: the heading path and title of what it quotes.
+                where = {places.get(c.evidence_id or "", "") for c in claim.citations}
+                place = "\n".join(sorted(w for w in where if w))
+                supported_texts.append(claim.text + _PLACE + place)
+        required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
+        # Self-critique sees no evidence: the claims are then judged against the question alone.
+        pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
         covered = [
-            f for f in required if self._fact_covered(f, profile, supported_texts, weighted=False)
+            f for f in required if self._fact_covered(f, profile, supported_texts, pool=pool)
         ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
@@ -190,14 +198,9 @@ class RulesCritic:
         profile: QuestionProfile,
         texts: Sequence[str],
         *,
-        weighted: bool = True,
+        pool: list[str] | None = None,
     ) -> bool:
-        """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap.
-
-        ``weighted``: topic terms are weighted by their rarity across ``texts`` — right for a
-        pool of evidence (a rare unmatched term makes a question unanswerable), wrong for two or
-        three claims, where every term is rare; claims use the plain share of topic terms.
-        """
+        """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap."""
         if not texts:
             return False
         if fact.startswith(YEAR):
@@ -206,23 +209,39 @@ class RulesCritic:
         if fact.startswith(NUMBER):
             value = fact.removeprefix(NUMBER)
             return any(value in _numbers(t) for t in texts)
+        if fact.startswith(NAME):
+            name = fact.removeprefix(NAME)
+            return any(_names_in(name, t) for t in texts)
         if fact.startswith(FIGURE):
-            topic = profile.terms
+            # A sentence stating the asked kind of figure, for the asked period, about the
+            # question's topic as the evidence can state it (the sentence read in its place).
+            topic = _topic_terms(profile, texts)
             for text in texts:
-                for sentence in _sentences(text):
+                body, _, place = text.partition(_PLACE)
+                place_terms = terms(place)
+                for sentence in _sentences(body):
                     period = sentence_period(sentence)
                     if period is not None and not period.overlaps(profile.target):
                         continue
-                    if not has_figure(sentence, profile.wants_figure or "quantity"):
+                    if not has_figure(
+                        sentence, profile.wants_figure or "quantity", profile.answer_type
+                    ):
                         continue
-                    shared = set(topic) & set(terms(sentence))
-                    if topic and len(shared) / len(set(topic)) >= 0.5:
+                    if not topic or covered_share(topic, [*terms(sentence), *place_terms]) >= 0.5:
                         return True
             return False
+        # The plain share of the question's terms stated: a paraphrase uses words the documents
+        # do not ("how big" for "threshold amount"), so a term's rarity is no sign that the
+        # question is unanswerable (names, years and figures are). Claims are asked only for
+        # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         wanted = terms(fact.removeprefix(TOPIC))
+        if pool is not None:
+            if covered_share(wanted, pool) < self.topic_coverage:
+                return False  # the evidence itself does not speak of the question's topic
+            keys = text_keys(pool)
+            wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
-        weights = idf_weights(wanted, [terms(t) for t in texts]) if weighted else {}
-        return weighted_overlap(wanted, have, weights) >= self.topic_coverage
+        return covered_share(wanted, have) >= self.topic_coverage
 
 
 def _lexical_support(claim: str, quotes: str) -> float:
@@ -231,8 +250,48 @@ def _lexical_support(claim: str, quotes: str) -> float:
     return round(weighted_overlap(claim_terms, terms(quotes), {}), 6)
 
 
-def _required_facts(profile: QuestionProfile) -> list[str]:
+_PLACE = "\n\u2063place\u2063\n"
+"""Separates a passage's text from its place (label, heading path, title) in the texts the
+critic reads: a figure must be stated in the text, the topic may be named by the place."""
+
+
+def _place(passage: Passage) -> str:
+    return passage.context or passage.title
+
+
+def _placed(passage: Passage) -> str:
+    return passage.text + _PLACE + _place(passage)
+
+
+def _names_in(name: str, text: str) -> bool:
+    """Is ``name`` stated in ``text`` (case-insensitive, whole words, "&" for "and")?"""
+    words = [re.escape(w) for w in name.split()]
+    pattern = r"(?<![\w])" + r"\s+".join(words) + r"(?![\w])"
+    return re.search(pattern.replace(r"\&", r"(?:&|and)"), text, re.IGNORECASE) is not None
+
+
+def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
+    """The question's terms the evidence states somewhere, itself or by a synonym (all of
+    them when it states none)."""
+    have = [t for text in texts for t in terms(text)]
+    keys = text_keys(have)
+    present = [t for t in profile.terms if unit_matched(_unit(t), keys, have)]
+    return present or list(profile.terms)
+
+
+def _unit(term: str) -> frozenset[str]:
+    """A single question term as a unit to match (the term and its synonym groups)."""
+    return match_units([term])[0]
+
+
+def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list[str]:
+    """The facts an answer must establish: its topic, names, years, numbers and figure.
+
+    The topic fact lists the question's terms; an audit then asks the claims for those of them
+    that the evidence states (``texts``), since no claim can state a word no source uses.
+    """
     facts = [TOPIC + " ".join(profile.terms)] if profile.terms else []
+    facts += [NAME + n for n in profile.names]
     facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]
     if profile.wants_figure:

@@ -9,8 +9,12 @@ components: the arm is the only difference.
 
 The evaluator is independent of the arm: the deterministic :class:`Verifier` re-checks every
 emitted claim (gated or not) against the store, as of the item's date and against what the run
-retrieved (read from its trace); then each citation is compared with the golden item's
-required and forbidden sources (see :func:`score_answer`).
+retrieved (read from its trace), and the offline support judge
+(:class:`~evidencegate.judges.support.RulesSupportJudge`, which no default arm consults) checks
+that each claim is supported by its own quotes; then each citation is compared with the golden
+item's required and forbidden sources (see :func:`score_answer`), and the answer with the
+item's expected answer (:func:`~evidencegate.evals.answers.grade_answer`). A paraphrase of an
+item is a run of its own (see :func:`~evidencegate.evals.golden.expand_paraphrases`).
 
 Concurrency is a thread pool over one synchronous function, :func:`run_item`: the run context
 is a ContextVar, so concurrent runs do not share budgets or traces. :func:`run_item` never
@@ -30,8 +34,12 @@ from typing import Protocol
 from evidencegate.analysis import terms, weighted_overlap
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, Citation, FailureReason, GatedAnswer, StopReason
-from evidencegate.evals.golden import GoldenItem, RequiredEvidence
+from evidencegate.corpus.retrieval import FeedbackRetriever
+from evidencegate.corpus.store import Store
+from evidencegate.evals.answers import AnswerClass, AnswerGrade, EmittedClaim, grade_answer
+from evidencegate.evals.golden import GoldenItem, RequiredEvidence, expand_paraphrases
 from evidencegate.evals.metrics import CitationResult, ClaimResult, ItemResult, RequiredResult
+from evidencegate.judges.support import RulesSupportJudge, SupportJudge
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy
 from evidencegate.protocols import Critic, Generator, Retriever, SourceLookup
@@ -42,12 +50,16 @@ from evidencegate.verify.verifier import Verifier
 
 __all__ = [
     "ARMS",
+    "NOT_SUPPORTED_BY_QUOTES",
     "Corpus",
     "build_controllers",
     "run_ablation",
     "run_item",
     "score_answer",
 ]
+
+NOT_SUPPORTED_BY_QUOTES = "not_supported_by_quotes"
+"""The failure a claim gets when the support judge finds it unsupported by its own quotes."""
 
 #: Every arm, in report order (the baseline first: the others are compared with it).
 ARMS: tuple[Arm, ...] = (Arm.BASELINE, Arm.SELF_CRITIQUE, Arm.GROUNDED, Arm.GROUNDED_FOLLOWUP)
@@ -70,9 +82,10 @@ def build_controllers(
     critic: Critic | None = None,
 ) -> dict[Arm, LoopController]:
     """One controller per arm, each as EvidenceGate builds it; only ``arm`` differs."""
+    retriever: Retriever = FeedbackRetriever(corpus) if isinstance(corpus, Store) else corpus
     return {
         arm: LoopController(
-            retriever=corpus,
+            retriever=retriever,
             verifier=Verifier.from_policy(corpus, policy),
             generator=generator or build_generator(policy),
             critic=critic or build_critic(policy),
@@ -94,9 +107,11 @@ def run_ablation(
     critic: Critic | None = None,
     trace_dir: Path | None = None,
     on_result: Callable[[ItemResult], None] | None = None,
+    paraphrases: bool = True,
 ) -> dict[Arm, list[ItemResult]]:
-    """Run every item through every arm; results per arm, in item order.
+    """Run every item (and, with ``paraphrases``, each of its paraphrases) through every arm.
 
+    Results per arm, in item order, each item followed by its variants (``ITEM~p1``, ...).
     ``trace_dir``: write each run's trace to ``trace_dir/ARM/ITEM_ID.jsonl`` (kept in memory
     otherwise). ``on_result`` is called in the calling thread as each run finishes.
     """
@@ -104,8 +119,11 @@ def run_ablation(
         raise ValueError(f"concurrency must be >= 1 (got {concurrency})")
     if not arms or len(set(arms)) != len(arms):
         raise ValueError(f"arms must be distinct and non-empty (got {[a.value for a in arms]})")
+    if paraphrases:
+        items = expand_paraphrases(items)
     controllers = build_controllers(corpus, policy, arms, generator=generator, critic=critic)
     judge = Verifier.from_policy(corpus, policy)
+    support = RulesSupportJudge()
     done: dict[tuple[Arm, str], ItemResult] = {}
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="ablate") as pool:
         futures = {
@@ -115,6 +133,7 @@ def run_ablation(
                 item,
                 judge=judge,
                 sources=corpus,
+                support=support,
                 trace_path=_trace_path(trace_dir, arm, item),
             ): (arm, item.id)
             for item in items
@@ -138,9 +157,14 @@ def run_item(
     *,
     judge: Verifier,
     sources: SourceLookup,
+    support: SupportJudge | None = None,
     trace_path: Path | None = None,
 ) -> ItemResult:
-    """Run one item through one controller and judge the answer; never raises for the item."""
+    """Run one item through one controller and judge the answer; never raises for the item.
+
+    ``support`` judges each claim against its quotes (the rules support judge by default).
+    """
+    support = support or RulesSupportJudge()
     run_id = uuid.uuid4().hex
     started = time.perf_counter()
     latency_ms = 0.0
@@ -153,7 +177,7 @@ def run_item(
         ]
         retrieved = {f"{r.doc_id}@{r.version}" for event in retrievals for r in event.results}
         claims, required = score_answer(
-            item, answer, judge=judge, sources=sources, retrieved=retrieved
+            item, answer, judge=judge, sources=sources, retrieved=retrieved, support=support
         )
     except Exception as exc:  # a failed item is recorded as failed, never dropped
         return ItemResult(
@@ -163,12 +187,21 @@ def run_item(
             error=f"{type(exc).__name__}: {exc}",
             latency_ms=round(latency_ms or (time.perf_counter() - started) * 1000, 3),
             required=[_required(e, matched=False) for e in item.required_evidence],
+            answer=AnswerGrade(answer_class=AnswerClass.FAILED),
             trace_id=run_id,
             trace_path=None if trace_path is None else str(trace_path),
         )
     error = None
     if answer.stop_reason is StopReason.COMPONENT_ERROR:
         error = "component_error: " + "; ".join(answer.gaps)
+    grade = grade_answer(
+        item.expected_answer,
+        answerable=item.answerable,
+        failed=error is not None,
+        claims=[
+            EmittedClaim(c.claim_id, c.text, covers_required=c.covers_required) for c in claims
+        ],
+    )
     return ItemResult(
         item_id=item.id,
         arm=controller.arm,
@@ -186,6 +219,7 @@ def run_item(
         cost_usd=answer.usage.cost_usd,
         claims=claims,
         required=required,
+        answer=grade,
         trace_id=answer.trace_id,
         trace_path=None if trace_path is None else str(trace_path),
     )
@@ -198,33 +232,54 @@ def score_answer(
     judge: Verifier,
     sources: SourceLookup,
     retrieved: Collection[str] | None,
+    support: SupportJudge | None = None,
 ) -> tuple[list[ClaimResult], list[RequiredResult]]:
     """Judge every emitted claim and citation, and which required evidence the answer covers.
 
-    A citation is incorrect when the verifier rejects it or its claim (the quote is not on the
-    page, does not state the claim's numbers, dates or negations, the version is not in force,
-    the source is not an allowed authority, ...), when it cites a version of a required
-    document other than the required one(s), or when it cites a forbidden source. It is stale
-    when the cited version is not in force on the item's as-of date.
+    A claim is supported when the verifier accepts it and ``support`` (the offline rules
+    support judge by default) finds it supported by its own quotes. A citation is incorrect
+    when the verifier rejects it or its claim (the quote is not on the page, does not state the
+    claim's numbers, dates or negations, the version is not in force, the source is not an
+    allowed authority, ...), when it cites a version of a required document other than the
+    required one(s), or when it cites a forbidden source. It is stale (a superseded or other
+    version) when the cited version is not in force on the item's as-of date, is not the
+    required version of a required document, or is a forbidden version of a required document.
     """
+    support = support or RulesSupportJudge()
     required_versions: dict[str, set[str]] = {}
     for evidence in item.required_evidence:
         if evidence.version is not None:
             required_versions.setdefault(evidence.doc_id, set()).add(evidence.version)
+    required_docs = {evidence.doc_id for evidence in item.required_evidence}
     claims: list[ClaimResult] = []
     verified: list[Citation] = []
     for claim in answer.claims:
         verification = judge.verify(claim, as_of=item.as_of, retrieved=retrieved)
+        failures = [r.value for r in verification.reasons]
+        quotes = "\n".join(c.quote for c in claim.citations)
+        if (
+            not quotes.strip()
+            or not claim.text.strip()
+            or support.judge(quotes, claim.text).label != "supported"
+        ):
+            failures.append(NOT_SUPPORTED_BY_QUOTES)
         claim_failures = [f.reason.value for f in verification.failures]
         citations: list[CitationResult] = []
+        own: list[Citation] = []
         for check in verification.citations:
             cited = check.citation
             problems = [f.reason.value for f in check.failures] + claim_failures
             versions = required_versions.get(cited.doc_id)
             if versions is not None and cited.version not in versions:
                 problems.append("wrong_version")
-            if item.is_forbidden(cited.doc_id, cited.version):
+            forbidden = item.is_forbidden(cited.doc_id, cited.version)
+            if forbidden:
                 problems.append("forbidden_source")
+            stale = (
+                any(f.reason is FailureReason.NOT_IN_FORCE for f in check.failures)
+                or "wrong_version" in problems
+                or (forbidden and cited.doc_id in required_docs)
+            )
             citations.append(
                 CitationResult(
                     doc_id=cited.doc_id,
@@ -232,18 +287,22 @@ def score_answer(
                     page=cited.page,
                     quote=cited.quote,
                     problems=list(dict.fromkeys(problems)),
-                    stale=any(f.reason is FailureReason.NOT_IN_FORCE for f in check.failures),
+                    stale=stale,
                 )
             )
             if check.ok and verification.ok:
-                verified.append(cited)
+                own.append(cited)
+        verified.extend(own)
         claims.append(
             ClaimResult(
                 claim_id=claim.claim_id,
                 text=claim.text,
-                supported=verification.ok,
-                failures=list(dict.fromkeys(r.value for r in verification.reasons)),
+                supported=not failures,
+                failures=list(dict.fromkeys(failures)),
                 citations=citations,
+                covers_required=any(
+                    _covers(e, c, sources) for e in item.required_evidence for c in own
+                ),
             )
         )
     required = [

@@ -2,6 +2,12 @@
 
     evidencegate ablate GOLDEN.jsonl --store DIR -o OUTDIR [--arms a,b,...] [--concurrency N]
         [--policy FILE|NAME] [--fail-under [ARM:]METRIC=VALUE ...] [--fail-over ...]
+        [--no-paraphrases]
+
+Every item is run with its own question and with each of its paraphrases (variant ids
+``ITEM~p1``, ...), unless ``--no-paraphrases``. The printed tables give, per arm and per
+category, with k/n: correct answers, wrong answers, unsupported and superseded-version claims,
+abstentions, correct abstentions, noise claims per answer and paraphrase consistency.
 
 Gates, for users who put the ablation in their CI: ``--fail-under METRIC=VALUE`` fails when the
 metric is below VALUE (for metrics where higher is better, e.g. ``required_coverage``);
@@ -26,12 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Arm
 from evidencegate.corpus import Store
 from evidencegate.evals.ablation import ARMS, run_ablation
-from evidencegate.evals.golden import load_golden
+from evidencegate.evals.golden import expand_paraphrases, load_golden
 from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Metric, summarize
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
@@ -71,6 +77,11 @@ def add_ablate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--no-paraphrases",
+        action="store_true",
+        help="run only the items' own questions, not their paraphrases",
+    )
 
 
 @dataclass(frozen=True)
@@ -220,7 +231,8 @@ def run_ablate(args: argparse.Namespace) -> int:
                 traces.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise UsageError(f"cannot create the output directory {outdir}: {exc}") from exc
-            progress = None if args.no_progress else Progress(len(items) * len(arms), sys.stderr)
+            runs = len(items) if args.no_paraphrases else len(expand_paraphrases(items))
+            progress = None if args.no_progress else Progress(runs * len(arms), sys.stderr)
             results = run_ablation(
                 items,
                 store,
@@ -229,6 +241,7 @@ def run_ablate(args: argparse.Namespace) -> int:
                 concurrency=args.concurrency,
                 trace_dir=traces,
                 on_result=None if progress is None else progress.advance,
+                paraphrases=not args.no_paraphrases,
             )
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -10,16 +10,24 @@ line, the field and the rule; item ids must be unique within a file.
 optionally the ``version``, 1-based ``page`` and an exact ``quote`` of the stored page text)
 that supports it. ``forbidden_sources`` are sources a correct answer never cites: superseded
 versions (stale traps) and secondary sources that disagree with the primary one.
+
+``expected_answer`` says what a correct answer states (see :class:`ExpectedAnswer`; scored by
+:mod:`evidencegate.evals.answers`): every answerable item should have one, an ``unanswerable``
+item never has one. ``paraphrases`` are other phrasings of the same question, same ``as_of``
+and same expectations; :func:`expand_paraphrases` turns them into variant items with ids
+``ITEM~p1``, ``ITEM~p2``, ... that the ablation runs as separate runs.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import re
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -27,14 +35,25 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from evidencegate.exceptions import UsageError
 
 __all__ = [
+    "REGEX_PREFIX",
+    "VARIANT_SEPARATOR",
     "Category",
+    "ExpectedAnswer",
     "ForbiddenSource",
     "GoldenItem",
     "RequiredEvidence",
     "Task",
+    "base_item_id",
+    "expand_paraphrases",
     "golden_item_schema",
     "load_golden",
 ]
+
+REGEX_PREFIX = "re:"
+"""An expected-answer alternative starting with this is a case-insensitive Python regex."""
+
+VARIANT_SEPARATOR = "~"
+"""Joins an item id and a paraphrase number in a variant id (``cfpb-m01~p2``); never in an id."""
 
 
 class _Model(BaseModel):
@@ -81,6 +100,44 @@ class ForbiddenSource(_Model):
         return doc_id == self.doc_id and (self.version is None or version == self.version)
 
 
+class ExpectedAnswer(_Model):
+    """What a correct answer states, and what makes an answer wrong.
+
+    A correct answer contains at least one alternative of every ``all_of`` group and none of
+    the ``none_of`` strings. Matching is case-insensitive and whitespace- and
+    typography-normalised; numbers match with or without thousands separators and currency
+    signs, at number boundaries. An alternative starting with ``re:`` is a regex.
+    """
+
+    all_of: list[Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]] = Field(
+        min_length=1,
+        description="Groups of alternatives; a correct answer contains one alternative of "
+        "every group. 're:' starts a case-insensitive Python regex.",
+    )
+    none_of: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list,
+        description="Strings (or 're:' regexes) whose presence in the answer makes it wrong.",
+    )
+
+    @model_validator(mode="after")
+    def _valid_alternatives(self) -> ExpectedAnswer:
+        places = [
+            (f"all_of[{g}][{a}]", alternative)
+            for g, group in enumerate(self.all_of)
+            for a, alternative in enumerate(group)
+        ]
+        places += [(f"none_of[{n}]", value) for n, value in enumerate(self.none_of)]
+        for where, value in places:
+            if not value.strip() or value.strip() == REGEX_PREFIX:
+                raise ValueError(f"{where} is empty")
+            if value.startswith(REGEX_PREFIX):
+                try:
+                    re.compile(value[len(REGEX_PREFIX) :])
+                except re.error as exc:
+                    raise ValueError(f"{where} {value!r} is not a valid regex: {exc}") from None
+        return self
+
+
 class GoldenItem(_Model):
     """One golden question, asked as of a date."""
 
@@ -92,11 +149,30 @@ class GoldenItem(_Model):
     expected_answer_notes: str
     required_evidence: list[RequiredEvidence] = Field(default_factory=list)
     forbidden_sources: list[ForbiddenSource] = Field(default_factory=list)
+    paraphrases: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list,
+        description="Other phrasings of the same question (same as_of and expectations).",
+    )
+    expected_answer: ExpectedAnswer | None = Field(
+        default=None,
+        description="What a correct answer states; absent for unanswerable items (and for "
+        "answerable items not yet given one, which are then reported as unscored).",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> GoldenItem:
         if self.category is Category.UNANSWERABLE and self.required_evidence:
             raise ValueError("an unanswerable item requires no evidence")
+        if self.category is Category.UNANSWERABLE and self.expected_answer is not None:
+            raise ValueError("an unanswerable item has no expected_answer (abstaining is right)")
+        seen = {_phrasing(self.question): "question"}
+        for n, paraphrase in enumerate(self.paraphrases):
+            key = _phrasing(paraphrase)
+            if not key:
+                raise ValueError(f"paraphrases[{n}] is empty")
+            if key in seen:
+                raise ValueError(f"paraphrases[{n}] repeats the {seen[key]}")
+            seen[key] = f"paraphrases[{n}]"
         if self.category is not Category.UNANSWERABLE and not self.required_evidence:
             raise ValueError(f"a {self.category.value} item needs required_evidence")
         for evidence in self.required_evidence:
@@ -113,6 +189,33 @@ class GoldenItem(_Model):
 
     def is_forbidden(self, doc_id: str, version: str) -> bool:
         return any(f.matches(doc_id, version) for f in self.forbidden_sources)
+
+    def variants(self) -> list[GoldenItem]:
+        """The item itself, then one variant per paraphrase (id ``ID~pN``, no paraphrases)."""
+        return [self] + [
+            self.model_copy(
+                update={
+                    "id": f"{self.id}{VARIANT_SEPARATOR}p{n}",
+                    "question": paraphrase,
+                    "paraphrases": [],
+                }
+            )
+            for n, paraphrase in enumerate(self.paraphrases, start=1)
+        ]
+
+
+def _phrasing(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def expand_paraphrases(items: Sequence[GoldenItem]) -> list[GoldenItem]:
+    """Every item followed by its paraphrase variants (see :meth:`GoldenItem.variants`)."""
+    return [variant for item in items for variant in item.variants()]
+
+
+def base_item_id(item_id: str) -> str:
+    """The golden item a (variant) id belongs to: ``cfpb-m01~p2`` → ``cfpb-m01``."""
+    return item_id.partition(VARIANT_SEPARATOR)[0]
 
 
 @cache
@@ -150,6 +253,8 @@ def load_golden(path: str | Path) -> list[GoldenItem]:
         errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
         if errors:
             err = errors[0]
+            if err.context:  # anyOf / oneOf (an optional field): name the innermost failure
+                err = max(err.context, key=lambda e: len(e.absolute_path))
             field = ".".join(str(p) for p in err.absolute_path) or "<item>"
             more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
             raise UsageError(
@@ -171,4 +276,5 @@ def load_golden(path: str | Path) -> list[GoldenItem]:
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     field = ".".join(str(part) for part in err["loc"]) or "<item>"
-    return f"field {field!r}: {err['msg']}"
+    message = err["msg"].removeprefix("Value error, ")
+    return f"field {field!r}: {message}"

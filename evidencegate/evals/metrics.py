@@ -11,9 +11,16 @@ the evaluator (see :mod:`evidencegate.evals.ablation`). Every metric is either
 A failed item (the run raised, or a component crashed) is never skipped: it stays in every
 denominator, emits nothing, covers nothing and is not a correct abstention.
 
-Confidence intervals are percentile bootstrap intervals over golden items, with a fixed seed.
-For the difference between an arm and the baseline the bootstrap is *paired*: each resample
-draws item indices once and evaluates both arms on the same items.
+The answer metrics come from each run's :class:`~evidencegate.evals.answers.AnswerGrade`
+(correct, wrong, abstained, correct abstention, failed, unscored): whether the answer states
+the golden item's expected values, never whether the contract was met. A paraphrase variant
+(``ITEM~p1``) is a run of its own in every rate; *paraphrase consistency* is measured per
+golden item over its variants.
+
+Confidence intervals are percentile bootstrap intervals over golden items, with a fixed seed:
+a resample draws golden items (each with all its paraphrase variants, which are not
+independent runs). For the difference between an arm and the baseline the bootstrap is
+*paired*: each resample draws item indices once and evaluates both arms on the same items.
 """
 
 from __future__ import annotations
@@ -27,15 +34,18 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from evidencegate.contracts import Arm, Outcome, StopReason
-from evidencegate.evals.golden import Category
+from evidencegate.evals.answers import AnswerClass, AnswerGrade
+from evidencegate.evals.golden import Category, base_item_id
 
 __all__ = [
     "METRICS",
     "AblationMetrics",
+    "AnswerCounts",
     "ArmMetrics",
     "BootstrapSettings",
     "CitationResult",
     "ClaimResult",
+    "GroupRatio",
     "Interval",
     "ItemResult",
     "Metric",
@@ -45,8 +55,11 @@ __all__ = [
     "Quantile",
     "Ratio",
     "RequiredResult",
+    "answer_counts",
     "bootstrap_interval",
     "compute_metrics",
+    "consistent",
+    "item_count",
     "metric_value",
     "paired_bootstrap",
     "quantile",
@@ -74,7 +87,11 @@ class CitationResult(_Model):
         description="Why the citation is incorrect: verifier failure reasons of the citation "
         "and of its claim (the quote does not support it), 'wrong_version', 'forbidden_source'.",
     )
-    stale: bool = Field(description="The cited version is not in force on the item's as_of.")
+    stale: bool = Field(
+        description="A superseded or other version: not in force on the item's as_of, or a "
+        "version of a required document other than the required one, or a forbidden version "
+        "of a required document."
+    )
 
     @property
     def incorrect(self) -> bool:
@@ -82,13 +99,25 @@ class CitationResult(_Model):
 
 
 class ClaimResult(_Model):
-    """One emitted claim; ``supported`` when the deterministic verifier accepts it."""
+    """One emitted claim; ``supported`` when the verifier and the support judge accept it."""
 
     claim_id: str
     text: str
     supported: bool
-    failures: list[str] = Field(default_factory=list, description="Verifier failure reasons.")
+    failures: list[str] = Field(
+        default_factory=list,
+        description="Verifier failure reasons, and 'not_supported_by_quotes' when the offline "
+        "support judge finds the claim unsupported by its own quotes.",
+    )
     citations: list[CitationResult] = Field(default_factory=list)
+    covers_required: bool = Field(
+        default=False,
+        description="Its verified citations establish a required_evidence entry.",
+    )
+
+    @property
+    def stale(self) -> bool:
+        return any(c.stale for c in self.citations)
 
 
 class RequiredResult(_Model):
@@ -102,9 +131,9 @@ class RequiredResult(_Model):
 
 
 class ItemResult(_Model):
-    """One golden item run through one arm. ``error`` is set when the item failed."""
+    """One golden item (or paraphrase variant) run through one arm; ``error`` when it failed."""
 
-    item_id: str
+    item_id: str = Field(description="The golden item's id, or a variant's (ITEM~p1).")
     arm: Arm
     category: Category
     outcome: Outcome | None = None
@@ -120,6 +149,7 @@ class ItemResult(_Model):
     cost_usd: float = Field(default=0.0, ge=0)
     claims: list[ClaimResult] = Field(default_factory=list)
     required: list[RequiredResult] = Field(default_factory=list)
+    answer: AnswerGrade = Field(description="The answer against the expected answer.")
     trace_id: str | None = None
     trace_path: str | None = None
 
@@ -131,6 +161,87 @@ class ItemResult(_Model):
     def abstained(self) -> bool:
         return not self.failed and self.outcome is Outcome.ABSTAINED
 
+    @property
+    def base_id(self) -> str:
+        """The golden item this run belongs to (itself unless a paraphrase variant)."""
+        return base_item_id(self.item_id)
+
+    @property
+    def answerable(self) -> bool:
+        return self.category is not Category.UNANSWERABLE
+
+    def is_class(self, answer_class: AnswerClass) -> bool:
+        return self.answer.answer_class is answer_class
+
+
+def consistent(variants: Sequence[ItemResult]) -> bool:
+    """Did every variant of one golden item get the same outcome class and matched values?"""
+    return len({r.answer.signature() for r in variants}) <= 1
+
+
+class AnswerCounts(_Model):
+    """The answer outcomes of a set of runs, as counts (every rate is k/n of these)."""
+
+    runs: int = Field(description="Runs: golden items and their paraphrase variants.")
+    items: int = Field(description="Golden items (a variant counts with its item).")
+    answerable: int = Field(description="Runs of answerable items.")
+    correct: int = Field(description="Answerable runs answered correctly.")
+    wrong: int = Field(description="Runs answered wrongly (answerable or unanswerable items).")
+    wrong_on_unanswerable: int = Field(description="Unanswerable runs that were answered.")
+    abstained: int = Field(description="Answerable runs that abstained.")
+    unscored: int = Field(description="Answerable runs answered, with no expected answer.")
+    unanswerable: int = Field(description="Runs of unanswerable items.")
+    correct_abstentions: int = Field(description="Unanswerable runs that abstained.")
+    failed: int = Field(description="Runs that failed (any item).")
+    scored_answers: int = Field(description="Answerable runs answered, with an expected answer.")
+    noise_claims: int = Field(description="Noise claims of the scored answers.")
+    unsupported_claims: int
+    stale_claims: int = Field(description="Claims citing a superseded or other version.")
+    claims: int
+    paraphrased_items: int = Field(description="Golden items run with at least one paraphrase.")
+    consistent_items: int = Field(description="Paraphrased items whose variants all agree.")
+
+
+def _groups(results: Sequence[ItemResult]) -> list[list[ItemResult]]:
+    """Runs grouped by golden item, in order of first appearance."""
+    groups: dict[str, list[ItemResult]] = {}
+    for result in results:
+        groups.setdefault(result.base_id, []).append(result)
+    return list(groups.values())
+
+
+def answer_counts(results: Sequence[ItemResult]) -> AnswerCounts:
+    """Count the answer outcomes of ``results`` (one arm's runs, or a category's)."""
+    classes = [r.answer.answer_class for r in results]
+    groups = _groups(results)
+    paraphrased = [g for g in groups if len(g) > 1]
+    return AnswerCounts(
+        runs=len(results),
+        items=len(groups),
+        answerable=sum(r.answerable for r in results),
+        correct=classes.count(AnswerClass.CORRECT),
+        wrong=classes.count(AnswerClass.WRONG),
+        wrong_on_unanswerable=sum(
+            not r.answerable and r.is_class(AnswerClass.WRONG) for r in results
+        ),
+        abstained=classes.count(AnswerClass.ABSTAINED),
+        unscored=classes.count(AnswerClass.UNSCORED),
+        unanswerable=sum(not r.answerable for r in results),
+        correct_abstentions=classes.count(AnswerClass.CORRECT_ABSTENTION),
+        failed=classes.count(AnswerClass.FAILED),
+        scored_answers=sum(_scored_answer(r) for r in results),
+        noise_claims=sum(len(r.answer.noise_claims) for r in results),
+        unsupported_claims=sum(not c.supported for r in results for c in r.claims),
+        stale_claims=sum(c.stale for r in results for c in r.claims),
+        claims=sum(len(r.claims) for r in results),
+        paraphrased_items=len(paraphrased),
+        consistent_items=sum(consistent(g) for g in paraphrased),
+    )
+
+
+def _scored_answer(r: ItemResult) -> float:
+    return float(r.answerable and r.answer.answer_class in (AnswerClass.CORRECT, AnswerClass.WRONG))
+
 
 # --------------------------------------------------------------------------- metric registry
 
@@ -138,7 +249,13 @@ class ItemResult(_Model):
 class Metric(StrEnum):
     """The metrics reported per arm."""
 
+    CORRECT_ANSWER_RATE = "correct_answer_rate"
+    WRONG_ANSWER_RATE = "wrong_answer_rate"
+    ABSTAINED_ANSWERABLE_RATE = "abstained_answerable_rate"
+    NOISE_CLAIMS_PER_ANSWER = "noise_claims_per_answer"
+    PARAPHRASE_CONSISTENCY = "paraphrase_consistency"
     UNSUPPORTED_CLAIM_RATE = "unsupported_claim_rate"
+    STALE_CLAIM_RATE = "stale_claim_rate"
     INCORRECT_CITATION_RATE = "incorrect_citation_rate"
     STALE_CITATION_RATE = "stale_citation_rate"
     REQUIRED_COVERAGE = "required_coverage"
@@ -165,6 +282,14 @@ class Ratio:
 
 
 @dataclass(frozen=True)
+class GroupRatio:
+    """``sum(num(group)) / sum(den(group))`` over the golden items' groups of runs."""
+
+    num: Callable[[Sequence[ItemResult]], float]
+    den: Callable[[Sequence[ItemResult]], float]
+
+
+@dataclass(frozen=True)
 class Quantile:
     """The ``q`` quantile of ``value(item)`` over the items."""
 
@@ -179,7 +304,7 @@ class MetricSpec:
     """Which direction is an improvement; None when neither is (e.g. the abstention rate)."""
     unit: str
     description: str
-    formula: Ratio | Quantile
+    formula: Ratio | GroupRatio | Quantile
 
 
 def _claims(r: ItemResult) -> float:
@@ -194,15 +319,69 @@ def _one(r: ItemResult) -> float:
     return 1.0
 
 
+def _paraphrased(group: Sequence[ItemResult]) -> float:
+    return float(len(group) > 1)
+
+
 def _specs() -> dict[Metric, MetricSpec]:
     unanswerable = Category.UNANSWERABLE
     specs = [
         MetricSpec(
+            Metric.CORRECT_ANSWER_RATE,
+            "higher",
+            "rate",
+            "Runs of answerable items answered correctly (every expected value stated, no "
+            "known-wrong value), over runs of answerable items (failed and unscored included).",
+            Ratio(lambda r: float(r.is_class(AnswerClass.CORRECT)), lambda r: float(r.answerable)),
+        ),
+        MetricSpec(
+            Metric.WRONG_ANSWER_RATE,
+            "lower",
+            "rate",
+            "Runs answered wrongly (an expected value missing, a known-wrong value stated, or "
+            "any answer to an unanswerable item), over all runs.",
+            Ratio(lambda r: float(r.is_class(AnswerClass.WRONG)), _one),
+        ),
+        MetricSpec(
+            Metric.ABSTAINED_ANSWERABLE_RATE,
+            "lower",
+            "rate",
+            "Runs of answerable items that abstained, over runs of answerable items.",
+            Ratio(
+                lambda r: float(r.is_class(AnswerClass.ABSTAINED)), lambda r: float(r.answerable)
+            ),
+        ),
+        MetricSpec(
+            Metric.NOISE_CLAIMS_PER_ANSWER,
+            "lower",
+            "claims",
+            "Emitted claims that state no expected value and cover no required evidence, per "
+            "scored answer to an answerable item.",
+            Ratio(lambda r: float(len(r.answer.noise_claims)), _scored_answer),
+        ),
+        MetricSpec(
+            Metric.PARAPHRASE_CONSISTENCY,
+            "higher",
+            "rate",
+            "Golden items whose question and paraphrases all got the same outcome class and "
+            "the same matched expected values, over items run with paraphrases.",
+            GroupRatio(lambda g: float(len(g) > 1 and consistent(g)), _paraphrased),
+        ),
+        MetricSpec(
             Metric.UNSUPPORTED_CLAIM_RATE,
             "lower",
             "rate",
-            "Emitted claims the deterministic verifier rejects, over emitted claims.",
+            "Emitted claims the deterministic verifier rejects or the offline support judge "
+            "finds unsupported by their own quotes, over emitted claims.",
             Ratio(lambda r: sum(not c.supported for c in r.claims), _claims),
+        ),
+        MetricSpec(
+            Metric.STALE_CLAIM_RATE,
+            "lower",
+            "rate",
+            "Emitted claims citing a superseded or other version (not in force on the as-of "
+            "date, or not the version the golden item requires), over emitted claims.",
+            Ratio(lambda r: sum(c.stale for c in r.claims), _claims),
         ),
         MetricSpec(
             Metric.INCORRECT_CITATION_RATE,
@@ -216,8 +395,8 @@ def _specs() -> dict[Metric, MetricSpec]:
             Metric.STALE_CITATION_RATE,
             "lower",
             "rate",
-            "Emitted citations of a version not in force on the item's as-of date, over "
-            "emitted citations.",
+            "Emitted citations of a superseded or other version (see stale_claim_rate), "
+            "over emitted citations.",
             Ratio(lambda r: sum(x.stale for c in r.claims for x in c.citations), _citations),
         ),
         MetricSpec(
@@ -239,9 +418,10 @@ def _specs() -> dict[Metric, MetricSpec]:
             Metric.ABSTENTION_CORRECTNESS,
             "higher",
             "rate",
-            "Unanswerable items the arm abstained on, over unanswerable items.",
+            "Runs of unanswerable items that emitted no claim, over runs of unanswerable "
+            "items (failed runs included).",
             Ratio(
-                lambda r: float(r.category is unanswerable and r.abstained),
+                lambda r: float(r.is_class(AnswerClass.CORRECT_ABSTENTION)),
                 lambda r: float(r.category is unanswerable),
             ),
         ),
@@ -323,33 +503,48 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 @dataclass(frozen=True)
 class _Column:
-    """One metric's per-item terms for one arm, so resamples only re-add numbers."""
+    """One metric's per-golden-item terms for one arm, so resamples only re-add numbers.
 
-    formula: Ratio | Quantile
+    Index ``i`` is the ``i``-th golden item (with its paraphrase variants): a ratio keeps the
+    sums of its terms over the item's runs, a quantile keeps the item's values.
+    """
+
+    formula: Ratio | GroupRatio | Quantile
     nums: tuple[float, ...]
     dens: tuple[float, ...]
+    values: tuple[tuple[float, ...], ...]
 
     @classmethod
     def of(cls, metric: Metric, results: Sequence[ItemResult]) -> _Column:
         formula = METRICS[metric].formula
+        groups = _groups(results)
         if isinstance(formula, Quantile):
-            return cls(formula, tuple(formula.value(r) for r in results), ())
-        return cls(
-            formula,
-            tuple(formula.num(r) for r in results),
-            tuple(formula.den(r) for r in results),
-        )
+            values = tuple(tuple(formula.value(r) for r in g) for g in groups)
+            return cls(formula, (), (), values)
+        if isinstance(formula, GroupRatio):
+            nums = tuple(formula.num(g) for g in groups)
+            dens = tuple(formula.den(g) for g in groups)
+        else:
+            nums = tuple(sum(formula.num(r) for r in g) for g in groups)
+            dens = tuple(sum(formula.den(r) for r in g) for g in groups)
+        return cls(formula, nums, dens, ())
 
     def value(self, draw: Sequence[int]) -> float | None:
         if isinstance(self.formula, Quantile):
-            return quantile([self.nums[i] for i in draw], self.formula.q) if draw else None
+            values = [v for i in draw for v in self.values[i]]
+            return quantile(values, self.formula.q) if values else None
         den = sum(self.dens[i] for i in draw)
         return sum(self.nums[i] for i in draw) / den if den else None
 
 
+def item_count(results: Sequence[ItemResult]) -> int:
+    """How many golden items ``results`` holds (the bootstrap's unit of resampling)."""
+    return len(_groups(results))
+
+
 def metric_value(metric: Metric, results: Sequence[ItemResult]) -> float | None:
     """One metric over the results of one arm (None when undefined)."""
-    return _Column.of(metric, results).value(range(len(results)))
+    return _Column.of(metric, results).value(range(item_count(results)))
 
 
 def compute_metrics(results: Sequence[ItemResult]) -> dict[Metric, float | None]:
@@ -363,7 +558,11 @@ class Interval(_Model):
 
 
 def resample_indices(n: int, resamples: int, seed: int) -> list[list[int]]:
-    """``resamples`` draws of ``n`` item indices with replacement, from ``random.Random(seed)``."""
+    """``resamples`` draws of ``n`` item indices with replacement, from ``random.Random(seed)``.
+
+    An index is a golden item's position among the items (see :func:`item_count`); a drawn
+    item brings all its paraphrase variants.
+    """
     rng = random.Random(seed)
     population = range(n)
     return [rng.choices(population, k=n) for _ in range(resamples)]
@@ -402,8 +601,8 @@ def paired_bootstrap(
 ) -> Interval | None:
     """Percentile interval of ``metric(arm) - metric(baseline)`` over paired resamples.
 
-    ``baseline[i]`` and ``arm[i]`` must be the same golden item. Resamples where either value is
-    undefined are left out; None when every one is.
+    ``baseline[i]`` and ``arm[i]`` must be the same golden item (or variant). Resamples where
+    either value is undefined are left out; None when every one is.
     """
     if [r.item_id for r in baseline] != [r.item_id for r in arm]:
         raise ValueError("paired bootstrap needs both arms' results for the same items in order")
@@ -439,7 +638,7 @@ class ArmMetrics(_Model):
     """Everything measured for one arm."""
 
     arm: Arm
-    items: int
+    items: int = Field(description="Runs: golden items and their paraphrase variants.")
     failed: int
     answered: int = Field(description="Items with at least one emitted claim.")
     abstained: int
@@ -450,6 +649,10 @@ class ArmMetrics(_Model):
     input_tokens: int
     output_tokens: int
     cost_usd: float
+    answers: AnswerCounts = Field(description="The answer outcomes behind the answer rates.")
+    categories: dict[Category, AnswerCounts] = Field(
+        description="The answer outcomes per golden-item category."
+    )
     metrics: dict[Metric, float | None]
     ci: dict[Metric, Interval | None] = Field(description="Bootstrap interval of each metric.")
     vs_baseline: dict[Metric, MetricDiff] | None = Field(
@@ -469,7 +672,8 @@ class AblationMetrics(_Model):
     evidencegate_version: str
     golden_set: str
     golden_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
-    items: int = Field(ge=1)
+    items: int = Field(ge=1, description="Golden items (each with its paraphrase variants).")
+    runs: int = Field(ge=1, description="Runs per arm: golden items and paraphrase variants.")
     policy: str
     policy_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     arms: list[Arm] = Field(min_length=1)
@@ -505,6 +709,12 @@ def _summarize_arm(
         failed=sum(r.failed for r in results),
         answered=sum(bool(r.claims) for r in results),
         abstained=sum(r.abstained for r in results),
+        answers=answer_counts(results),
+        categories={
+            category: answer_counts([r for r in results if r.category is category])
+            for category in Category
+            if any(r.category is category for r in results)
+        },
         claims=sum(len(r.claims) for r in results),
         citations=sum(len(c.citations) for r in results for c in r.claims),
         required_evidence=sum(len(r.required) for r in results),
@@ -541,7 +751,7 @@ def summarize(
     for arm in arms:
         if [r.item_id for r in results[arm]] != order:
             raise ValueError(f"arm {arm.value} does not have the same items as {arms[0].value}")
-    draws = resample_indices(len(order), resamples, seed)
+    draws = resample_indices(item_count(results[arms[0]]), resamples, seed)
     baseline = Arm.BASELINE if Arm.BASELINE in results else None
     summaries = [
         _summarize_arm(
@@ -557,7 +767,8 @@ def summarize(
         evidencegate_version=evidencegate_version,
         golden_set=golden_set,
         golden_sha256=golden_sha256,
-        items=len(order),
+        items=item_count(results[arms[0]]),
+        runs=len(order),
         policy=policy,
         policy_sha256=policy_sha256,
         arms=arms,

@@ -23,6 +23,7 @@ from evidencegate.contracts import Arm
 from evidencegate.evals.metrics import (
     METRICS,
     AblationMetrics,
+    AnswerCounts,
     ArmMetrics,
     Interval,
     ItemResult,
@@ -31,9 +32,13 @@ from evidencegate.evals.metrics import (
 )
 
 __all__ = [
+    "ANSWER_ROWS",
     "ReportFiles",
     "ablation_metrics_schema",
+    "answers_table",
     "markdown_table",
+    "per_answer",
+    "ratio",
     "render_html",
     "write_report",
 ]
@@ -121,13 +126,73 @@ def _cell(summary: ArmMetrics, metric: Metric) -> str:
     return text
 
 
+def ratio(k: int, n: int) -> str:
+    """``k/n (p%)``; ``0/0 (no data)`` when there is nothing to count."""
+    return f"{k}/{n} ({100 * k / n:.1f}%)" if n else f"{k}/{n} (no data)"
+
+
+def per_answer(k: int, n: int) -> str:
+    """``k/n (k÷n)`` for an average count; ``(no data)`` when n is 0."""
+    return f"{k}/{n} ({k / n:.2f})" if n else f"{k}/{n} (no data)"
+
+
+#: The answer rows: label, then the cell of one set of counts (k/n beside every rate).
+ANSWER_ROWS: tuple[tuple[str, Callable[[AnswerCounts], str]], ...] = (
+    ("correct (answerable)", lambda c: ratio(c.correct, c.answerable)),
+    ("WRONG (all runs)", lambda c: ratio(c.wrong, c.runs)),
+    ("unsupported claims", lambda c: ratio(c.unsupported_claims, c.claims)),
+    ("superseded-version claims", lambda c: ratio(c.stale_claims, c.claims)),
+    ("abstained (answerable)", lambda c: ratio(c.abstained, c.answerable)),
+    ("abstained (unanswerable)", lambda c: ratio(c.correct_abstentions, c.unanswerable)),
+    ("answered unanswerable", lambda c: ratio(c.wrong_on_unanswerable, c.unanswerable)),
+    ("unscored (no expected answer)", lambda c: ratio(c.unscored, c.answerable)),
+    ("failed runs", lambda c: ratio(c.failed, c.runs)),
+    ("noise claims per answer", lambda c: per_answer(c.noise_claims, c.scored_answers)),
+    ("paraphrase consistency", lambda c: ratio(c.consistent_items, c.paraphrased_items)),
+)
+
+
+def answers_table(metrics: AblationMetrics) -> list[str]:
+    """The answer outcomes per arm, then per category of each arm, with k/n in every cell."""
+    arms = metrics.results
+    lines = [
+        f"#### Answers: {metrics.items} golden items, {metrics.runs} runs per arm "
+        "(items and their paraphrases)",
+        "",
+        "Correct = the answer states every expected value and no known-wrong one; an answer "
+        "to an unanswerable item is wrong. The contract being met is not correctness.",
+        "",
+        "| answers | " + " | ".join(s.arm.value for s in arms) + " |",
+        "|---|" + "---|" * len(arms),
+    ]
+    for label, show in ANSWER_ROWS:
+        lines.append(f"| {label} | " + " | ".join(show(s.answers) for s in arms) + " |")
+    for summary in arms:
+        categories = list(summary.categories)
+        lines += [
+            "",
+            f"#### Per category: {summary.arm.value}",
+            "",
+            "| answers | " + " | ".join(c.value for c in categories) + " |",
+            "|---|" + "---|" * len(categories),
+        ]
+        for label, show in ANSWER_ROWS:
+            cells = " | ".join(show(summary.categories[c]) for c in categories)
+            lines.append(f"| {label} | {cells} |")
+    return lines
+
+
 def markdown_table(metrics: AblationMetrics) -> str:
-    """The metrics as a Markdown table: one row per metric, one column per arm."""
+    """The answers tables (per arm, per category) and the metrics table (a row per metric)."""
     arms = metrics.results
     level = round(metrics.bootstrap.level * 100)
     lines = [
         f"### Ablation over `{metrics.golden_set}`: {metrics.items} items, "
         f"policy `{metrics.policy}`",
+        "",
+        *answers_table(metrics),
+        "",
+        "#### Metrics",
         "",
         "Each arm's value; other arms also show Δ = arm − baseline with its paired bootstrap "
         f"{level}% interval ({metrics.bootstrap.resamples} resamples, seed "

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from evidencegate import __version__
+from evidencegate._version import __version__
+from evidencegate.analysis import profile_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import (
     Action,
@@ -47,7 +48,7 @@ from evidencegate.judges.triad import RulesTriadJudge, TriadJudge, judge_triad
 from evidencegate.loop.budget import Budget, RunUsage, stop_reason_for
 from evidencegate.loop.context import RunContext, run_context
 from evidencegate.policy import Policy
-from evidencegate.protocols import Critic, Generator, Retriever, TraceSink
+from evidencegate.protocols import Critic, Generator, Retriever, Scoping, TraceSink
 from evidencegate.trace.events import (
     AuditEvent,
     ComponentFailedEvent,
@@ -58,6 +59,7 @@ from evidencegate.trace.events import (
     RetrievedRef,
     RunEndEvent,
     RunStartEvent,
+    ScopeEvent,
     SufficiencyEvent,
     TriadEvent,
     VerificationEvent,
@@ -167,6 +169,8 @@ class LoopController:
         required_facts: list[str] = []
         stop: StopReason
 
+        scope_ids: list[str] | None = None  # set by question analysis below
+
         def retrieve(query: str, purpose: str) -> list[str]:
             """Retrieve, record, merge into the evidence; return new primary sources."""
             return fetch(query, purpose)[1]
@@ -182,6 +186,7 @@ class LoopController:
                 as_of=as_of,
                 limit=policy.top_k,
                 authorities=policy.allowed_authorities,
+                doc_ids=scope_ids,
                 tenant=tenant,
             )
             new_sources = []
@@ -205,6 +210,21 @@ class LoopController:
 
         try:
             with run_context(ctx):
+                # Question analysis: the documents the question is about (entity, period), recorded.
+                if isinstance(self.retriever, Scoping):
+                    profile = profile_question(question, as_of=as_of)
+                    scope = self.retriever.scope(question, as_of=as_of, tenant=tenant)
+                    scope_ids = None if scope.doc_ids is None else list(scope.doc_ids)
+                    trace.emit(
+                        ScopeEvent(
+                            pass_no=1,
+                            answer_type=profile.answer_type,
+                            years=list(profile.period_years),
+                            names=list(profile.names),
+                            doc_ids=scope_ids,
+                            reason=scope.reason,
+                        )
+                    )
                 retrieve(question, "initial")
                 if judges.relevance and self.relevance_judge is not None:
                     # Task-adaptive knowledge combination: keep only the documents judged

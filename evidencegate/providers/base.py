@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.canonical import canonical_json_v1, sha256_hex
 from evidencegate.exceptions import ConfigurationError, ModelCallFailed
 
 __all__ = [
@@ -69,9 +69,10 @@ class ChatRequest(_Frozen):
     )
 
     def sha256(self, *, provider: str, model: str) -> str:
-        """What a replay provider matches a recorded call on."""
+        """What a replay provider matches a recorded call on (format-1 canonical JSON: the
+        hash is recorded in traces, and a replay must find the calls of older recordings)."""
         body = {"provider": provider, "model": model, "request": self.model_dump(mode="json")}
-        return sha256_hex(canonical_json(body))
+        return sha256_hex(canonical_json_v1(body))
 
 
 class ChatResponse(_Frozen):

@@ -42,6 +42,7 @@ from evidencegate.trace.events import (
     RetrievedRef,
     RunEndEvent,
     RunStartEvent,
+    ScopeEvent,
     SufficiencyEvent,
     TraceEvent,
     TraceLine,
@@ -369,6 +370,12 @@ def _describe(event: TraceEvent) -> str:
             return (
                 f"question “{escape(event.question)}” as of {event.as_of.isoformat()}, policy "
                 f"{escape(str(event.policy.get('name', '')))}"
+            )
+        case ScopeEvent():
+            scope = "the whole corpus" if event.doc_ids is None else ", ".join(event.doc_ids)
+            return (
+                f"question analysis: answer type {escape(event.answer_type)}; retrieval limited "
+                f"to {escape(scope)} ({escape(event.reason)})"
             )
         case RetrievalEvent():
             new = ", ".join(event.new_primary_sources) or "none"

@@ -1,12 +1,16 @@
 """The hash chain: canonical JSON lines, each carrying the hash of the one before it.
 
-A trace file is JSONL. Line ``seq`` is the canonical JSON (see :mod:`evidencegate.canonical`) of
-a :class:`~evidencegate.trace.events.TraceLine`, followed by ``\\n``::
+A trace file is JSONL. Line ``seq`` is the RFC 8785 canonical JSON (see
+:mod:`evidencegate.canonical`) of a :class:`~evidencegate.trace.events.TraceLine`, followed by
+``\\n``::
 
-    {"event":{...},"hash":H(seq),"prev_hash":H(seq-1),"run_id":...,"seq":seq,"ts":...}
+    {"event":{...},"format":2,"hash":H(seq),"prev_hash":H(seq-1),"run_id":...,"seq":seq,"ts":...}
 
 ``hash`` is sha256 of the canonical JSON of every other field of the line, and ``prev_hash`` is
-the previous line's hash (:data:`GENESIS_HASH` for line 0). Because every line is stored in
+the previous line's hash (:data:`GENESIS_HASH` for line 0). ``format`` is
+:data:`TRACE_FORMAT`; lines written before it existed have no ``format`` key and are format 1,
+canonicalised with :func:`~evidencegate.canonical.canonical_json_v1`: they still verify and
+replay. Every line of a trace has the same format. Because every line is stored in
 canonical form, a line is accepted only when its bytes are exactly the canonical encoding of its
 content: any changed byte, even one that keeps the JSON meaning (whitespace, a ``\\u`` escape,
 ``1.50`` for ``1.5``), breaks the chain.
@@ -26,12 +30,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.canonical import canonical_json, canonical_json_v1, sha256_hex
 from evidencegate.exceptions import TraceFormatError
 from evidencegate.trace.events import TRACE_LINE_ADAPTER, TraceEvent, TraceLine
 
 __all__ = [
     "GENESIS_HASH",
+    "TRACE_FORMAT",
     "ChainReport",
     "decode_line",
     "encode_line",
@@ -43,12 +48,21 @@ __all__ = [
 GENESIS_HASH = "0" * 64
 """The ``prev_hash`` of line 0."""
 
+TRACE_FORMAT = 2
+"""The format :func:`encode_line` writes: RFC 8785 canonical JSON. Format 1 (no ``format``
+key) used :func:`~evidencegate.canonical.canonical_json_v1`."""
+
+
+def _canonical(record: dict[str, Any]) -> bytes:
+    """The canonical bytes of a line record in its own format (format 1 has no format key)."""
+    return canonical_json_v1(record) if "format" not in record else canonical_json(record)
+
 
 def line_hash(record_without_hash: dict[str, Any]) -> str:
     """sha256 hex of the canonical JSON of a line record that has no ``hash`` key yet."""
     if "hash" in record_without_hash:
         raise ValueError("line_hash takes the line record without its 'hash' key")
-    return sha256_hex(canonical_json(record_without_hash))
+    return sha256_hex(_canonical(record_without_hash))
 
 
 def encode_line(
@@ -61,10 +75,11 @@ def encode_line(
         "run_id": run_id,
         "prev_hash": prev_hash,
         "event": event.model_dump(mode="json"),
+        "format": TRACE_FORMAT,
     }
     try:
         digest = line_hash(record)
-    except ValueError as exc:  # NaN, infinity or a lone surrogate has no canonical form
+    except ValueError as exc:  # NaN, infinity, a huge integer or a lone surrogate: no JCS form
         raise ValueError(f"{event.kind} event cannot be encoded as JSON: {exc}") from exc
     record["hash"] = digest
     return canonical_json(record), digest
@@ -85,8 +100,10 @@ def decode_line(raw: bytes) -> TraceLine:
     except ValidationError as exc:
         raise TraceFormatError(f"not a trace line: {_first_error(exc)}") from exc
     record = line.model_dump(mode="json")
+    if record["format"] is None:  # format 1 wrote no format key
+        del record["format"]
     try:
-        canonical = canonical_json(record)
+        canonical = _canonical(record)
     except ValueError as exc:  # 1e999 or NaN parse, but have no canonical form
         raise TraceFormatError(f"not canonical JSON: {exc}") from exc
     if canonical != raw:
@@ -166,6 +183,11 @@ def _scan(path: Path) -> tuple[list[TraceLine], tuple[int, str] | None]:
                 return lines, (
                     index,
                     f"run_id is {line.run_id!r}, expected {lines[0].run_id!r} as on seq 0",
+                )
+            if lines and line.format != lines[0].format:
+                return lines, (
+                    index,
+                    f"format is {line.format or 1}, expected {lines[0].format or 1} as on seq 0",
                 )
             if line.prev_hash != prev_hash:
                 what = "the genesis hash" if index == 0 else f"the hash of seq {index - 1}"

@@ -34,6 +34,7 @@ __all__ = [
     "RetrievedRef",
     "RunEndEvent",
     "RunStartEvent",
+    "ScopeEvent",
     "SufficiencyEvent",
     "TraceEvent",
     "TraceLine",
@@ -67,6 +68,18 @@ class RetrievedRef(_Event):
     authority: str
     score: float
     text_sha256: str
+
+
+class ScopeEvent(_Event):
+    """What question analysis made of the question, and the documents retrieval is limited to."""
+
+    kind: Literal["scope"] = "scope"
+    pass_no: int = Field(description="The pass it precedes (always 1: it is done once).")
+    answer_type: str
+    years: list[int]
+    names: list[str]
+    doc_ids: list[str] | None = Field(description="None: the whole corpus.")
+    reason: str
 
 
 class RetrievalEvent(_Event):
@@ -179,6 +192,7 @@ class RunEndEvent(_Event):
 
 TraceEvent = Annotated[
     RunStartEvent
+    | ScopeEvent
     | RetrievalEvent
     | SufficiencyEvent
     | DraftEvent
@@ -198,7 +212,9 @@ class TraceLine(BaseModel):
     """One JSONL line: the hash-chain envelope around one event.
 
     ``hash`` is sha256 of the canonical JSON of every other field of the line;
-    ``prev_hash`` is the previous line's hash ("0" * 64 for seq 0).
+    ``prev_hash`` is the previous line's hash ("0" * 64 for seq 0). ``format`` is the trace
+    format: 2 (RFC 8785 canonical JSON); a line without it is format 1 (see
+    :mod:`evidencegate.canonical`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -209,6 +225,9 @@ class TraceLine(BaseModel):
     prev_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     event: TraceEvent
     hash: str = Field(pattern=r"^[0-9a-f]{64}$")
+    format: Literal[2] | None = Field(
+        default=None, description="Trace format; absent on format-1 lines (written before 2)."
+    )
 
 
 TRACE_LINE_ADAPTER: TypeAdapter[TraceLine] = TypeAdapter(TraceLine)

@@ -25,6 +25,7 @@ from evidencegate.trace.events import (
     RetrievalEvent,
     RunEndEvent,
     RunStartEvent,
+    ScopeEvent,
     SufficiencyEvent,
     TraceEvent,
     VerificationEvent,
@@ -50,6 +51,15 @@ def event_fields(event: TraceEvent) -> dict[str, FieldValue]:
                 "arm": event.components.get("arm"),
                 "generator": event.components.get("generator"),
                 "critic": event.components.get("critic"),
+            }
+        case ScopeEvent():
+            fields = {
+                "pass_no": event.pass_no,
+                "answer_type": event.answer_type,
+                "years": [str(y) for y in event.years],
+                "names": list(event.names),
+                "doc_ids": None if event.doc_ids is None else list(event.doc_ids),
+                "reason": event.reason,
             }
         case RetrievalEvent():
             fields = {

@@ -51,7 +51,7 @@ from opentelemetry.sdk.trace.export import (
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import Span, Status, StatusCode
 
-from evidencegate import __version__
+from evidencegate._version import __version__
 from evidencegate.exceptions import ConfigurationError
 from evidencegate.trace.events import (
     AuditEvent,
@@ -63,6 +63,7 @@ from evidencegate.trace.events import (
     RetrievalEvent,
     RunEndEvent,
     RunStartEvent,
+    ScopeEvent,
     SufficiencyEvent,
     TraceEvent,
     TraceLine,
@@ -86,6 +87,7 @@ ENV_VAR = "EVIDENCEGATE_OTEL"
 EXPORTERS = ("console", "otlp", "memory")
 
 _STEP_SPANS: dict[str, str] = {
+    "scope": "evidencegate.scope",
     "retrieval": "evidencegate.retrieval",
     "sufficiency": "evidencegate.sufficiency",
     "draft": "evidencegate.draft",
@@ -212,7 +214,8 @@ class OTelSink:
     def _step(
         self,
         parent: Span,
-        event: RetrievalEvent
+        event: ScopeEvent
+        | RetrievalEvent
         | SufficiencyEvent
         | DraftEvent
         | VerificationEvent

@@ -50,6 +50,8 @@ from pydantic import BaseModel, ConfigDict
 from evidencegate.canonical import canonical_json
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, GatedAnswer, Passage, SourcePage
+from evidencegate.corpus.passages import passage_context
+from evidencegate.corpus.scope import Scope
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import EvidenceGateError, ModelCallFailed, TraceFormatError
 from evidencegate.loop.controller import LoopController
@@ -64,6 +66,7 @@ from evidencegate.trace.events import (
     RetrievedRef,
     RunEndEvent,
     RunStartEvent,
+    ScopeEvent,
     TraceEvent,
     TraceLine,
 )
@@ -145,6 +148,7 @@ def _passage(ref: RetrievedRef, source: SourcePage) -> Passage:
         authority=source.document.authority,
         version_date=source.document.version_date,
         score=ref.score,
+        context=passage_context(source.page.label, source.page.heading, source.document.title),
     )
 
 
@@ -193,6 +197,37 @@ class ReplayRetriever:
             and (doc_ids is None or ref.doc_id in doc_ids)
         ]
         return out[:limit]
+
+
+class ScopedReplayRetriever:
+    """A ReplayRetriever that also answers question analysis' scope, as it was recorded.
+
+    Only runs that recorded a scope replay through it, so a trace from before scopes existed
+    replays event for event as it was written.
+    """
+
+    def __init__(self, retriever: ReplayRetriever, recorded: ScopeEvent) -> None:
+        self._retriever = retriever
+        self._scope = Scope(
+            None if recorded.doc_ids is None else tuple(recorded.doc_ids), recorded.reason
+        )
+
+    def scope(self, question: str, *, as_of: dt.date, tenant: str | None = None) -> Scope:
+        return self._scope
+
+    def search(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        limit: int = 8,
+        authorities: Sequence[str] | None = None,
+        doc_ids: Sequence[str] | None = None,
+        tenant: str | None = None,
+    ) -> list[Passage]:
+        return self._retriever.search(
+            query, as_of=as_of, limit=limit, authorities=authorities, doc_ids=doc_ids, tenant=tenant
+        )
 
 
 class ReplaySourceLookup:
@@ -475,8 +510,10 @@ def replay_trace(
     retrieved = {f"{ref.doc_id}@{ref.version}" for e in retrievals for ref in e.results}
     lookup = ReplaySourceLookup(store, as_of=start.as_of, tenant=start.tenant, retrieved=retrieved)
     models = replay_chat_models([e for e in recorded if isinstance(e, ModelCallEvent)])
+    scopes = [e for e in recorded if isinstance(e, ScopeEvent)]
+    replayer = ReplayRetriever(retrievals, passages)
     controller = LoopController(
-        retriever=ReplayRetriever(retrievals, passages),
+        retriever=ScopedReplayRetriever(replayer, scopes[0]) if scopes else replayer,
         verifier=Verifier.from_policy(lookup, effective),
         generator=generator or build_generator(effective, chat_models=models),
         critic=critic or build_critic(effective, chat_models=models),

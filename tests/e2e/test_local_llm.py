@@ -22,6 +22,7 @@ import pytest
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Outcome
 from evidencegate.corpus import IngestOptions, Store
+from evidencegate.data import data_files
 from evidencegate.gate import EvidenceGate
 from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import Critic, Generator
@@ -31,7 +32,7 @@ from evidencegate.trace.events import ModelCallEvent
 from evidencegate.verify.verifier import Verifier
 
 HERE = Path(__file__).resolve().parent
-EXAMPLE = HERE.parent.parent / "golden_sets" / "example"
+EXAMPLE = Path(str(data_files() / "example"))
 POLICY = Path(os.environ.get("EVIDENCEGATE_E2E_POLICY", HERE / "local-llm.yaml"))
 #: One answerable question and one the corpus cannot answer.
 ITEMS = ("ex-009", "ex-019")

@@ -1,0 +1,185 @@
+"""The default retriever: BM25 over the store, widened by pseudo-relevance feedback.
+
+A question phrased the way an analyst types rarely uses the document's words ("how big can a
+lease get" for "threshold amount"). Pseudo-relevance feedback (RM3-style) reads the first
+ranking's best passages, takes the terms that are frequent there and rare in the whole corpus
+(by the store's own document frequencies), and asks again with the question plus those terms.
+The two rankings are fused by reciprocal rank fusion, so the expansion can add passages but
+never pushes the literal matches out of the first places.
+
+Filters (as-of, tenant, authorities, the question's document scope) apply inside each store
+search, before ranking: the expansion never reaches a version that is not in force.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+from evidencegate.analysis import (
+    has_figure,
+    normalise_question,
+    profile_question,
+    sentence_period,
+    split_sentences,
+    terms,
+)
+from evidencegate.contracts import DocumentVersion, Passage, SourcePage
+from evidencegate.corpus.query import query_terms
+from evidencegate.corpus.scope import Scope, resolve_scope
+from evidencegate.corpus.store import Store
+from evidencegate.lexicon import synonyms_of
+
+__all__ = ["FeedbackRetriever", "fuse_rankings"]
+
+
+_RRF_K = 60
+
+
+def _rrf_scores(
+    rankings: Sequence[Sequence[Passage]], *, k: int = _RRF_K
+) -> list[tuple[Passage, float]]:
+    scores: dict[str, float] = {}
+    first: dict[str, Passage] = {}
+    for ranking in rankings:
+        for rank, passage in enumerate(ranking, 1):
+            pid = passage.passage_id
+            scores[pid] = scores.get(pid, 0.0) + 1.0 / (k + rank)
+            first.setdefault(pid, passage)
+    order = {pid: i for i, pid in enumerate(first)}
+    ranked = sorted(scores, key=lambda pid: (-scores[pid], order[pid]))
+    return [(first[pid], scores[pid]) for pid in ranked]
+
+
+def fuse_rankings(rankings: Sequence[Sequence[Passage]], *, k: int = _RRF_K) -> list[Passage]:
+    """Reciprocal rank fusion: ``sum(1 / (k + rank))`` over the rankings, ties by first seen."""
+    return [passage for passage, _ in _rrf_scores(rankings, k=k)]
+
+
+class FeedbackRetriever:
+    """Question-scoped BM25 with one round of pseudo-relevance feedback, over a :class:`Store`.
+
+    Also the verifier's source lookup and the question analysis' catalog (delegated to the
+    store). ``feedback_docs`` passages of the first ranking are read for ``feedback_terms``
+    expansion terms; ``feedback_terms=0`` turns the feedback off (plain BM25).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        feedback_docs: int = 5,
+        feedback_terms: int = 6,
+        pool_factor: int = 5,
+    ) -> None:
+        self.store = store
+        self.feedback_docs = feedback_docs
+        self.feedback_terms = feedback_terms
+        self.pool_factor = pool_factor
+
+    def scope(self, question: str, *, as_of: dt.date, tenant: str | None = None) -> Scope:
+        """The documents ``question`` is about (see :func:`resolve_scope`)."""
+        profile = profile_question(question, as_of=as_of)
+        return resolve_scope(profile, self.store.catalog(as_of, tenant))
+
+    def search(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        limit: int = 8,
+        authorities: Sequence[str] | None = None,
+        doc_ids: Sequence[str] | None = None,
+        tenant: str | None = None,
+    ) -> list[Passage]:
+        def ranked(text: str, n: int) -> list[Passage]:
+            return self.store.search(
+                text,
+                as_of=as_of,
+                limit=n,
+                authorities=authorities,
+                doc_ids=doc_ids,
+                tenant=tenant,
+            )
+
+        pool = max(limit * self.pool_factor, self.feedback_docs)
+        # The question in the documents' words too: the other members of its synonym groups.
+        synonyms = synonyms_of(terms(normalise_question(query)))
+        first = ranked(" ".join([query, *synonyms]), pool)
+        expansion = self._expansion(query, first[: self.feedback_docs])
+        rankings = [first]
+        if expansion:
+            rankings.append(ranked(" ".join([query, *synonyms, *expansion]), pool))
+        return self._fit(query, as_of, rankings)[:limit]
+
+    def _fit(
+        self, query: str, as_of: dt.date, rankings: Sequence[Sequence[Passage]]
+    ) -> list[Passage]:
+        """Fuse the rankings, then prefer passages that can answer what the question asks.
+
+        A passage stating a figure of the kind asked for (an amount, a date...) and one whose
+        stated period covers the question's target gain one first place's worth of fused score;
+        one whose every stated period misses the target loses it. Relevance still orders
+        passages of equal fit.
+        """
+        profile = profile_question(query, as_of=as_of)
+        fused = fuse_rankings(rankings, k=_RRF_K)
+        score = {p.passage_id: s for p, s in _rrf_scores(rankings, k=_RRF_K)}
+        step = 1.0 / (_RRF_K + 1)
+
+        def fit(passage: Passage) -> float:
+            bonus = 0.0
+            if profile.wants_figure and has_figure(
+                passage.text, profile.wants_figure, profile.answer_type
+            ):
+                bonus += step
+            periods = [
+                period
+                for sentence in split_sentences(passage.text)
+                if (period := sentence_period(sentence.text)) is not None
+            ]
+            if periods:
+                bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
+            return score[passage.passage_id] + bonus
+
+        order = {p.passage_id: i for i, p in enumerate(fused)}
+        return sorted(fused, key=lambda p: (-fit(p), order[p.passage_id]))
+
+    def _expansion(self, query: str, feedback: Sequence[Passage]) -> list[str]:
+        """Terms frequent in the feedback passages and rare in the corpus, not in the query."""
+        if self.feedback_terms <= 0 or len(feedback) < 2:
+            return []
+        asked = set(query_terms(query))
+        counts: dict[str, float] = {}
+        spread: Counter[str] = Counter()
+        for rank, passage in enumerate(feedback):
+            words = [
+                t
+                for t in query_terms(passage.text + " " + passage.context)
+                if t not in asked and t.isalpha() and len(t) > 2
+            ]
+            weight = 1.0 / (1 + rank)
+            for term, n in Counter(words).items():
+                counts[term] = counts.get(term, 0.0) + weight * math.log1p(n)
+                spread[term] += 1
+        candidates = [t for t in counts if spread[t] >= 2]
+        if not candidates:
+            return []
+        frequency = self.store.document_frequencies(candidates)
+        total = max(self.store.stats()["passages"], 1)
+        scored = {
+            t: counts[t] * math.log((total + 1) / (1 + frequency.get(t, 0))) for t in candidates
+        }
+        return sorted(scored, key=lambda t: (-scored[t], t))[: self.feedback_terms]
+
+    # ------------------------------------------------------------------ delegation
+
+    def lookup(
+        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+    ) -> SourcePage | None:
+        return self.store.lookup(doc_id, version, page, tenant=tenant)
+
+    def catalog(self, as_of: dt.date, tenant: str | None = None) -> list[DocumentVersion]:
+        return self.store.catalog(as_of, tenant)

@@ -1,0 +1,119 @@
+"""Which documents a question is about: its entities and period, resolved against the catalog.
+
+Documents may carry an ``entity`` (an issuer such as ``3M``, a regulation such as
+``Regulation M (Consumer Leasing)``), ``aliases`` and a reporting ``period`` (``FY2018``) from
+their ingest mapping. A question that names an entity of the catalog is answered from that
+entity's documents only: a question about Boeing's filing never reads Amcor's. Within a
+series of periodic filings, a question naming years reads the filings for those years, and one
+naming none reads the latest filing in force (the "most recently reported" one).
+
+A question that names no catalog entity is not scoped. Scoping is a filter applied before
+ranking (the store's ``doc_ids``), never a re-ranking after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from evidencegate.analysis import QuestionProfile
+from evidencegate.contracts import DocumentVersion
+
+__all__ = ["Scope", "entity_names", "resolve_scope"]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The documents a question is about (``doc_ids`` None: the whole corpus) and why."""
+
+    doc_ids: tuple[str, ...] | None
+    reason: str
+
+
+_PARENTHESIS = re.compile(r"\s*\(([^)]*)\)\s*")
+_REGULATION = re.compile(r"^Regulation\s+([A-Z]{1,2})$")
+
+
+def entity_names(document: DocumentVersion) -> list[str]:
+    """The names a question may use for the document's entity.
+
+    The entity, its aliases, and what a reader derives from them: a parenthesised part is a
+    name of its own and the rest another ("Regulation M (Consumer Leasing)" is also
+    "Regulation M" and "Consumer Leasing"), and a regulation is also "Reg M".
+    """
+    if not document.entity:
+        return []
+    names: list[str] = []
+    for name in (document.entity, *document.aliases):
+        inner = [part.strip() for part in _PARENTHESIS.findall(name) if part.strip()]
+        outer = _PARENTHESIS.sub(" ", name).strip()
+        for candidate in (name.strip(), outer, *inner):
+            if candidate and candidate not in names:
+                names.append(candidate)
+            if m := _REGULATION.match(candidate):
+                short = f"Reg {m.group(1)}"
+                if short not in names:
+                    names.append(short)
+    return names
+
+
+def _mentions(question: str, name: str) -> bool:
+    """Does the question name ``name`` (case-insensitive, whole words, "&" or "and")?"""
+    words = [re.escape(w) for w in re.split(r"\s+", name.strip()) if w]
+    if not words:
+        return False
+    parts = [r"(?:&|and)" if w in {r"\&", "and"} else w for w in words]
+    pattern = r"(?<![\w&])" + r"\s+".join(parts) + r"(?![\w&])"
+    if len(name.strip()) <= 2 and not re.search(r"\d", name):
+        # A one- or two-letter name only counts in its own case: "M" is not "m".
+        return re.search(pattern, question) is not None
+    return re.search(pattern, question, re.IGNORECASE) is not None
+
+
+def _period_year(period: str) -> int | None:
+    m = re.search(r"(?:19|20)\d\d", period)
+    return int(m.group(0)) if m else None
+
+
+def resolve_scope(profile: QuestionProfile, catalog: Iterable[DocumentVersion]) -> Scope:
+    """The documents of ``catalog`` (versions in force) the question is about."""
+    documents = list(catalog)
+    question = profile.question
+    named: dict[str, list[DocumentVersion]] = {}
+    for document in documents:
+        if document.entity and any(_mentions(question, n) for n in entity_names(document)):
+            named.setdefault(document.entity, []).append(document)
+    if not named:
+        return Scope(None, "the question names no entity of the corpus")
+    chosen: list[DocumentVersion] = []
+    notes: list[str] = []
+    for entity, docs in sorted(named.items()):
+        picked, note = _by_period(profile, docs)
+        chosen.extend(picked)
+        notes.append(f"{entity}: {note}")
+    doc_ids = tuple(sorted({d.doc_id for d in chosen}))
+    return Scope(doc_ids, "; ".join(notes))
+
+
+def _by_period(
+    profile: QuestionProfile, docs: Sequence[DocumentVersion]
+) -> tuple[list[DocumentVersion], str]:
+    periodic = [d for d in docs if d.period and _period_year(d.period) is not None]
+    if not periodic:
+        return list(docs), "every document of the entity"
+    others = [d for d in docs if d not in periodic]
+    if profile.period_years:
+        wanted = set(profile.period_years)
+        exact = [d for d in periodic if _period_year(d.period or "") in wanted]
+        if exact:
+            names = ", ".join(sorted(d.period or "" for d in exact))
+            return [*exact, *others], f"the filings for {names}"
+        # A filing reports its own period and earlier ones (comparatives), never a later one.
+        later = [d for d in periodic if (_period_year(d.period or "") or 0) >= min(wanted)]
+        if later:
+            names = ", ".join(sorted(d.period or "" for d in later))
+            return [*later, *others], f"no filing for {sorted(wanted)}; later filings {names}"
+        return others, f"no filing in force reports {', '.join(map(str, sorted(wanted)))}"
+    latest = max(periodic, key=lambda d: (d.version_date, _period_year(d.period or "") or 0))
+    return [latest, *others], f"the latest filing in force ({latest.period})"
