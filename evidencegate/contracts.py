@@ -80,6 +80,10 @@ class DocumentVersion(_Model):
     period: str | None = Field(
         default=None, description="The reporting period a filing covers, e.g. 'FY2018'."
     )
+    extractor: str | None = Field(
+        default=None,
+        description="The PDF extractor and its version the page text came from (None: not a PDF).",
+    )
 
     def in_force(self, as_of: dt.date) -> bool:
         """True when this version applies on ``as_of`` (effective_to is exclusive)."""

@@ -101,3 +101,24 @@ class TestAnswersBenchmark:
         result = run_answers("--sets", "example,nope")
         assert result.returncode == 2
         assert "cfpb_regml" in result.stderr and "nope" in result.stderr
+
+
+class TestIngestBenchmark:
+    def test_quick_prints_both_tables_and_the_target(self) -> None:
+        """benchmarks/ingest.py --quick prints the extractor and ingest tables and the target."""
+        pdfs = shared_path("corpora", "financebench", "pdfs")
+        shared_path("corpora", "regulatory_pdfs")
+        script = str(REPO / "benchmarks" / "ingest.py")
+        result = subprocess.run(
+            [sys.executable, script, "--quick", "--shared", str(pdfs.parents[2])],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        firsts = [line.split("|")[1].strip() for line in result.stdout.splitlines() if "|" in line]
+        assert any(cell.startswith("pypdfium2 ") for cell in firsts)
+        assert any(cell.startswith("pypdf ") for cell in firsts)
+        assert {"ingest_batch jobs=1", "ingest_batch jobs=2"} <= set(firsts)
+        assert "target: jobs=2" in result.stdout

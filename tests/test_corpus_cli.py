@@ -140,17 +140,18 @@ class TestRunIngest:
             ("skipped_record", 2)
         ]
 
-    def test_ingest_error_exits_2_with_message(
+    def test_a_file_that_fails_exits_1_with_message(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        """An IngestError prints ``error: ...`` on stderr and exits 2, storing nothing."""
+        """A file that cannot be ingested prints ``error: PATH: ...`` on stderr and exits 1,
+        storing nothing of it."""
         source = tmp_path / "note.txt"
         source.write_text("text", encoding="utf-8")
         args = parse(
             *(str(source), "--store", str(tmp_path / "s"), "--authority", "primary"),
             *("--doc-id", "N", "--version", "1"),
         )
-        assert run_ingest(args) == 2
+        assert run_ingest(args) == 1
         err = capsys.readouterr().err
         assert err.startswith(f"error: {source}: no date for version '1'")
         with Store.open(tmp_path / "s", create=False) as store:

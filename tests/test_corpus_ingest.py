@@ -288,7 +288,7 @@ class TestPdfIngest:
     def test_failing_page_is_named(
         self, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """When text extraction fails on one page the error names that page."""
+        """When pypdf's text extraction fails on one page the error names that page."""
         path = write(tmp_path, "d.pdf", make_pdf(["one", "two", "three"]))
         real = pypdf.PageObject.extract_text
         calls = []
@@ -300,8 +300,9 @@ class TestPdfIngest:
             return real(page, *args, **kwargs)
 
         monkeypatch.setattr(pypdf.PageObject, "extract_text", failing_second)
+        pypdf_options = PDF_OPTIONS.model_copy(update={"pdf_extractor": "pypdf"})
         with pytest.raises(IngestError, match="broken content stream") as caught:
-            store.ingest([path], PDF_OPTIONS)
+            store.ingest([path], pypdf_options)
         assert caught.value.page == 2
 
     def test_pdf_needs_version_metadata(self, store: Store, tmp_path: Path) -> None:

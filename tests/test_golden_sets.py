@@ -162,8 +162,9 @@ def gold_pages() -> dict[str, set[tuple[str, int]]]:
 class TestFinanceBenchItems:
     @pytest.mark.parametrize("item", items_of("financebench.jsonl"), ids=lambda i: i.id)
     def test_item_holds_against_the_filings(self, item: GoldenItem) -> None:
-        """Each quote is on the cited page of the PDF as the store extracts it (pypdf, page by
-        page); the version is the mapping's and its filing date is on or before as_of."""
+        """Each quote is on the cited page of the PDF as pypdf extracts it (the text the quotes
+        were written from; benchmarks/ingest.py compares the default extractor, pypdfium2); the
+        version is the mapping's and its filing date is on or before as_of."""
         for evidence in item.required_evidence:
             assert evidence.page is not None and evidence.quote is not None
             options, reader = filing(evidence.doc_id)

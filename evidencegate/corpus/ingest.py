@@ -3,8 +3,10 @@
 Formats (chosen by suffix; anything else, or a directory, is refused):
 
 ``.pdf``
-    One page per PDF page (1-based), text extracted by pypdf. Pages without text are kept
-    (page numbers must match the PDF) and reported; a PDF with no text at all is refused.
+    One page per PDF page (1-based), text extracted by :attr:`IngestOptions.pdf_extractor`
+    (pypdfium2 by default, or pypdf; see :mod:`evidencegate.corpus.pdf`), which is recorded with
+    the version. Pages without text are kept (page numbers must match the PDF) and reported; a
+    PDF with no text at all (a scan without a text layer) is refused naming its pages.
 ``.txt`` / ``.md``
     Pages split on form feed (``\\f``), else one page; a single trailing empty page after a
     final form feed (as pdftotext writes) is dropped. Optional YAML front matter at the very top
@@ -35,6 +37,7 @@ titles of its ancestor records (by label, see ``_Group.heading``) and its own ti
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import json
 import re
@@ -45,10 +48,16 @@ from typing import Annotated, Any, Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, field_validator
-from pypdf import PdfReader
 
 from evidencegate.canonical import canonical_json, sha256_hex
 from evidencegate.contracts import Authority
+from evidencegate.corpus.passages import passage_context, passage_id, split_passages
+from evidencegate.corpus.pdf import (
+    DEFAULT_PDF_EXTRACTOR,
+    PdfExtractor,
+    extract_pdf_pages,
+    extractor_id,
+)
 from evidencegate.exceptions import IngestError
 
 __all__ = [
@@ -56,13 +65,17 @@ __all__ = [
     "DOCUMENT_TARGETS",
     "RECORD_TARGETS",
     "DocumentMeta",
+    "IngestFailure",
     "IngestNotice",
     "IngestOptions",
     "IngestReport",
     "IngestedVersion",
     "ParsedPage",
     "ParsedVersion",
+    "PreparedFile",
+    "format_pages",
     "parse_date",
+    "prepare_file",
     "read_source",
 ]
 
@@ -105,6 +118,8 @@ _FLAGS = {
     "doc_id": "--doc-id",
     "version": "--version",
     "version_date": "--version-date",
+    "effective_from": "--effective-from",
+    "effective_to": "--effective-to",
     "authority": "--authority",
     "title": "--title",
     "tenant": "--tenant",
@@ -143,11 +158,14 @@ class IngestOptions(_Model):
     ``field_map`` maps a JSONL target (see the module docstring) to a record field, or to
     several joined by ``+``. ``version_dates`` gives the date of each version for sources whose
     records carry a version but no date; ``version_date`` is the date for every other version.
+    ``pdf_extractor`` reads PDF text (see :mod:`evidencegate.corpus.pdf`); other files ignore it.
     """
 
     doc_id: str | None = Field(default=None, min_length=1)
     version: str | None = Field(default=None, min_length=1)
     version_date: IsoDate | None = None
+    effective_from: IsoDate | None = None
+    effective_to: IsoDate | None = None
     authority: Authority | None = None
     title: str | None = None
     tenant: str | None = Field(default=None, min_length=1)
@@ -156,6 +174,7 @@ class IngestOptions(_Model):
     entity: str | None = Field(default=None, min_length=1)
     aliases: list[str] = Field(default_factory=list)
     period: str | None = Field(default=None, min_length=1)
+    pdf_extractor: PdfExtractor = DEFAULT_PDF_EXTRACTOR
 
     @field_validator("field_map")
     @classmethod
@@ -189,6 +208,16 @@ class IngestOptions(_Model):
         """The date the options give ``version``: its ``version_dates`` entry, else the default."""
         return self.version_dates.get(version, self.version_date)
 
+    def fingerprint(self, suffix: str) -> dict[str, Any]:
+        """The options that shape what a file with ``suffix`` is read into (for skip keys):
+        every field, except that only a PDF depends on the PDF extractor."""
+        data = self.model_dump()
+        if suffix.lower() != ".pdf":
+            data.pop("pdf_extractor")
+        # dates as YYYY-MM-DD (model_dump(mode="json") warns on the PlainValidator dates)
+        result: dict[str, Any] = json.loads(json.dumps(data, default=str))
+        return result
+
 
 def describe_validation_error(exc: ValidationError) -> str:
     """One line per pydantic error: ``field.path: message``."""
@@ -199,7 +228,11 @@ def describe_validation_error(exc: ValidationError) -> str:
 
 
 class IngestedVersion(_Model):
-    """One version an ingest call met: newly ``added`` or already stored (``unchanged``)."""
+    """One version an ingest call met: newly ``added`` or already stored (``unchanged``).
+
+    ``extractor`` is the PDF extractor and its version the stored text came from (None for
+    text and JSONL sources).
+    """
 
     path: str
     tenant: str
@@ -209,6 +242,7 @@ class IngestedVersion(_Model):
     pages: int
     passages: int
     status: Literal["added", "unchanged"]
+    extractor: str | None = None
 
 
 class IngestNotice(_Model):
@@ -221,11 +255,32 @@ class IngestNotice(_Model):
     message: str
 
 
+class IngestFailure(_Model):
+    """A file that was not stored, and why (a batch goes on without it)."""
+
+    path: str
+    reason: str
+    page: int | None = None
+    line: int | None = None
+
+    @classmethod
+    def from_error(cls, error: IngestError) -> IngestFailure:
+        return cls(path=error.path, reason=error.reason, page=error.page, line=error.line)
+
+
 class IngestReport(_Model):
-    """What one ``Store.ingest`` call did."""
+    """What one ``Store.ingest`` or ``Store.ingest_batch`` call did.
+
+    ``files`` counts the files read (or skipped because they are already stored); ``skipped``
+    files were found stored with the same content and options and not read again; ``failures``
+    are the files that were not stored (only a batch has any: ``Store.ingest`` raises).
+    """
 
     versions: list[IngestedVersion] = Field(default_factory=list)
     notices: list[IngestNotice] = Field(default_factory=list)
+    failures: list[IngestFailure] = Field(default_factory=list)
+    files: int = 0
+    skipped_files: int = 0
 
     @property
     def added(self) -> list[IngestedVersion]:
@@ -247,6 +302,7 @@ class IngestReport(_Model):
             f"{sum(v.passages for v in added)} passages); unchanged {len(self.unchanged)}; "
             f"skipped records {len(self.skipped)}; "
             f"empty pages {len(self.notices) - len(self.skipped)}"
+            + (f"; failed files {len(self.failures)}" if self.failures else "")
         ]
         lines.extend(f"  {v.status:9} {v.doc_id}@{v.version} ({v.tenant})" for v in self.versions)
         return "\n".join(lines)
@@ -279,11 +335,13 @@ class ParsedPage:
 
 @dataclass(slots=True)
 class ParsedVersion:
-    """A document version read from a file, not yet stored."""
+    """A document version read from a file, not yet stored; ``extractor`` as in
+    :class:`IngestedVersion`."""
 
     path: str
     meta: DocumentMeta
     pages: list[ParsedPage] = field(default_factory=list)
+    extractor: str | None = None
 
     def sha256(self) -> str:
         """Hash of the canonical content: the document fields (except the provenance-only
@@ -312,23 +370,114 @@ class ParsedVersion:
         return sha256_hex(canonical_json(content))
 
 
+PassageRow = tuple[str, int, int, int, str | None, str, str]
+"""(passage_id, page, char_start, char_end, label, text, context), as stored."""
+
+
+@dataclass(slots=True)
+class PreparedVersion:
+    """A parsed version with its content hash and passages, ready to be stored."""
+
+    parsed: ParsedVersion
+    sha256: str
+    passages: list[PassageRow]
+
+
+@dataclass(slots=True)
+class PreparedFile:
+    """Everything one file gives, computed away from the store (in a worker process).
+
+    ``key`` identifies (file content, options): a stored key means the file was ingested
+    before with the same metadata and need not be read again (``skipped``).
+    """
+
+    path: str
+    key: str
+    versions: list[PreparedVersion] = field(default_factory=list)
+    notices: list[IngestNotice] = field(default_factory=list)
+    skipped: bool = False
+
+
+def prepare_file(
+    path: Path,
+    options: IngestOptions,
+    *,
+    shown: str | None = None,
+    skip_keys: frozenset[str] = frozenset(),
+) -> PreparedFile:
+    """Read, parse and split one file; a file whose key is in ``skip_keys`` is not parsed."""
+    where = _Where(shown if shown is not None else str(path))
+    data = _file_bytes(path, where)
+    key = sha256_hex(
+        canonical_json(
+            {
+                "file_sha256": hashlib.sha256(data).hexdigest(),
+                "options": options.fingerprint(path.suffix),
+            }
+        )
+    )
+    if key in skip_keys:
+        return PreparedFile(where.path, key, skipped=True)
+    parsed, notices = _parse(path, data, options, where)
+    return PreparedFile(where.path, key, [_prepare(version) for version in parsed], notices)
+
+
 def read_source(
     path: Path, options: IngestOptions, *, shown: str | None = None
 ) -> tuple[list[ParsedVersion], list[IngestNotice]]:
     """Read one file into document versions; IngestError names the file (and page or line)."""
     where = _Where(shown if shown is not None else str(path))
+    return _parse(path, _file_bytes(path, where), options, where)
+
+
+def format_pages(pages: list[int]) -> str:
+    """Ascending page numbers as ranges: ``[1, 2, 3, 7]`` -> ``1-3, 7``."""
+    ranges: list[list[int]] = []
+    for page in sorted(pages):
+        if ranges and page == ranges[-1][1] + 1:
+            ranges[-1][1] = page
+        else:
+            ranges.append([page, page])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in ranges)
+
+
+def _file_bytes(path: Path, where: _Where) -> bytes:
     if not path.exists():
         raise where.error("no such file")
     if path.is_dir():
         raise where.error("is a directory; pass the files themselves (e.g. DIR/*.md)")
+    if path.suffix.lower() not in {".pdf", ".txt", ".md", ".jsonl"}:
+        raise where.error(
+            f"unsupported file type {path.suffix!r} (expected .pdf, .txt, .md or .jsonl)"
+        )
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise where.error(f"cannot read ({exc.strerror})") from exc
+
+
+def _parse(
+    path: Path, data: bytes, options: IngestOptions, where: _Where
+) -> tuple[list[ParsedVersion], list[IngestNotice]]:
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        return _read_pdf(path, options, where)
+        return _read_pdf(path, data, options, where)
     if suffix in {".txt", ".md"}:
-        return _read_text(path, options, where)
-    if suffix == ".jsonl":
-        return _read_jsonl(path, options, where)
-    raise where.error(f"unsupported file type {path.suffix!r} (expected .pdf, .txt, .md or .jsonl)")
+        return _read_text(path, data, options, where)
+    return _read_jsonl(path, data, options, where)
+
+
+def _prepare(version: ParsedVersion) -> PreparedVersion:
+    """Hash the version and split its pages into passages (the costly part after reading)."""
+    meta = version.meta
+    passages: list[PassageRow] = []
+    for number, page in enumerate(version.pages, 1):
+        context = passage_context(page.label, page.heading, meta.title)
+        for start, end in split_passages(page.text):
+            text = page.text[start:end]
+            pid = passage_id(meta.doc_id, meta.version, number, start, end, text)
+            passages.append((pid, number, start, end, page.label, text, context))
+    return PreparedVersion(version, version.sha256(), passages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +524,13 @@ def _resolve_meta(
             "(it is never assumed: say whether this is a primary source)"
         )
     dates = {name: _date(found.get(name), name, where) for name in _DATE_FIELDS}
+    for name in ("effective_from", "effective_to"):
+        option = getattr(options, name)
+        if dates[name] is not None and option is not None and dates[name] != option:
+            raise where.error(
+                f"{name} is {dates[name]} in the source but {_FLAGS[name]} gives {option}"
+            )
+        dates[name] = dates[name] or option
     version_date = dates["version_date"]
     option_date = options.date_for(version)
     if version_date is not None and option_date is not None and version_date != option_date:
@@ -445,41 +601,34 @@ def _empty_page_notice(where: _Where, page: int) -> IngestNotice:
 
 
 def _read_pdf(
-    path: Path, options: IngestOptions, where: _Where
+    path: Path, data: bytes, options: IngestOptions, where: _Where
 ) -> tuple[list[ParsedVersion], list[IngestNotice]]:
     meta = _resolve_meta({}, options, where, path.resolve().as_uri())
-    # pypdf signals a broken file with many exception types (PdfReadError, ValueError,
-    # KeyError, struct errors...); any of them means "not a readable PDF".
-    try:
-        reader = PdfReader(io.BytesIO(path.read_bytes()))
-        count = len(reader.pages)
-    except Exception as exc:
-        raise where.error(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
-    pages: list[ParsedPage] = []
-    notices: list[IngestNotice] = []
-    for number in range(1, count + 1):
-        try:
-            text = reader.pages[number - 1].extract_text()
-        except Exception as exc:
-            raise where.error(
-                f"cannot extract text ({type(exc).__name__}: {exc})", page=number
-            ) from exc
-        if not text.strip():
-            notices.append(_empty_page_notice(where, number))
-        pages.append(ParsedPage(text=text))
-    if len(notices) == count:
-        raise where.error(f"no extractable text on any of its {count} page(s) (scanned image?)")
-    return [ParsedVersion(where.path, meta, pages)], notices
+    if not data:
+        raise where.error("empty file (0 bytes)")
+    texts = extract_pdf_pages(data, options.pdf_extractor, path=where.path)
+    if not texts:
+        raise where.error("a PDF without pages")
+    empty = [number for number, text in enumerate(texts, 1) if not text.strip()]
+    if len(empty) == len(texts):
+        raise where.error(
+            f"no extractable text on any of its {len(texts)} page(s) (pages "
+            f"{format_pages(empty)}): a scan without a text layer? (run OCR first)"
+        )
+    notices = [_empty_page_notice(where, number) for number in empty]
+    pages = [ParsedPage(text=text) for text in texts]
+    extractor = extractor_id(options.pdf_extractor)
+    return [ParsedVersion(where.path, meta, pages, extractor)], notices
 
 
 # --------------------------------------------------------------------------- text / Markdown
 
 
 def _read_text(
-    path: Path, options: IngestOptions, where: _Where
+    path: Path, data: bytes, options: IngestOptions, where: _Where
 ) -> tuple[list[ParsedVersion], list[IngestNotice]]:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise where.error(f"not UTF-8 text (invalid byte at offset {exc.start})") from exc
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -562,7 +711,7 @@ class _Group:
 
 
 def _read_jsonl(
-    path: Path, options: IngestOptions, where: _Where
+    path: Path, data: bytes, options: IngestOptions, where: _Where
 ) -> tuple[list[ParsedVersion], list[IngestNotice]]:
     sources = {
         target: tuple(options.field_map.get(target, target).split("+"))
@@ -573,7 +722,7 @@ def _read_jsonl(
     groups: dict[tuple[str, str], _Group] = {}
     notices: list[IngestNotice] = []
     records = 0
-    with path.open("rb") as lines:
+    with io.BytesIO(data) as lines:
         for number, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue

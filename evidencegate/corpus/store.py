@@ -13,7 +13,14 @@ Tenants: every read takes ``tenant``; ``None`` means the default tenant ``"defau
 "all tenants", so a caller that forgets its tenant sees less, not someone else's documents.
 
 Each ``ingest`` call is one ``BEGIN IMMEDIATE`` transaction over all its paths; any error rolls
-it back and the store is exactly as before.
+it back and the store is exactly as before. ``ingest_batch`` (:mod:`evidencegate.corpus.batch`)
+reads files in worker processes, outside any transaction, and commits each file's versions in
+one short transaction of its own (``commit_prepared``): a batch killed at any point leaves every
+version fully stored or absent, and ``ingested_files`` lets the next run skip what is stored.
+
+Schema version 3 added ``versions.extractor`` (the PDF extractor and its version the page
+text came from; ``pypdf`` for PDFs stored before it was recorded, when pypdf was the only
+extractor) and ``ingested_files`` (file content + options key -> the versions that file gave).
 """
 
 from __future__ import annotations
@@ -37,9 +44,10 @@ from evidencegate.corpus.ingest import (
     IngestOptions,
     IngestReport,
     ParsedVersion,
-    read_source,
+    PreparedFile,
+    PreparedVersion,
+    prepare_file,
 )
-from evidencegate.corpus.passages import passage_context, passage_id, split_passages
 from evidencegate.corpus.query import fts_query
 from evidencegate.exceptions import IngestError, StoreError, UsageError
 
@@ -47,10 +55,13 @@ __all__ = ["STORE_FILENAME", "Store"]
 
 STORE_FILENAME = "evidencegate.sqlite3"
 _APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
-_SCHEMA_VERSION = 2
-"""2 added the versions' entity, aliases (JSON list) and period; a version-1 store is migrated
-when opened (the new columns are NULL for versions stored before)."""
-_BUSY_TIMEOUT_S = 10.0
+_SCHEMA_VERSION = 3
+"""2 added the versions' entity, aliases (JSON list) and period; 3 the versions' extractor and
+the ingested_files table. An older store is migrated when opened (the new columns are NULL for
+versions stored before, except extractor, which is 'pypdf' for PDFs)."""
+_BUSY_TIMEOUT_S = 300.0
+"""How long a write waits for another writer's transaction (one file's commit) to end: long,
+because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
 _CONTEXT_WEIGHT = 1.0
 """BM25 weight of the context column (label, heading, document title) relative to the passage
 text. Equal: the context column is short, so BM25's length normalisation already makes a heading
@@ -77,8 +88,14 @@ CREATE TABLE versions (
     entity TEXT,
     aliases TEXT,
     period TEXT,
+    extractor TEXT,
     UNIQUE (tenant, doc_id, version)
 );
+CREATE TABLE ingested_files (
+    key TEXT NOT NULL,
+    version_id INTEGER NOT NULL REFERENCES versions (id),
+    PRIMARY KEY (key, version_id)
+) WITHOUT ROWID;
 CREATE TABLE pages (
     version_id INTEGER NOT NULL REFERENCES versions (id),
     page INTEGER NOT NULL,
@@ -106,13 +123,20 @@ CREATE VIRTUAL TABLE passages_fts USING fts5 (
 
 _VERSION_COLUMNS = (
     "doc_id, version, version_date, effective_from, effective_to, superseded_by, authority, "
-    "title, source_uri, sha256, tenant, pages, entity, aliases, period"
+    "title, source_uri, sha256, tenant, pages, entity, aliases, period, extractor"
 )
 _MIGRATIONS = {
     1: (
         "ALTER TABLE versions ADD COLUMN entity TEXT",
         "ALTER TABLE versions ADD COLUMN aliases TEXT",
         "ALTER TABLE versions ADD COLUMN period TEXT",
+    ),
+    2: (
+        "ALTER TABLE versions ADD COLUMN extractor TEXT",
+        "UPDATE versions SET extractor = 'pypdf' WHERE lower(source_uri) LIKE '%.pdf'",
+        "CREATE TABLE ingested_files (key TEXT NOT NULL, "
+        "version_id INTEGER NOT NULL REFERENCES versions (id), "
+        "PRIMARY KEY (key, version_id)) WITHOUT ROWID",
     ),
 }
 """Statements that take a store from schema version N to N + 1."""
@@ -192,44 +216,39 @@ class Store(Closing):
     ) -> IngestReport:
         """Ingest files in ONE transaction: all of them are stored, or (on any error) none.
 
-        Re-ingesting a stored version with identical content is reported ``unchanged``; the
-        same doc_id@version with different content is an IngestError (versions are immutable).
+        Re-ingesting a stored version with identical content is reported ``unchanged`` (a file
+        ingested before with the same content and options is not even read again); the same
+        doc_id@version with different content is an IngestError (versions are immutable). For
+        many files, worker processes and per-file commits see :func:`ingest_batch`.
         """
         options = options or IngestOptions()
-        with self._db() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                report = self._ingest(db, paths, options)
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        return report
-
-    def _ingest(
-        self, db: sqlite3.Connection, paths: Sequence[str | Path], options: IngestOptions
-    ) -> IngestReport:
-        last_passage: int = db.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0]
         versions: list[IngestedVersion] = []
         notices: list[IngestNotice] = []
-        touched: set[tuple[str, str]] = set()
-        for raw in paths:
-            parsed, file_notices = read_source(Path(raw), options, shown=str(raw))
-            notices.extend(file_notices)
-            for version in parsed:
-                stored = _store_version(db, version)
-                if stored.status == "added":
-                    touched.add((stored.tenant, stored.doc_id))
-                versions.append(stored)
-        db.execute(
-            "INSERT INTO passages_fts (rowid, text, context) "
-            "SELECT id, text, context FROM passages WHERE id > ?",
-            (last_passage,),
+        skipped = 0
+        with self._db() as db, _transaction(db):
+            skip_keys = _skip_keys(db)
+            for raw in paths:
+                prepared = prepare_file(Path(raw), options, shown=str(raw), skip_keys=skip_keys)
+                versions.extend(_commit_file(db, prepared))
+                notices.extend(prepared.notices)
+                skipped += prepared.skipped
+        return IngestReport(
+            versions=versions, notices=notices, files=len(paths), skipped_files=skipped
         )
-        for tenant, doc_id in sorted(touched):
-            _supersede(db, tenant, doc_id)
-        return IngestReport(versions=versions, notices=notices)
+
+    def ingested_keys(self) -> frozenset[str]:
+        """The keys (file content + options) of every file whose versions are all stored."""
+        with self._db() as db:
+            return _skip_keys(db)
+
+    def commit_prepared(self, prepared: PreparedFile) -> list[IngestedVersion]:
+        """Store one prepared file's versions in one short write transaction (all or none).
+
+        Waits up to the busy timeout for another writer; IngestError (nothing stored) when a
+        version is already stored with other content.
+        """
+        with self._db() as db, _transaction(db):
+            return _commit_file(db, prepared)
 
     # ----------------------------------------------------------------------- search
 
@@ -444,12 +463,79 @@ def _migrate(db: sqlite3.Connection, schema: int) -> None:
     db.execute("COMMIT")
 
 
-def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVersion:
-    """Insert one parsed version with its pages and passages; or confirm it is already stored."""
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` write transaction: committed when the block ends, else rolled
+    back (the store is exactly as before)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _skip_keys(db: sqlite3.Connection) -> frozenset[str]:
+    return frozenset(row[0] for row in db.execute("SELECT DISTINCT key FROM ingested_files"))
+
+
+def _commit_file(db: sqlite3.Connection, prepared: PreparedFile) -> list[IngestedVersion]:
+    """Store a prepared file's versions (or report a skipped file's stored versions) inside the
+    caller's transaction, index the new passages, recompute supersession and record the key."""
+    if prepared.skipped:
+        rows = db.execute(
+            "SELECT v.tenant, v.doc_id, v.version, v.sha256, v.pages, v.passages, v.extractor "
+            "FROM ingested_files AS f JOIN versions AS v ON v.id = f.version_id "
+            "WHERE f.key = ? ORDER BY v.id",
+            (prepared.key,),
+        ).fetchall()
+        return [
+            IngestedVersion(
+                path=prepared.path,
+                tenant=row[0],
+                doc_id=row[1],
+                version=row[2],
+                sha256=row[3],
+                pages=row[4],
+                passages=row[5],
+                extractor=row[6],
+                status="unchanged",
+            )
+            for row in rows
+        ]
+    last_passage: int = db.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0]
+    stored: list[IngestedVersion] = []
+    version_ids: list[int] = []
+    for version in prepared.versions:
+        version_id, result = _store_version(db, version)
+        stored.append(result)
+        version_ids.append(version_id)
+    db.execute(
+        "INSERT INTO passages_fts (rowid, text, context) "
+        "SELECT id, text, context FROM passages WHERE id > ?",
+        (last_passage,),
+    )
+    for tenant, doc_id in sorted({(v.tenant, v.doc_id) for v in stored if v.status == "added"}):
+        _supersede(db, tenant, doc_id)
+    db.executemany(
+        "INSERT OR IGNORE INTO ingested_files (key, version_id) VALUES (?, ?)",
+        ((prepared.key, version_id) for version_id in version_ids),
+    )
+    return stored
+
+
+def _store_version(
+    db: sqlite3.Connection, prepared: PreparedVersion
+) -> tuple[int, IngestedVersion]:
+    """Insert one prepared version with its pages and passages, or confirm it is already
+    stored; return its row id and what was done."""
+    version = prepared.parsed
     meta = version.meta
-    sha = version.sha256()
+    sha = prepared.sha256
     row = db.execute(
-        "SELECT sha256, pages, passages FROM versions "
+        "SELECT id, sha256, pages, passages, extractor FROM versions "
         "WHERE tenant = ? AND doc_id = ? AND version = ?",
         (meta.tenant, meta.doc_id, meta.version),
     ).fetchone()
@@ -461,18 +547,17 @@ def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVe
         "sha256": sha,
     }
     if row is not None:
-        if row[0] != sha:
-            raise IngestError(
-                f"{meta.doc_id}@{meta.version} (tenant {meta.tenant!r}) is already stored with "
-                f"different content (stored sha256 {row[0][:12]}, new {sha[:12]}); a stored "
-                "version is immutable: ingest the changed text under a new version",
-                path=version.path,
-            )
-        return IngestedVersion(**common, pages=row[1], passages=row[2], status="unchanged")
+        if row[1] != sha:
+            raise IngestError(_changed_content(version, row[1], sha, row[4]), path=version.path)
+        unchanged = IngestedVersion(
+            **common, pages=row[2], passages=row[3], extractor=row[4], status="unchanged"
+        )
+        return row[0], unchanged
     version_id = db.execute(
         "INSERT INTO versions (tenant, doc_id, version, version_date, effective_from, "
         "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages, "
-        "entity, aliases, period) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+        "entity, aliases, period, extractor) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             meta.tenant,
             meta.doc_id,
@@ -486,11 +571,14 @@ def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVe
             meta.source_uri,
             sha,
             len(version.pages),
+            len(prepared.passages),
             meta.entity,
             json.dumps(list(meta.aliases)) if meta.aliases else None,
             meta.period,
+            version.extractor,
         ),
     ).lastrowid
+    assert version_id is not None
     db.executemany(
         "INSERT INTO pages (version_id, page, label, heading, text) VALUES (?, ?, ?, ?, ?)",
         (
@@ -498,22 +586,38 @@ def _store_version(db: sqlite3.Connection, version: ParsedVersion) -> IngestedVe
             for number, page in enumerate(version.pages, 1)
         ),
     )
-    passages = []
-    for number, page in enumerate(version.pages, 1):
-        context = passage_context(page.label, page.heading, meta.title)
-        for start, end in split_passages(page.text):
-            text = page.text[start:end]
-            pid = passage_id(meta.doc_id, meta.version, number, start, end, text)
-            passages.append((pid, version_id, number, start, end, page.label, text, context))
     db.executemany(
         "INSERT INTO passages (passage_id, version_id, page, char_start, char_end, label, text, "
         "context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        passages,
+        ((pid, version_id, *rest) for pid, *rest in prepared.passages),
     )
-    db.execute("UPDATE versions SET passages = ? WHERE id = ?", (len(passages), version_id))
-    return IngestedVersion(
-        **common, pages=len(version.pages), passages=len(passages), status="added"
+    added = IngestedVersion(
+        **common,
+        pages=len(version.pages),
+        passages=len(prepared.passages),
+        extractor=version.extractor,
+        status="added",
     )
+    return version_id, added
+
+
+def _changed_content(version: ParsedVersion, stored_sha: str, sha: str, stored: str | None) -> str:
+    """Why a version cannot be stored over the stored one: name the extractors when they differ."""
+    meta = version.meta
+    message = (
+        f"{meta.doc_id}@{meta.version} (tenant {meta.tenant!r}) is already stored with "
+        f"different content (stored sha256 {stored_sha[:12]}, new {sha[:12]}); a stored "
+        "version is immutable"
+    )
+    if stored != version.extractor and (stored or version.extractor):
+        old_name = (stored or "").split(" ")[0]
+        return (
+            f"{message}, and its stored text was extracted by {stored or 'no PDF extractor'} "
+            f"while this run uses {version.extractor or 'no PDF extractor'}: re-run with "
+            f"--pdf-extractor {old_name} to keep the text existing citations quote, or ingest "
+            "the new text under a new version"
+        )
+    return f"{message}: ingest the changed text under a new version"
 
 
 def _supersede(db: sqlite3.Connection, tenant: str, doc_id: str) -> None:
@@ -558,6 +662,7 @@ def _document_version(row: tuple[Any, ...]) -> DocumentVersion:
         entity=row[12],
         aliases=json.loads(row[13]) if row[13] else [],
         period=row[14],
+        extractor=row[15],
     )
 
 

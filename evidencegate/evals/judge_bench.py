@@ -92,24 +92,39 @@ def read_items(path: Path) -> list[BenchItem]:
 
 
 class ProgressBar:
-    """A one-line progress bar on ``stream`` (redrawn in place on a terminal, else every 10%)."""
+    """A one-line progress bar on ``stream`` (redrawn in place on a terminal, else every 10%).
 
-    def __init__(self, total: int, *, stream: TextIO | None = None, width: int = 30) -> None:
+    ``unit`` names what is counted and ``error_label`` the errors; ``advance(note=...)`` adds a
+    short text after the counts (e.g. pages read so far).
+    """
+
+    def __init__(
+        self,
+        total: int,
+        *,
+        stream: TextIO | None = None,
+        width: int = 30,
+        unit: str = "items",
+        error_label: str = "judge errors",
+    ) -> None:
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
+        self.unit = unit
+        self.error_label = error_label
         self.done = 0
         self.errors = 0
         self._tty = self.stream.isatty()
         self._last_decile = -1
 
-    def advance(self, *, error: bool = False) -> None:
+    def advance(self, *, error: bool = False, note: str = "") -> None:
         self.done += 1
         self.errors += error
         filled = self.width * self.done // self.total if self.total else self.width
         text = (
-            f"[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} items"
-            f"{f', {self.errors} judge errors' if self.errors else ''}"
+            f"[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} {self.unit}"
+            f"{f', {note}' if note else ''}"
+            f"{f', {self.errors} {self.error_label}' if self.errors else ''}"
         )
         if self._tty:
             end = "\n" if self.done >= self.total else ""
