@@ -18,12 +18,15 @@ it back and the store is exactly as before.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import os
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -140,14 +143,14 @@ class Store(Closing):
         path = directory / STORE_FILENAME
         if directory.exists() and not directory.is_dir():
             raise StoreError(f"{directory} is not a directory")
-        existed = path.exists()
-        if not existed:
+        if not path.exists():
             if not create:
                 raise StoreError(f"no evidencegate store in {directory} ({STORE_FILENAME} missing)")
             try:
                 directory.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create store directory {directory}: {exc}") from exc
+                _create_store_file(path)
+            except (OSError, sqlite3.Error) as exc:
+                raise StoreError(f"cannot create the store {path}: {exc}") from exc
         try:
             connection = sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=_BUSY_TIMEOUT_S
@@ -155,10 +158,7 @@ class Store(Closing):
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {path}: {exc}") from exc
         try:
-            if existed:
-                _check_store(connection, path)
-            else:
-                _create_schema(connection)
+            _check_store(connection, path)
             connection.execute("PRAGMA foreign_keys = ON")
             connection.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.Error as exc:
@@ -394,6 +394,29 @@ class Store(Closing):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _create_store_file(path: Path) -> None:
+    """Create an empty store at ``path`` in one step, safe against concurrent creators.
+
+    The schema is built in a temporary database in the same directory, which is then linked to
+    ``path``: ``os.link`` fails when the name exists, so of two processes creating one store
+    the first link wins and the other opens the winner's file. ``path`` therefore never names
+    a database without the schema (which another process would refuse as not a store), and a
+    creator killed midway leaves only its temporary file.
+    """
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".creating", dir=path.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
+            _create_schema(db)
+        with contextlib.suppress(FileExistsError):  # another process created it first
+            os.link(temporary, path)
+    finally:
+        for leftover in (temporary, Path(f"{name}-wal"), Path(f"{name}-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
 
 
 def _create_schema(db: sqlite3.Connection) -> None:
