@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from evidencegate.corpus.ingest import IngestOptions, describe_validation_error, parse_date
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import UsageError
+from evidencegate.userio import terminal_safe
 
 __all__ = ["add_ingest_arguments", "options_from_args", "run_ingest"]
 
@@ -93,14 +94,15 @@ def run_ingest(args: argparse.Namespace) -> int:
             report = store.ingest(args.paths, options)
             stats = store.stats()
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"report": report.model_dump(mode="json"), "store": stats}, indent=2))
     else:
-        print(report.summary())
+        print(terminal_safe(report.summary(), one_line=False))
         for notice in report.notices[:5]:
-            print(f"  note: {_where(notice.path, notice.line, notice.page)}: {notice.message}")
+            where = _where(notice.path, notice.line, notice.page)
+            print(f"  note: {terminal_safe(where)}: {terminal_safe(notice.message)}")
         if len(report.notices) > 5:
             print(f"  ... and {len(report.notices) - 5} more notes (--json lists them all)")
         print("store: " + ", ".join(f"{key}={value}" for key, value in stats.items()))

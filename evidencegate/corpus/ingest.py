@@ -111,7 +111,7 @@ _FLAGS = {
     "entity": "--entity",
     "period": "--period",
 }
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(.*?)^---[ \t]*(?:\n|\Z)", re.DOTALL | re.MULTILINE)
 

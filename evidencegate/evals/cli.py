@@ -42,6 +42,7 @@ from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Met
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
 from evidencegate.policy import load_policy
+from evidencegate.userio import terminal_safe
 
 __all__ = ["Gate", "Progress", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]
 
@@ -244,7 +245,7 @@ def run_ablate(args: argparse.Namespace) -> int:
                 paraphrases=not args.no_paraphrases,
             )
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     metrics = summarize(
         results,
@@ -259,11 +260,14 @@ def run_ablate(args: argparse.Namespace) -> int:
     try:
         files = write_report(outdir, metrics, results)
     except OSError as exc:
-        print(f"error: cannot write the report into {outdir}: {exc}", file=sys.stderr)
+        print(
+            f"error: cannot write the report into {terminal_safe(outdir)}: {terminal_safe(exc)}",
+            file=sys.stderr,
+        )
         return 2
-    print(files.markdown.read_text(encoding="utf-8"))
-    print(f"wrote {files.metrics}, {files.markdown}, {files.html}, {files.results}")
+    print(terminal_safe(files.markdown.read_text(encoding="utf-8"), one_line=False))
+    print(terminal_safe(f"wrote {files.metrics}, {files.markdown}, {files.html}, {files.results}"))
     failures = check_gates(gates, metrics)
     for message in failures:
-        print(f"FAIL: {message}", file=sys.stderr)
+        print(f"FAIL: {terminal_safe(message)}", file=sys.stderr)
     return 1 if failures else 0
