@@ -42,6 +42,7 @@ from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Met
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
 from evidencegate.policy import load_policy
+from evidencegate.trace.index import TraceIndex
 from evidencegate.userio import terminal_safe
 
 __all__ = ["Gate", "Progress", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]
@@ -244,6 +245,8 @@ def run_ablate(args: argparse.Namespace) -> int:
                 on_result=None if progress is None else progress.advance,
                 paraphrases=not args.no_paraphrases,
             )
+        # the runs' traces are listed by `traces list --store` like the store's own
+        TraceIndex.for_store(args.store).register(sorted(traces.rglob("*.jsonl")))
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2

@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from evidencegate.corpus.ingest import DEFAULT_TENANT
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import UsageError
 from evidencegate.report.html import write_report
@@ -199,6 +200,11 @@ def add_traces_arguments(parser: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", help="list the runs recorded in a store")
     listing.add_argument("--store", required=True, type=Path, help="store directory")
     listing.add_argument("--json", action="store_true", help="one JSON object per run")
+    listing.add_argument(
+        "--tenant",
+        default=None,
+        help="only this tenant's runs (default: the default tenant; '*' for every tenant)",
+    )
 
 
 def run_traces(args: argparse.Namespace) -> int:
@@ -208,12 +214,17 @@ def run_traces(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
+    if args.tenant != "*":
+        # Like the store's reads: no tenant means the default tenant, never "all tenants".
+        tenant = args.tenant or DEFAULT_TENANT
+        runs = [run for run in runs if (run.tenant or DEFAULT_TENANT) == tenant]
     if args.json:
         for run in runs:
             print(json.dumps(run.model_dump(mode="json")))  # ASCII: no raw control character
         return 0
     if not runs:
-        print(f"no traces in {terminal_safe(args.store / 'traces')}")
+        shown = "" if args.tenant == "*" else f" for tenant {args.tenant or DEFAULT_TENANT!r}"
+        print(f"no traces in {terminal_safe(args.store / 'traces')}{terminal_safe(shown)}")
         return 0
     print(
         f"{'started (UTC)':19}  {'status':10}  {'outcome':24}  {'stop reason':16}  run / question"
