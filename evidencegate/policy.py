@@ -216,6 +216,12 @@ class Policy(_Strict):
         default_factory=dict,
         description="Per 'provider:model' prices; required for every model while max_cost_usd > 0.",
     )
+    instruction_like_evidence: Literal["refuse", "allow"] = Field(
+        default="refuse",
+        description="A quote in a passage with text addressed to a model (prompt injection, "
+        "evidencegate.hygiene): 'refuse' fails its citation (instruction_like_text); 'allow' "
+        "lets it be cited (the trace still records the flag).",
+    )
     judges: JudgesPolicy = Field(
         default_factory=JudgesPolicy, description="Judges, routing, disclaimers, review queue."
     )

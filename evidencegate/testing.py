@@ -17,6 +17,7 @@ from evidencegate.analysis import terms
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Authority, DocumentVersion, Draft, Page, Passage, SourcePage
 from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.hygiene import instruction_flags
 from evidencegate.protocols import Retriever
 from evidencegate.trace.recorder import TraceRecorder
 
@@ -147,6 +148,7 @@ class InMemoryCorpus:
                             authority=doc.authority,
                             version_date=doc.version_date,
                             score=float(score),
+                            flags=instruction_flags(text),
                         )
                     )
         hits.sort(key=lambda p: (-p.score, p.passage_id))

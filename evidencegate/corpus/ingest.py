@@ -50,6 +50,7 @@ from pypdf import PdfReader
 from evidencegate.canonical import canonical_json, sha256_hex
 from evidencegate.contracts import Authority
 from evidencegate.exceptions import IngestError
+from evidencegate.hygiene import instruction_flags
 
 __all__ = [
     "DEFAULT_TENANT",
@@ -215,7 +216,7 @@ class IngestNotice(_Model):
     """Something not stored, or stored without searchable text; never silent."""
 
     path: str
-    kind: Literal["skipped_record", "empty_page"]
+    kind: Literal["skipped_record", "empty_page", "instruction_like_text"]
     line: int | None = None
     page: int | None = None
     message: str
@@ -246,7 +247,7 @@ class IngestReport(_Model):
             f"added {len(added)} version(s) ({sum(v.pages for v in added)} pages, "
             f"{sum(v.passages for v in added)} passages); unchanged {len(self.unchanged)}; "
             f"skipped records {len(self.skipped)}; "
-            f"empty pages {len(self.notices) - len(self.skipped)}"
+            f"empty pages {sum(1 for n in self.notices if n.kind == 'empty_page')}"
         ]
         lines.extend(f"  {v.status:9} {v.doc_id}@{v.version} ({v.tenant})" for v in self.versions)
         return "\n".join(lines)
@@ -323,12 +324,40 @@ def read_source(
         raise where.error("is a directory; pass the files themselves (e.g. DIR/*.md)")
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        return _read_pdf(path, options, where)
-    if suffix in {".txt", ".md"}:
-        return _read_text(path, options, where)
-    if suffix == ".jsonl":
-        return _read_jsonl(path, options, where)
-    raise where.error(f"unsupported file type {path.suffix!r} (expected .pdf, .txt, .md or .jsonl)")
+        parsed, notices = _read_pdf(path, options, where)
+    elif suffix in {".txt", ".md"}:
+        parsed, notices = _read_text(path, options, where)
+    elif suffix == ".jsonl":
+        parsed, notices = _read_jsonl(path, options, where)
+    else:
+        raise where.error(
+            f"unsupported file type {path.suffix!r} (expected .pdf, .txt, .md or .jsonl)"
+        )
+    return parsed, [*notices, *_hygiene_notices(parsed)]
+
+
+def _hygiene_notices(parsed: list[ParsedVersion]) -> list[IngestNotice]:
+    """A notice for each page holding text addressed to a model (:mod:`evidencegate.hygiene`).
+
+    The page is stored all the same (a primary source may quote an attack); retrieval flags
+    its passages and the policy decides whether they may be cited.
+    """
+    notices = []
+    for version in parsed:
+        for number, page in enumerate(version.pages, 1):
+            flags = instruction_flags(page.text)
+            if flags:
+                names = ", ".join(flag.partition(": ")[2] for flag in flags)
+                notices.append(
+                    IngestNotice(
+                        path=version.path,
+                        kind="instruction_like_text",
+                        page=number,
+                        message=f"{version.meta.doc_id}@{version.meta.version} page {number}: "
+                        f"text addressed to a model ({names}); stored, flagged at retrieval",
+                    )
+                )
+    return notices
 
 
 @dataclass(frozen=True, slots=True)

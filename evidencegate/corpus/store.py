@@ -45,6 +45,7 @@ from evidencegate.corpus.ingest import (
 from evidencegate.corpus.passages import passage_context, passage_id, split_passages
 from evidencegate.corpus.query import fts_query
 from evidencegate.exceptions import IngestError, StoreError, UsageError
+from evidencegate.hygiene import instruction_flags
 
 __all__ = ["STORE_FILENAME", "Store"]
 
@@ -299,6 +300,7 @@ class Store(Closing):
                 version_date=dt.date.fromisoformat(row[10]),
                 score=row[11],
                 context=row[12],
+                flags=instruction_flags(row[6]),
             )
             for row in rows
         ]
