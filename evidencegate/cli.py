@@ -105,7 +105,14 @@ def _parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check a trace's hash chain")
     verify.add_argument("trace", type=Path)
     verify.add_argument("--json", action="store_true")
-    verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json))
+    verify.add_argument(
+        "--anchor",
+        type=Path,
+        default=None,
+        help="anchor log to check the trace's head against; the run must be anchored in it "
+        "(default: the anchors.log beside the trace, checked when it anchors the run)",
+    )
+    verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json, anchor=a.anchor))
 
     replay = sub.add_parser(
         "replay", help="re-run a trace on its recorded outputs; compare; report drift"

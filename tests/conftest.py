@@ -51,3 +51,10 @@ def _reset_structlog() -> Iterator[None]:
     structlog.reset_defaults()
     yield
     structlog.reset_defaults()
+
+
+@pytest.fixture(autouse=True)
+def _no_trace_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trace anchors are unsigned unless a test sets a key (the caller's shell may hold one)."""
+    monkeypatch.delenv("EVIDENCEGATE_TRACE_KEY", raising=False)
+    monkeypatch.delenv("EVIDENCEGATE_TRACE_KEY_FILE", raising=False)

@@ -13,6 +13,7 @@ from evidencegate.contracts import Action, Decision, GatedAnswer, Outcome, StopR
 from evidencegate.exceptions import UsageError
 from evidencegate.protocols import TraceSink
 from evidencegate.testing import capture_trace, events_of_kind, ticking_clock
+from evidencegate.trace.anchor import ANCHOR_LOG
 from evidencegate.trace.chain import GENESIS_HASH, read_trace, verify_trace
 from evidencegate.trace.events import DecisionEvent, RunEndEvent, RunStartEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
@@ -118,8 +119,9 @@ class TestTraceRecorder:
         def spy(fd: int) -> None:
             status = os.fstat(fd)
             # the trace's own bytes (its first line goes to a temporary file linked into
-            # place), not the directory
-            if stat.S_ISREG(status.st_mode):
+            # place): not the directory, not the anchor log beside it
+            name = Path(os.readlink(f"/proc/self/fd/{fd}")).name
+            if stat.S_ISREG(status.st_mode) and name != ANCHOR_LOG:
                 synced.append(status.st_size)
             real_fsync(fd)
 
@@ -147,9 +149,7 @@ class TestTraceRecorder:
             assert path.read_bytes().count(b"\n") == 1
             assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
-    def test_second_recorder_on_one_path_is_refused_at_its_first_line(
-        self, tmp_path: Path
-    ) -> None:
+    def test_second_recorder_on_one_path_is_refused_at_its_first_line(self, tmp_path: Path) -> None:
         """Two recorders on one path: the later first line is refused, the file stays intact."""
         path = tmp_path / "run.jsonl"
         first, second = TraceRecorder(path, run_id="a"), TraceRecorder(path, run_id="b")

@@ -31,6 +31,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from evidencegate.exceptions import StoreError, TraceFormatError, UsageError
+from evidencegate.trace.anchor import ANCHOR_LOG, check_anchor, load_key
 from evidencegate.trace.chain import decode_line, read_trace, verify_trace
 from evidencegate.trace.events import RunEndEvent, RunStartEvent
 
@@ -234,7 +235,10 @@ class TraceIndex:
 
 
 def summarize(path: Path) -> TraceSummary:
-    """Summarise one trace file: its chain status and, when intact, its run."""
+    """Summarise one trace file: its chain status and, when intact, its run.
+
+    A chain that does not match its anchor (the ``anchors.log`` beside it) is ``tampered``.
+    """
     stat = path.stat()
     report = verify_trace(path)
     base = {"file": path.name, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
@@ -248,6 +252,18 @@ def summarize(path: Path) -> TraceSummary:
             question=_first_question(path),
         )
     lines = read_trace(path)
+    anchor = check_anchor(
+        lines[0].run_id, len(lines), lines[-1].hash, log=path.parent / ANCHOR_LOG, key=load_key()
+    )
+    if not anchor.ok:
+        return TraceSummary(
+            **base,
+            run_id=lines[0].run_id,
+            status="tampered",
+            reason=anchor.detail,
+            lines=len(lines),
+            question=_first_question(path),
+        )
     start = lines[0].event if isinstance(lines[0].event, RunStartEvent) else None
     end = lines[-1].event
     answer = end.answer if isinstance(end, RunEndEvent) else None

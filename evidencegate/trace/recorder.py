@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from evidencegate.closing import Closing
 from evidencegate.exceptions import UsageError
+from evidencegate.trace.anchor import append_anchor, load_key
 from evidencegate.trace.chain import GENESIS_HASH, decode_line, encode_line
 from evidencegate.trace.events import TraceEvent, TraceLine
 
@@ -38,6 +39,8 @@ class TraceRecorder(Closing):
     the lines as parsed back from their bytes, exactly what a reader of the file gets.
 
     A trace is written once: an existing non-empty file is refused, never appended to.
+    On close, a file trace with at least one line is anchored: its head hash is appended to
+    the anchor log beside it (:mod:`evidencegate.trace.anchor`), signed when a trace key is set.
     """
 
     def __init__(
@@ -53,8 +56,11 @@ class TraceRecorder(Closing):
         self._lines: list[TraceLine] = []
         self._file: BinaryIO | None = None
         self._closed = False
+        self._failed = False
+        self._key: bytes | None = None
         if self.path is not None:
             _refuse_existing(self.path)
+            self._key = load_key()  # a bad key is refused before the run, not at its end
 
     @property
     def lines(self) -> list[TraceLine]:
@@ -86,7 +92,7 @@ class TraceRecorder(Closing):
                     os.fsync(self._file.fileno())
             except OSError:
                 # Part of the line may be on disk: nothing can be chained after it.
-                self._closed = True
+                self._closed = self._failed = True
                 if self._file is not None:
                     with contextlib.suppress(OSError):
                         self._file.close()
@@ -95,13 +101,17 @@ class TraceRecorder(Closing):
         self._lines.append(line)
 
     def close(self) -> None:
-        """Close the file (idempotent); later ``emit`` calls raise."""
+        """Close the file and anchor its head (idempotent); later ``emit`` calls raise."""
         if self._closed:
             return
         self._closed = True
         if self._file is not None:
             self._file.close()
             self._file = None
+            if self.path is not None and self._lines and not self._failed:
+                append_anchor(
+                    self.path, self.run_id, len(self._lines), self.last_hash, key=self._key
+                )
 
     def _timestamp(self) -> str:
         now = self._clock()
