@@ -383,6 +383,53 @@ class Store(Closing):
             ).fetchone()
         return dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
 
+    def integrity_problems(self) -> list[str]:
+        """Everything wrong with the store's file and its own invariants; [] when sound.
+
+        SQLite's ``integrity_check`` and ``foreign_key_check``, the full-text index against
+        its content table, and the store's invariants: each version's page and passage counts
+        match its rows, and each passage's text is exactly its span of its page.
+        """
+        checks = (
+            ("sqlite integrity_check", "PRAGMA integrity_check", lambda rows: rows != [("ok",)]),
+            ("foreign keys", "PRAGMA foreign_key_check", bool),
+            (
+                "page count of a version",
+                "SELECT v.doc_id, v.version, v.pages, count(g.page) FROM versions AS v "
+                "LEFT JOIN pages AS g ON g.version_id = v.id GROUP BY v.id "
+                "HAVING v.pages != count(g.page)",
+                bool,
+            ),
+            (
+                "passage count of a version",
+                "SELECT v.doc_id, v.version, v.passages, count(p.id) FROM versions AS v "
+                "LEFT JOIN passages AS p ON p.version_id = v.id GROUP BY v.id "
+                "HAVING v.passages != count(p.id)",
+                bool,
+            ),
+            (
+                "passage text is its span of the page",
+                "SELECT p.passage_id FROM passages AS p JOIN pages AS g "
+                "ON g.version_id = p.version_id AND g.page = p.page "
+                "WHERE substr(g.text, p.char_start + 1, p.char_end - p.char_start) != p.text "
+                "LIMIT 5",
+                bool,
+            ),
+        )
+        problems = []
+        with self._db() as db:
+            for name, sql, bad in checks:
+                rows = db.execute(sql).fetchall()
+                if bad(rows):
+                    problems.append(f"{name}: {rows[:5]}")
+            try:  # FTS5 compares its index with the content table (no change is made)
+                db.execute(
+                    "INSERT INTO passages_fts (passages_fts, rank) VALUES ('integrity-check', 1)"
+                )
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"full-text index: {exc}")
+        return problems
+
     def _versions(
         self, condition: str, params: tuple[Any, ...], tenant: str | None
     ) -> list[DocumentVersion]:
