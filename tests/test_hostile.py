@@ -447,8 +447,9 @@ class TestTracesAreTenantScopedAndComplete:
         assert code in (0, 1)
         capsys.readouterr()
         assert main(["traces", "list", "--store", str(store), "--json"]) == 0
-        files = [json.loads(row)["file"] for row in capsys.readouterr().out.splitlines()]
-        assert files == [str((out / "traces" / "baseline" / "ex-001.jsonl").resolve())]
+        files = sorted(json.loads(row)["file"] for row in capsys.readouterr().out.splitlines())
+        written = sorted(str(p.resolve()) for p in (out / "traces").rglob("*.jsonl"))
+        assert written and files == written
 
 
 # --------------------------------------------------------------------------- 9
