@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import COUNTS, EXAMPLE_CORPUS, REPO_ROOT
@@ -134,27 +135,33 @@ def _big_jsonl(path: Path, doc_id: str, records: int) -> None:
             f.write(json.dumps(record) + "\n")
 
 
-def _run(command: list[str], env: dict[str, str], kill_after: float | None) -> tuple[int, float]:
-    """Run the CLI in a new process, SIGKILL it after ``kill_after`` s; (exit code, seconds)."""
-    started = time.monotonic()
+def _run(
+    command: list[str], env: dict[str, str], started: Callable[[], bool], kill_after: float | None
+) -> tuple[int, float]:
+    """Run the CLI in a new process; once ``started()`` is true (the process reached the work:
+    its store is open, its trace exists), SIGKILL it after ``kill_after`` seconds (None: let
+    it finish). Return (exit code, seconds from the start of the work to the end)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "evidencegate", *command],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    while process.poll() is None and not started():
+        time.sleep(0.002)
+    working = time.monotonic()
     if kill_after is not None:
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=kill_after)
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
     code = process.wait()
-    return code, time.monotonic() - started
+    return code, time.monotonic() - working
 
 
 class TestKillNine:
     def test_kill_9_during_ingest_and_ask_never_corrupts(self, tmp_path: Path) -> None:
-        """Ingest and ask processes killed with SIGKILL at random moments of their run leave a
+        """Ingest and ask processes killed with SIGKILL at random moments of their work leave a
         store that passes its integrity check, traces that verify (complete or incomplete,
         never broken) and an ingest that committed whole or not at all."""
         store = tmp_path / "store"
@@ -162,46 +169,48 @@ class TestKillNine:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
         rng = random.Random(13)
         records = 1000
-        # How long each command takes here, so the kills land anywhere in a run.
+        traces = store / "traces"
+        wal = store / "evidencegate.sqlite3-wal"
+
+        def ingest_started() -> bool:  # the ingest opened the store (WAL mode)
+            return wal.exists()
+
+        def ask_started(before: frozenset[Path]) -> Callable[[], bool]:
+            return lambda: bool(set(traces.glob("*.jsonl")) - before)
+
+        # How long the work takes here, so the kills land anywhere in it.
         _big_jsonl(tmp_path / "calibrate.jsonl", "CALIBRATE", records)
-        took = {
-            "ingest": _run(
-                ["ingest", str(tmp_path / "calibrate.jsonl"), "--store", str(store)], env, None
-            ),
-            "ask": _run(["ask", QUESTIONS[0], "--store", str(store)], env, None),
-        }
-        assert took["ingest"][0] == 0 and took["ask"][0] == 0
+        calibrate = ["ingest", str(tmp_path / "calibrate.jsonl"), "--store", str(store)]
+        code, ingest_seconds = _run(calibrate, env, ingest_started, None)
+        assert code == 0
+        before = frozenset(traces.glob("*.jsonl"))
+        ask = ["ask", QUESTIONS[0], "--store", str(store)]
+        code, ask_seconds = _run(ask, env, ask_started(before), None)
+        assert code == 0
         counts = COUNTS["kill -9"]
         for round_no in range(KILLS):
-            kind = "ingest" if round_no % 2 == 0 else "ask"
-            doc_id = f"BIG-{round_no}"
-            if kind == "ingest":
-                source = tmp_path / f"{doc_id}.jsonl"
-                _big_jsonl(source, doc_id, records)
-                command = ["ingest", str(source), "--store", str(store)]
+            before = frozenset(traces.glob("*.jsonl"))
+            if round_no % 2 == 0:
+                doc_id = f"BIG-{round_no}"
+                _big_jsonl(tmp_path / f"{doc_id}.jsonl", doc_id, records)
+                command = ["ingest", str(tmp_path / f"{doc_id}.jsonl"), "--store", str(store)]
+                code, _ = _run(command, env, ingest_started, rng.uniform(0, ingest_seconds))
             else:
                 command = ["ask", rng.choice(QUESTIONS), "--store", str(store)]
-            traces_before = set((store / "traces").glob("*.jsonl"))
-            code, _ = _run(command, env, rng.uniform(0.1, 0.9) * took[kind][1])
+                code, _ = _run(command, env, ask_started(before), rng.uniform(0, 0.6 * ask_seconds))
             counts["runs"] += 1
             counts["kills" if code == -signal.SIGKILL else "finished before the kill"] += 1
             failures = integrity_failures(store)
-            if kind == "ingest":
+            if command[0] == "ingest":
                 with Store.open(store, create=False) as opened:
                     stored = opened.document(doc_id, "1")
                 if stored is not None and stored.pages != records:
                     failures.append(f"{doc_id} stored with {stored.pages} of {records} pages")
                 counts["ingests committed" if stored else "ingests rolled back"] += 1
             else:
-                new = set((store / "traces").glob("*.jsonl")) - traces_before
+                new = set(traces.glob("*.jsonl")) - before
                 complete = [t for t in new if verify_trace(t).complete]
-                counts[
-                    "asks complete"
-                    if complete
-                    else "asks killed mid-trace"
-                    if new
-                    else "asks killed before a trace"
-                ] += 1
+                counts["asks complete" if complete else "asks killed mid-trace"] += 1
             counts["integrity failures"] += len(failures)
-            assert failures == [], f"round {round_no} ({kind}, exit {code})"
+            assert failures == [], f"round {round_no} ({command[0]}, exit {code})"
         assert counts["runs"] == KILLS
