@@ -22,9 +22,10 @@ from evidencegate._version import __version__
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
+from evidencegate.corpus.ingest import parse_date
 from evidencegate.data import example_dir
 from evidencegate.evals.cli import add_ablate_arguments, run_ablate
-from evidencegate.exceptions import EvidenceGateError
+from evidencegate.exceptions import EvidenceGateError, UsageError
 from evidencegate.gate import EvidenceGate
 from evidencegate.judges.cli import (
     add_feedback_arguments,
@@ -47,6 +48,7 @@ from evidencegate.trace.replay_cli import (
     run_report,
     run_traces,
 )
+from evidencegate.userio import cli_text, terminal_safe
 
 __all__ = ["main"]
 
@@ -57,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except EvidenceGateError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     return code
 
@@ -76,7 +78,10 @@ def _parser() -> argparse.ArgumentParser:
     ingest.set_defaults(func=run_ingest)
 
     ask = sub.add_parser("ask", help="ask a question; prints the gated answer")
-    ask.add_argument("question")
+    ask.add_argument("question", nargs="?", help="the question (or --question-file)")
+    ask.add_argument(
+        "--question-file", type=Path, default=None, help="read the question from a UTF-8 file"
+    )
     ask.add_argument("--store", required=True, type=Path, help="store directory")
     ask.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
     ask.add_argument("--policy", default=None, help="policy file or builtin name")
@@ -100,7 +105,14 @@ def _parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check a trace's hash chain")
     verify.add_argument("trace", type=Path)
     verify.add_argument("--json", action="store_true")
-    verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json))
+    verify.add_argument(
+        "--anchor",
+        type=Path,
+        default=None,
+        help="anchor log to check the trace's head against; the run must be anchored in it "
+        "(default: the anchors.log beside the trace, checked when it anchors the run)",
+    )
+    verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json, anchor=a.anchor))
 
     replay = sub.add_parser(
         "replay", help="re-run a trace on its recorded outputs; compare; report drift"
@@ -150,12 +162,28 @@ def _parser() -> argparse.ArgumentParser:
 
 def _date(text: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from exc
+        return parse_date(cli_text(text, what="the date"))
+    except (ValueError, UsageError) as exc:
+        shown = terminal_safe(repr(text))
+        raise argparse.ArgumentTypeError(f"{shown} is not a date (YYYY-MM-DD)") from exc
+
+
+def _question(args: argparse.Namespace) -> str:
+    """The question from argv or ``--question-file``, checked at the one decoding boundary."""
+    if (args.question is None) == (args.question_file is None):
+        raise UsageError("give the question either as an argument or with --question-file")
+    if args.question is not None:
+        return cli_text(args.question, what="the question")
+    path: Path = args.question_file
+    try:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    except OSError as exc:
+        raise UsageError(f"--question-file {path}: cannot read: {exc.strerror or exc}") from exc
+    return cli_text(text.strip(), what=f"the question in {path}")
 
 
 def _ask(args: argparse.Namespace) -> int:
+    question = _question(args)
     run_id = uuid.uuid4().hex
     telemetry = configure_telemetry(args.otel)
     sinks: list[TraceSink] = [telemetry.sink(run_id)] if telemetry else []
@@ -164,7 +192,7 @@ def _ask(args: argparse.Namespace) -> int:
     try:
         with EvidenceGate.open(args.store, policy=args.policy) as gate:
             answer = gate.ask(
-                args.question,
+                question,
                 as_of=args.as_of,
                 tenant=args.tenant,
                 trace_out=args.trace_out,
@@ -179,33 +207,38 @@ def _ask(args: argparse.Namespace) -> int:
         sys.stdout.write(answer.model_dump_json() + "\n")
     else:
         print(format_answer(answer))
-        print(f"trace: {trace_path}")
+        print(f"trace: {terminal_safe(trace_path)}")
     if args.strict and answer.outcome is not Outcome.ANSWERED:
         return 1
     return 0
 
 
 def format_answer(answer: GatedAnswer) -> str:
-    """A readable rendering: outcome, each claim with its quote, doc, version and page."""
+    """A readable rendering: outcome, each claim with its quote, doc, version and page.
+
+    Every field that comes from a question, a document or a model goes through
+    :func:`~evidencegate.userio.terminal_safe`: one line each, no control characters.
+    """
+    safe = terminal_safe
     lines = [
-        f"question: {answer.question}",
-        f"as of:    {answer.as_of.isoformat()}   policy: {answer.policy}",
+        f"question: {safe(answer.question)}",
+        f"as of:    {answer.as_of.isoformat()}   policy: {safe(answer.policy)}",
         f"outcome:  {answer.outcome.value}  (stop: {answer.stop_reason.value}, "
         f"passes: {answer.passes}, coverage: {answer.coverage:.2f})",
     ]
     if answer.disclaimer:
-        lines.append(f"disclaimer: {answer.disclaimer}")
+        lines.append(f"disclaimer: {safe(answer.disclaimer)}")
     for i, claim in enumerate(answer.claims, start=1):
-        lines.append(f"  [{i}] {claim.text}")
+        lines.append(f"  [{i}] {safe(claim.text)}")
         for c in claim.citations:
             lines.append(
-                f'      quote: "{c.quote}"\n      source: {c.doc_id} @ {c.version}, '
-                f"page {c.page}, chars {c.char_start}-{c.char_end}"
+                f'      quote: "{safe(c.quote)}"\n      source: {safe(c.doc_id)} @ '
+                f"{safe(c.version)}, page {c.page}, chars {c.char_start}-{c.char_end}"
             )
     for d in answer.dropped_claims:
-        lines.append(f"  dropped: {d.text!r} ({', '.join(d.reasons)})")
+        lines.append(f"  dropped: {safe(repr(d.text))} ({safe(', '.join(d.reasons))})")
     if answer.outcome is Outcome.ABSTAINED or answer.gaps:
-        lines.append("  gaps: " + ("; ".join(answer.gaps) or "-"))
+        lines.append("  gaps: " + (safe("; ".join(answer.gaps)) or "-"))
     return "\n".join(lines)
 
 
@@ -219,7 +252,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _run_demo(corpus: Path, traces_dir: Path | None) -> int:
     golden = corpus / "golden.jsonl"
     if not golden.is_file():
-        print(f"error: example corpus not found at {corpus}", file=sys.stderr)
+        print(f"error: example corpus not found at {terminal_safe(corpus)}", file=sys.stderr)
         return 2
     items = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines() if line]
     picks = _demo_questions(items)
@@ -232,18 +265,24 @@ def _run_demo(corpus: Path, traces_dir: Path | None) -> int:
     ):
         report = store.ingest(sources, IngestOptions())
         print(
-            f"ingested {len(sources)} files of {corpus} into a temporary store: {report.summary()}"
+            f"ingested {len(sources)} files of {terminal_safe(corpus)} into a temporary store: "
+            f"{terminal_safe(report.summary())}"
         )
         gate = EvidenceGate(store)
         for item in picks:
-            print(f"\n=== {item['id']} ({item['category']}), as of {item['as_of']}")
+            print(
+                f"\n=== {terminal_safe(item['id'])} ({terminal_safe(item['category'])}), "
+                f"as of {terminal_safe(item['as_of'])}"
+            )
             answer = gate.ask(
                 item["question"],
                 as_of=dt.date.fromisoformat(item["as_of"]),
                 trace_out=traces / f"{item['id']}.jsonl",
             )
             print(format_answer(answer))
-    print(f"\ntraces written to {traces} (check one with: evidencegate verify TRACE)")
+    print(
+        f"\ntraces written to {terminal_safe(traces)} (check one with: evidencegate verify TRACE)"
+    )
     return 0
 
 

@@ -129,6 +129,12 @@ class Passage(_Model):
         default="",
         description="Where the passage sits: its label, heading path and document title.",
     )
+    flags: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda flags: not flags,
+        description="Hygiene findings on the text, e.g. 'instruction_like_text: system prompt' "
+        "(evidencegate.hygiene); left out of the JSON when there are none.",
+    )
 
 
 # --------------------------------------------------------------------------- claims
@@ -182,6 +188,7 @@ class FailureReason(StrEnum):
     NEGATION_MISMATCH = "negation_mismatch"
     NOT_IN_FORCE = "not_in_force"
     AUTHORITY_NOT_ALLOWED = "authority_not_allowed"
+    INSTRUCTION_LIKE_TEXT = "instruction_like_text"
 
 
 class VerificationFailure(_Model):

@@ -9,6 +9,8 @@ policy raises :class:`PolicyError` naming the field and the rule it broke, befor
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -47,7 +49,9 @@ def _primary_only() -> list[Authority]:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Every number of a policy is finite: infinity or NaN would pass ``ge``/``le`` checks
+    # unevenly (NaN compares false with everything) and has no canonical JSON for the hash.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class TimeBudget(_Strict):
@@ -225,6 +229,12 @@ class Policy(_Strict):
         default_factory=dict,
         description="Per 'provider:model' prices; required for every model while max_cost_usd > 0.",
     )
+    instruction_like_evidence: Literal["refuse", "allow"] = Field(
+        default="refuse",
+        description="A quote in a passage with text addressed to a model (prompt injection, "
+        "evidencegate.hygiene): 'refuse' fails its citation (instruction_like_text); 'allow' "
+        "lets it be cited (the trace still records the flag).",
+    )
     judges: JudgesPolicy = Field(
         default_factory=JudgesPolicy, description="Judges, routing, disclaimers, review queue."
     )
@@ -266,7 +276,16 @@ def load_policy(source: str | Path | dict[str, Any] | Policy | None = None) -> P
         text = read_policy(str(source))
     elif path.is_file():
         origin = str(path)
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise PolicyError(
+                f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                f"{exc.start})",
+                source=origin,
+            ) from exc
+        except OSError as exc:
+            raise PolicyError(f"{path}: cannot read: {exc.strerror or exc}", source=origin) from exc
     else:
         raise PolicyError(
             f"policy {str(source)!r} is not a file nor a builtin name "
@@ -283,6 +302,13 @@ def load_policy(source: str | Path | dict[str, Any] | Policy | None = None) -> P
 
 
 def _validate(data: dict[str, Any], *, origin: str) -> Policy:
+    for field, value in _non_finite(data, ()):
+        raise PolicyError(
+            f"{origin}: policy field {field!r}: {value!r} is not a finite number (rule: finite)",
+            field=field,
+            rule="finite",
+            source=origin,
+        )
     validator = jsonschema.Draft202012Validator(policy_schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
@@ -296,3 +322,19 @@ def _validate(data: dict[str, Any], *, origin: str) -> Policy:
             source=origin,
         )
     return Policy.model_validate(data)
+
+
+def _non_finite(value: Any, path: tuple[str, ...]) -> Iterator[tuple[str, float]]:
+    """(dotted field, value) of every infinite or NaN number in a policy mapping.
+
+    JSON Schema has no keyword for "finite" (``maximum`` does not catch NaN, which compares
+    false with everything), so the loader checks it before the schema, naming the field.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        yield ".".join(path) or "<root>", value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite(item, (*path, str(key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_finite(item, (*path, str(index)))

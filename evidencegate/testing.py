@@ -31,6 +31,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.exceptions import CriticOutputInvalid
 from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.hygiene import instruction_flags
 from evidencegate.protocols import Retriever
 from evidencegate.providers.base import ChatRequest
 from evidencegate.providers.scripted import ScriptedChatModel
@@ -165,6 +166,7 @@ class InMemoryCorpus:
                             authority=doc.authority,
                             version_date=doc.version_date,
                             score=float(score),
+                            flags=instruction_flags(text),
                         )
                     )
         hits.sort(key=lambda p: (-p.score, p.passage_id))

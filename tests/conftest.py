@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import os
 import socket
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import structlog
+from hypothesis import settings
 
 from evidencegate.data import data_files
+
+COUNTS: defaultdict[str, Counter[str]] = defaultdict(Counter)
+"""Counts the fuzz, soak and kill tests keep (examples, runs, kills, integrity failures);
+printed at the end of the session so a CI log can be quoted."""
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
@@ -51,3 +57,27 @@ def _reset_structlog() -> Iterator[None]:
     structlog.reset_defaults()
     yield
     structlog.reset_defaults()
+
+
+@pytest.fixture(autouse=True)
+def _no_trace_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trace anchors are unsigned unless a test sets a key (the caller's shell may hold one)."""
+    monkeypatch.delenv("EVIDENCEGATE_TRACE_KEY", raising=False)
+    monkeypatch.delenv("EVIDENCEGATE_TRACE_KEY_FILE", raising=False)
+
+
+# Property-based tests (tests/test_fuzz.py): bounded and reproducible in CI; HYPOTHESIS_PROFILE=deep
+# for a longer local search. No example database: nothing is written into the repository.
+settings.register_profile(
+    "ci", max_examples=30, deadline=None, derandomize=True, database=None, print_blob=True
+)
+settings.register_profile("deep", max_examples=1000, deadline=None, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the counts of tests/test_fuzz.py and tests/test_soak.py."""
+    for name, counts in sorted(COUNTS.items()):
+        if counts:
+            shown = ", ".join(f"{key}={value}" for key, value in sorted(counts.items()))
+            terminalreporter.write_line(f"{name}: {shown}")

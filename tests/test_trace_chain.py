@@ -25,6 +25,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.exceptions import TraceFormatError
 from evidencegate.testing import ticking_clock
+from evidencegate.trace.anchor import ANCHOR_LOG
 from evidencegate.trace.chain import (
     GENESIS_HASH,
     encode_line,
@@ -432,13 +433,17 @@ class TestRunVerify:
     ) -> None:
         """An intact complete trace prints the ok line and returns 0."""
         assert run_verify(str(trace_path)) == 0
-        assert capsys.readouterr().out == "ok: 6 lines, chain intact (complete)\n"
+        assert capsys.readouterr().out.startswith(
+            "ok: 6 lines, chain intact (complete); matches its anchor"
+        )
 
     def test_incomplete_trace_says_so(
         self, trace_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        """An intact prefix without run_end returns 0 and says it is incomplete."""
+        """An intact prefix without run_end (a killed run: never anchored) returns 0 and says
+        it is incomplete."""
         trace_path.write_bytes(b"".join(split_lines(trace_path)[:2]))
+        (trace_path.parent / ANCHOR_LOG).unlink()
         assert run_verify(str(trace_path)) == 0
         assert capsys.readouterr().out == "ok: 2 lines, chain intact (incomplete: no run_end)\n"
 

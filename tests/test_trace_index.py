@@ -16,6 +16,7 @@ from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
 from evidencegate.exceptions import StoreError
 from evidencegate.gate import EvidenceGate
+from evidencegate.trace.anchor import ANCHOR_LOG
 from evidencegate.trace.index import INDEX_FILENAME, TraceIndex
 from evidencegate.trace.replay_cli import add_traces_arguments, run_traces
 
@@ -69,6 +70,7 @@ class TestTraceIndex:
         path = trace_of(store_dir, answer)
         whole = path.read_bytes()
         path.write_bytes(b"".join(whole.splitlines(keepends=True)[:3]))
+        (store_dir / "traces" / ANCHOR_LOG).unlink()  # a killed run is never anchored
         index = TraceIndex.for_store(store_dir)
         (run,) = index.refresh()
         assert (run.status, run.lines, run.outcome, run.question) == ("incomplete", 3, None, GIFT)
@@ -131,6 +133,7 @@ class TestTracesListCommand:
         done = ask(store_dir, GIFT)
         cut = trace_of(store_dir, ask(store_dir, UNANSWERABLE))
         cut.write_bytes(b"".join(cut.read_bytes().splitlines(keepends=True)[:2]))
+        (store_dir / "traces" / ANCHOR_LOG).unlink()  # a killed run is never anchored
         assert cli("list", "--store", str(store_dir)) == 0
         rows = capsys.readouterr().out.splitlines()
         assert rows[0].startswith("started (UTC)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from evidencegate.contracts import Action, Decision, GatedAnswer, Outcome, StopR
 from evidencegate.exceptions import UsageError
 from evidencegate.protocols import TraceSink
 from evidencegate.testing import capture_trace, events_of_kind, ticking_clock
+from evidencegate.trace.anchor import ANCHOR_LOG
 from evidencegate.trace.chain import GENESIS_HASH, read_trace, verify_trace
 from evidencegate.trace.events import DecisionEvent, RunEndEvent, RunStartEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
@@ -115,7 +117,12 @@ class TestTraceRecorder:
         real_fsync = os.fsync
 
         def spy(fd: int) -> None:
-            synced.append(os.fstat(fd).st_size)
+            status = os.fstat(fd)
+            # the trace's own bytes (its first line goes to a temporary file linked into
+            # place): not the directory, not the anchor log beside it
+            name = Path(os.readlink(f"/proc/self/fd/{fd}")).name
+            if stat.S_ISREG(status.st_mode) and name != ANCHOR_LOG:
+                synced.append(status.st_size)
             real_fsync(fd)
 
         monkeypatch.setattr(os, "fsync", spy)
@@ -132,6 +139,27 @@ class TestTraceRecorder:
         with pytest.raises(UsageError, match=r"run\.jsonl already exists and is not empty"):
             TraceRecorder(path)
         assert path.read_bytes() == b"earlier run\n"
+
+    def test_file_appears_only_with_its_first_line(self, tmp_path: Path) -> None:
+        """No file exists before the first event; then it holds exactly that line, no leftovers."""
+        path = tmp_path / "run.jsonl"
+        with TraceRecorder(path) as recorder:
+            assert list(tmp_path.iterdir()) == []
+            recorder.emit(start_event())
+            assert path.read_bytes().count(b"\n") == 1
+            assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+    def test_second_recorder_on_one_path_is_refused_at_its_first_line(self, tmp_path: Path) -> None:
+        """Two recorders on one path: the later first line is refused, the file stays intact."""
+        path = tmp_path / "run.jsonl"
+        first, second = TraceRecorder(path, run_id="a"), TraceRecorder(path, run_id="b")
+        first.emit(start_event())
+        with pytest.raises(UsageError, match="already exists and is not empty"):
+            second.emit(start_event())
+        first.emit(decision_event())
+        first.close()
+        second.close()
+        assert [line.run_id for line in read_trace(path)] == ["a", "a"]
 
     def test_accepts_an_existing_empty_file(self, tmp_path: Path) -> None:
         """An existing empty file is written to like a new one."""
@@ -173,7 +201,7 @@ class TestTraceRecorder:
             with pytest.raises(UsageError, match="naive datetime"):
                 recorder.emit(start_event())
             assert recorder.lines == []
-        assert path.read_bytes() == b""
+        assert not path.exists()
 
     def test_unencodable_event_writes_nothing_and_chain_continues(self, tmp_path: Path) -> None:
         """An event holding NaN raises, writes nothing, and the next event still chains."""

@@ -37,6 +37,7 @@ from evidencegate.corpus.pdf import PDF_EXTRACTORS
 from evidencegate.corpus.store import Store
 from evidencegate.evals.judge_bench import ProgressBar
 from evidencegate.exceptions import UsageError
+from evidencegate.userio import terminal_safe
 
 __all__ = ["add_ingest_arguments", "options_from_args", "run_ingest"]
 
@@ -168,21 +169,23 @@ def run_ingest(args: argparse.Namespace) -> int:
                 return 130
             stats = store.stats()
     except UsageError as exc:
-        print(f"error: {_safe(str(exc))}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - started
     for failure in report.failures:
         where = _where(failure.path, failure.line, failure.page)
-        print(f"error: {_safe(where)}: {_safe(failure.reason)}", file=sys.stderr)
+        print(f"error: {terminal_safe(where)}: {terminal_safe(failure.reason)}", file=sys.stderr)
     if args.json:
         print(json.dumps({"report": report.model_dump(mode="json"), "store": stats}, indent=2))
     else:
-        print(_safe(report.summary()))
+        print(terminal_safe(report.summary(), one_line=False))
         for line in _empty_pages(report)[:5]:
-            print(f"  note: {_safe(line)}")
+            print(f"  note: {terminal_safe(line)}")
         for notice in [n for n in report.notices if n.kind != "empty_page"][:5]:
-            print(f"  note: {_safe(_where(notice.path, notice.line, notice.page))}: ", end="")
-            print(_safe(notice.message))
+            where = _where(notice.path, notice.line, notice.page)
+            print(
+                f"  note: {terminal_safe(where)}: {terminal_safe(notice.message)}"
+            )
         if len(report.notices) > 5:
             print(f"  ... and {len(report.notices)} notes in all (--json lists them all)")
         print(_table(report, seconds))
@@ -238,15 +241,6 @@ def _empty_pages(report: IngestReport) -> list[str]:
         f"{path}: no text on page(s) {format_pages(pages)} (kept, not searchable)"
         for path, pages in by_file.items()
     ]
-
-
-def _safe(text: str) -> str:
-    """Text from files and file names with control characters escaped, so that it cannot
-    drive the terminal (newlines and tabs kept)."""
-    return "".join(
-        ch if ch in "\n\t" or (ch.isprintable() and ch not in "\u2028\u2029") else repr(ch)[1:-1]
-        for ch in text
-    )
 
 
 def _pair(flag: str, item: str, shape: str) -> tuple[str, str]:

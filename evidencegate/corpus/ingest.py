@@ -59,6 +59,7 @@ from evidencegate.corpus.pdf import (
     extractor_id,
 )
 from evidencegate.exceptions import IngestError
+from evidencegate.hygiene import instruction_flags
 
 __all__ = [
     "DEFAULT_TENANT",
@@ -126,7 +127,7 @@ _FLAGS = {
     "entity": "--entity",
     "period": "--period",
 }
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
 _FRONT_MATTER = re.compile(r"---[ \t]*\n(.*?)^---[ \t]*(?:\n|\Z)", re.DOTALL | re.MULTILINE)
 
@@ -249,7 +250,7 @@ class IngestNotice(_Model):
     """Something not stored, or stored without searchable text; never silent."""
 
     path: str
-    kind: Literal["skipped_record", "empty_page"]
+    kind: Literal["skipped_record", "empty_page", "instruction_like_text"]
     line: int | None = None
     page: int | None = None
     message: str
@@ -301,7 +302,7 @@ class IngestReport(_Model):
             f"added {len(added)} version(s) ({sum(v.pages for v in added)} pages, "
             f"{sum(v.passages for v in added)} passages); unchanged {len(self.unchanged)}; "
             f"skipped records {len(self.skipped)}; "
-            f"empty pages {len(self.notices) - len(self.skipped)}"
+            f"empty pages {sum(1 for n in self.notices if n.kind == 'empty_page')}"
             + (f"; failed files {len(self.failures)}" if self.failures else "")
         ]
         lines.extend(f"  {v.status:9} {v.doc_id}@{v.version} ({v.tenant})" for v in self.versions)
@@ -461,10 +462,36 @@ def _parse(
 ) -> tuple[list[ParsedVersion], list[IngestNotice]]:
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        return _read_pdf(path, data, options, where)
-    if suffix in {".txt", ".md"}:
-        return _read_text(path, data, options, where)
-    return _read_jsonl(path, data, options, where)
+        parsed, notices = _read_pdf(path, data, options, where)
+    elif suffix in {".txt", ".md"}:
+        parsed, notices = _read_text(path, data, options, where)
+    else:
+        parsed, notices = _read_jsonl(path, data, options, where)
+    return parsed, [*notices, *_hygiene_notices(parsed)]
+
+
+def _hygiene_notices(parsed: list[ParsedVersion]) -> list[IngestNotice]:
+    """A notice for each page holding text addressed to a model (:mod:`evidencegate.hygiene`).
+
+    The page is stored all the same (a primary source may quote an attack); retrieval flags
+    its passages and the policy decides whether they may be cited.
+    """
+    notices = []
+    for version in parsed:
+        for number, page in enumerate(version.pages, 1):
+            flags = instruction_flags(page.text)
+            if flags:
+                names = ", ".join(flag.partition(": ")[2] for flag in flags)
+                notices.append(
+                    IngestNotice(
+                        path=version.path,
+                        kind="instruction_like_text",
+                        page=number,
+                        message=f"{version.meta.doc_id}@{version.meta.version} page {number}: "
+                        f"text addressed to a model ({names}); stored, flagged at retrieval",
+                    )
+                )
+    return notices
 
 
 def _prepare(version: ParsedVersion) -> PreparedVersion:

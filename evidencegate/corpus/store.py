@@ -25,12 +25,15 @@ extractor) and ``ingested_files`` (file content + options key -> the versions th
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import os
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,7 @@ from evidencegate.corpus.ingest import (
 )
 from evidencegate.corpus.query import fts_query
 from evidencegate.exceptions import IngestError, StoreError, UsageError
+from evidencegate.hygiene import instruction_flags
 
 __all__ = ["STORE_FILENAME", "Store"]
 
@@ -164,14 +168,14 @@ class Store(Closing):
         path = directory / STORE_FILENAME
         if directory.exists() and not directory.is_dir():
             raise StoreError(f"{directory} is not a directory")
-        existed = path.exists()
-        if not existed:
+        if not path.exists():
             if not create:
                 raise StoreError(f"no evidencegate store in {directory} ({STORE_FILENAME} missing)")
             try:
                 directory.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create store directory {directory}: {exc}") from exc
+                _create_store_file(path)
+            except (OSError, sqlite3.Error) as exc:
+                raise StoreError(f"cannot create the store {path}: {exc}") from exc
         try:
             connection = sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=_BUSY_TIMEOUT_S
@@ -179,10 +183,7 @@ class Store(Closing):
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {path}: {exc}") from exc
         try:
-            if existed:
-                _check_store(connection, path)
-            else:
-                _create_schema(connection)
+            _check_store(connection, path)
             connection.execute("PRAGMA foreign_keys = ON")
             connection.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.Error as exc:
@@ -318,6 +319,7 @@ class Store(Closing):
                 version_date=dt.date.fromisoformat(row[10]),
                 score=row[11],
                 context=row[12],
+                flags=instruction_flags(row[6]),
             )
             for row in rows
         ]
@@ -400,6 +402,53 @@ class Store(Closing):
             ).fetchone()
         return dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
 
+    def integrity_problems(self) -> list[str]:
+        """Everything wrong with the store's file and its own invariants; [] when sound.
+
+        SQLite's ``integrity_check`` and ``foreign_key_check``, the full-text index against
+        its content table, and the store's invariants: each version's page and passage counts
+        match its rows, and each passage's text is exactly its span of its page.
+        """
+        checks = (
+            ("sqlite integrity_check", "PRAGMA integrity_check", lambda rows: rows != [("ok",)]),
+            ("foreign keys", "PRAGMA foreign_key_check", bool),
+            (
+                "page count of a version",
+                "SELECT v.doc_id, v.version, v.pages, count(g.page) FROM versions AS v "
+                "LEFT JOIN pages AS g ON g.version_id = v.id GROUP BY v.id "
+                "HAVING v.pages != count(g.page)",
+                bool,
+            ),
+            (
+                "passage count of a version",
+                "SELECT v.doc_id, v.version, v.passages, count(p.id) FROM versions AS v "
+                "LEFT JOIN passages AS p ON p.version_id = v.id GROUP BY v.id "
+                "HAVING v.passages != count(p.id)",
+                bool,
+            ),
+            (
+                "passage text is its span of the page",
+                "SELECT p.passage_id FROM passages AS p JOIN pages AS g "
+                "ON g.version_id = p.version_id AND g.page = p.page "
+                "WHERE substr(g.text, p.char_start + 1, p.char_end - p.char_start) != p.text "
+                "LIMIT 5",
+                bool,
+            ),
+        )
+        problems = []
+        with self._db() as db:
+            for name, sql, bad in checks:
+                rows = db.execute(sql).fetchall()
+                if bad(rows):
+                    problems.append(f"{name}: {rows[:5]}")
+            try:  # FTS5 compares its index with the content table (no change is made)
+                db.execute(
+                    "INSERT INTO passages_fts (passages_fts, rank) VALUES ('integrity-check', 1)"
+                )
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"full-text index: {exc}")
+        return problems
+
     def _versions(
         self, condition: str, params: tuple[Any, ...], tenant: str | None
     ) -> list[DocumentVersion]:
@@ -413,6 +462,29 @@ class Store(Closing):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _create_store_file(path: Path) -> None:
+    """Create an empty store at ``path`` in one step, safe against concurrent creators.
+
+    The schema is built in a temporary database in the same directory, which is then linked to
+    ``path``: ``os.link`` fails when the name exists, so of two processes creating one store
+    the first link wins and the other opens the winner's file. ``path`` therefore never names
+    a database without the schema (which another process would refuse as not a store), and a
+    creator killed midway leaves only its temporary file.
+    """
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".creating", dir=path.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        with closing(sqlite3.connect(temporary, isolation_level=None)) as db:
+            _create_schema(db)
+        with contextlib.suppress(FileExistsError):  # another process created it first
+            os.link(temporary, path)
+    finally:
+        for leftover in (temporary, Path(f"{name}-wal"), Path(f"{name}-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
 
 
 def _create_schema(db: sqlite3.Connection) -> None:

@@ -43,6 +43,8 @@ from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Met
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
 from evidencegate.policy import load_policy
+from evidencegate.trace.index import TraceIndex
+from evidencegate.userio import terminal_safe
 
 __all__ = ["Gate", "Progress", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]
 
@@ -258,12 +260,14 @@ def run_ablate(args: argparse.Namespace) -> int:
                 files = write_report(outdir, metrics, results, store=store)
             except OSError as exc:
                 raise UsageError(f"cannot write the report into {outdir}: {exc}") from exc
+            # the runs' traces are listed by `traces list --store` like the store's own
+            TraceIndex.for_store(args.store).register(sorted(traces.rglob("*.jsonl")))
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
-    print(files.markdown.read_text(encoding="utf-8"))
-    print(f"wrote {files.metrics}, {files.markdown}, {files.html}, {files.results}")
+    print(terminal_safe(files.markdown.read_text(encoding="utf-8"), one_line=False))
+    print(terminal_safe(f"wrote {files.metrics}, {files.markdown}, {files.html}, {files.results}"))
     failures = check_gates(gates, metrics)
     for message in failures:
-        print(f"FAIL: {message}", file=sys.stderr)
+        print(f"FAIL: {terminal_safe(message)}", file=sys.stderr)
     return 1 if failures else 0

@@ -28,6 +28,7 @@ from evidencegate.judges.support import (
 )
 from evidencegate.policy import load_policy
 from evidencegate.review import ReviewQueue
+from evidencegate.userio import terminal_safe
 
 __all__ = [
     "add_feedback_arguments",
@@ -90,16 +91,17 @@ def run_judge_bench(args: argparse.Namespace) -> int:
             seed=args.seed,
         )
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     if args.out is not None:
         write_outputs(args.out, report, results)
     if args.json:
         print(json.dumps(report, indent=2, sort_keys=True))
     else:
-        print(format_report(report))
+        print(terminal_safe(format_report(report), one_line=False))
         if args.out is not None:
-            print(f"wrote {args.out / 'metrics.json'} and {args.out / 'results.jsonl'}")
+            wrote = f"wrote {args.out / 'metrics.json'} and {args.out / 'results.jsonl'}"
+            print(terminal_safe(wrote))
     return 0
 
 
@@ -118,9 +120,9 @@ def run_feedback(args: argparse.Namespace) -> int:
         with ReviewQueue.open(args.store) as queue:
             result = queue.record_feedback(args.run_id, args.verdict, note=args.note)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
-    print(f"recorded {result.verdict!r} for run {result.run_id}")
+    print(terminal_safe(f"recorded {result.verdict!r} for run {result.run_id}"))
     if result.auto_score is None:
         print("  no automatic score for this run (not judged, or abstained): nothing to compare")
     else:
@@ -129,7 +131,7 @@ def run_feedback(args: argparse.Namespace) -> int:
             f"{'4' if result.verdict == 'up' else '1'}/4, disagreement {result.disagreement:.2f}"
         )
     if result.flag is not None:
-        print(f"  flagged for review: {result.flag.reason}")
+        print(f"  flagged for review: {terminal_safe(result.flag.reason)}")
     return 0
 
 
@@ -146,7 +148,7 @@ def run_flags(args: argparse.Namespace) -> int:
         with ReviewQueue.open(args.store) as queue:
             flags = queue.flags(args.run)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     if args.json:
         for flag in flags:
@@ -159,5 +161,5 @@ def run_flags(args: argparse.Namespace) -> int:
     print(f"{len(flags)} flagged response(s):")
     for flag in flags:
         score = "-" if flag.score is None else f"{flag.score:.2f}"
-        print(f"  {flag.time}  {flag.run_id}  score {score}  {flag.reason}")
+        print(terminal_safe(f"  {flag.time}  {flag.run_id}  score {score}  {flag.reason}"))
     return 0

@@ -512,6 +512,7 @@ def _ref(p: Passage) -> RetrievedRef:
         authority=p.authority,
         score=p.score,
         text_sha256=sha256_hex(p.text),
+        flags=p.flags,
     )
 
 

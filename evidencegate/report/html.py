@@ -380,9 +380,21 @@ def _describe(event: TraceEvent) -> str:
         case RetrievalEvent():
             new = ", ".join(event.new_primary_sources) or "none"
             kind = "follow-up query" if event.purpose == "follow_up" else "query"
+            flagged = [
+                f"{ref.doc_id}@{ref.version} p{ref.page} "
+                f"({', '.join(flag.partition(': ')[2] or flag for flag in ref.flags)})"
+                for ref in event.results
+                if ref.flags
+            ]
+            warning = (
+                f'; <strong class="flagged">flagged, text addressed to a model: '
+                f"{escape('; '.join(flagged))}</strong>"
+                if flagged
+                else ""
+            )
             return (
                 f"{kind} <q>{escape(event.query)}</q> → {_count(len(event.results), 'passage')}; "
-                f"new primary sources: {escape(new)}"
+                f"new primary sources: {escape(new)}{warning}"
             )
         case SufficiencyEvent():
             out = event.output

@@ -68,6 +68,12 @@ class RetrievedRef(_Event):
     authority: str
     score: float
     text_sha256: str
+    flags: list[str] = Field(
+        default_factory=list,
+        # absent when empty: traces recorded before the field existed keep their bytes
+        exclude_if=lambda flags: not flags,
+        description="The passage's hygiene findings (evidencegate.hygiene), if any.",
+    )
 
 
 class ScopeEvent(_Event):

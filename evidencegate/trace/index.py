@@ -7,6 +7,11 @@ since they were indexed (a run still writing, or killed midway, is listed as ``i
 re-read once it grows) and drops rows whose file is gone. The files are the truth; the index
 is a cache that can be deleted at any time.
 
+Traces written elsewhere (an ablation's ``OUTDIR/traces/ARM/ITEM.jsonl``) are registered with
+:meth:`TraceIndex.register`: their absolute paths are appended to ``STORE/traces/registered.txt``
+(a file, so deleting the index loses nothing) and they are indexed like the store's own, under
+their absolute path.
+
 Why SQLite (``STORE/traces/index.sqlite3``) rather than a JSONL index: rows are replaced when a
 file changes and removed when it goes, which an append-only JSONL file cannot do without a
 rewrite; two ``traces list`` refreshing at once are serialised by SQLite's write lock instead
@@ -16,21 +21,32 @@ of racing on a rewrite; and listing sorts by time in SQL. The store itself uses 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from evidencegate.exceptions import StoreError, TraceFormatError
+from evidencegate.exceptions import StoreError, TraceFormatError, UsageError
+from evidencegate.trace.anchor import ANCHOR_LOG, check_anchor, load_key
 from evidencegate.trace.chain import decode_line, read_trace, verify_trace
 from evidencegate.trace.events import RunEndEvent, RunStartEvent
 
-__all__ = ["INDEX_FILENAME", "TraceIndex", "TraceStatus", "TraceSummary", "summarize"]
+__all__ = [
+    "INDEX_FILENAME",
+    "REGISTERED_FILENAME",
+    "TraceIndex",
+    "TraceStatus",
+    "TraceSummary",
+    "summarize",
+]
 
 INDEX_FILENAME = "index.sqlite3"
+REGISTERED_FILENAME = "registered.txt"
+"""Absolute paths of traces outside the traces directory, one a line, append-only."""
 _SCHEMA_VERSION = 1
 _BUSY_TIMEOUT_S = 10.0
 
@@ -86,7 +102,7 @@ class TraceSummary(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     file: str
-    """The file name inside the traces directory."""
+    """The file name inside the traces directory, or the absolute path of a registered trace."""
     size: int
     mtime_ns: int
     run_id: str | None
@@ -121,11 +137,50 @@ class TraceIndex:
             raise StoreError(f"{store} is not a store directory")
         return cls(store / "traces")
 
+    def register(self, paths: Sequence[str | Path]) -> None:
+        """Index these trace files (outside the traces directory) from now on.
+
+        Their absolute paths are appended to ``registered.txt`` in one write; registering a
+        path twice is harmless. A path that is not a file is a UsageError.
+        """
+        resolved = []
+        for raw in paths:
+            path = Path(raw).resolve()
+            if not path.is_file():
+                raise UsageError(f"cannot register trace {raw}: not a file")
+            if "\n" in str(path) or "\r" in str(path):
+                raise UsageError(f"cannot register trace {raw!r}: a line break in its path")
+            resolved.append(str(path))
+        if not resolved:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        data = "".join(f"{path}\n" for path in resolved).encode("utf-8", "surrogateescape")
+        fd = os.open(self.directory / REGISTERED_FILENAME, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def _registered(self) -> dict[str, Path]:
+        """The registered trace files that still exist, by absolute path."""
+        try:
+            raw = (self.directory / REGISTERED_FILENAME).read_bytes()
+        except FileNotFoundError:
+            return {}
+        out: dict[str, Path] = {}
+        for line in raw.decode("utf-8", "surrogateescape").splitlines():
+            path = Path(line)
+            if line and path.is_absolute() and path.is_file():
+                out[line] = path
+        return out
+
     def refresh(self) -> list[TraceSummary]:
         """Bring the index up to date with the trace files; return every run, oldest first."""
         if not self.directory.is_dir():
             return []
         files = {p.name: p for p in self.directory.glob("*.jsonl") if p.is_file()}
+        files.update(self._registered())
         with self._db() as db:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -141,6 +196,7 @@ class TraceIndex:
                         if known.get(name) == (stat.st_size, stat.st_mtime_ns):
                             continue
                         row = summarize(path).model_dump(mode="json")
+                        row["file"] = name
                     except FileNotFoundError:  # deleted since the directory was listed
                         continue
                     db.execute(
@@ -179,7 +235,10 @@ class TraceIndex:
 
 
 def summarize(path: Path) -> TraceSummary:
-    """Summarise one trace file: its chain status and, when intact, its run."""
+    """Summarise one trace file: its chain status and, when intact, its run.
+
+    A chain that does not match its anchor (the ``anchors.log`` beside it) is ``tampered``.
+    """
     stat = path.stat()
     report = verify_trace(path)
     base = {"file": path.name, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
@@ -193,6 +252,18 @@ def summarize(path: Path) -> TraceSummary:
             question=_first_question(path),
         )
     lines = read_trace(path)
+    anchor = check_anchor(
+        lines[0].run_id, len(lines), lines[-1].hash, log=path.parent / ANCHOR_LOG, key=load_key()
+    )
+    if not anchor.ok:
+        return TraceSummary(
+            **base,
+            run_id=lines[0].run_id,
+            status="tampered",
+            reason=anchor.detail,
+            lines=len(lines),
+            question=_first_question(path),
+        )
     start = lines[0].event if isinstance(lines[0].event, RunStartEvent) else None
     end = lines[-1].event
     answer = end.answer if isinstance(end, RunEndEvent) else None

@@ -1,10 +1,17 @@
-"""The trace recorder: appends hash-chained lines, each one on disk before ``emit`` returns."""
+"""The trace recorder: appends hash-chained lines, each one on disk before ``emit`` returns.
+
+A trace file never exists empty or half-created: the first line is written and fsynced to a
+temporary file in the same directory, which is then linked into place (``os.link`` fails when
+the name is taken, so two runs never share a file). Nothing is created before the first event,
+so a run refused before it starts (a bad policy, a bad question) leaves no file behind.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
 import os
+import tempfile
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +19,7 @@ from typing import BinaryIO
 
 from evidencegate.closing import Closing
 from evidencegate.exceptions import UsageError
+from evidencegate.trace.anchor import append_anchor, load_key
 from evidencegate.trace.chain import GENESIS_HASH, decode_line, encode_line
 from evidencegate.trace.events import TraceEvent, TraceLine
 
@@ -31,6 +39,8 @@ class TraceRecorder(Closing):
     the lines as parsed back from their bytes, exactly what a reader of the file gets.
 
     A trace is written once: an existing non-empty file is refused, never appended to.
+    On close, a file trace with at least one line is anchored: its head hash is appended to
+    the anchor log beside it (:mod:`evidencegate.trace.anchor`), signed when a trace key is set.
     """
 
     def __init__(
@@ -46,8 +56,11 @@ class TraceRecorder(Closing):
         self._lines: list[TraceLine] = []
         self._file: BinaryIO | None = None
         self._closed = False
+        self._failed = False
+        self._key: bytes | None = None
         if self.path is not None:
-            self._file = _open_new(self.path)
+            _refuse_existing(self.path)
+            self._key = load_key()  # a bad key is refused before the run, not at its end
 
     @property
     def lines(self) -> list[TraceLine]:
@@ -69,26 +82,36 @@ class TraceRecorder(Closing):
         # Parse the bytes back before writing: the recorder never writes a line that
         # verify_trace would reject, and the in-memory copy is what a reader will see.
         line = decode_line(data)
-        if self._file is not None:
+        if self.path is not None:
             try:
-                self._file.write(data + b"\n")
-                self._file.flush()
-                os.fsync(self._file.fileno())
+                if self._file is None:
+                    self._file = _create_with_first_line(self.path, data + b"\n")
+                else:
+                    self._file.write(data + b"\n")
+                    self._file.flush()
+                    os.fsync(self._file.fileno())
             except OSError:
                 # Part of the line may be on disk: nothing can be chained after it.
-                self._closed = True
-                with contextlib.suppress(OSError):
-                    self._file.close()
+                self._closed = self._failed = True
+                if self._file is not None:
+                    with contextlib.suppress(OSError):
+                        self._file.close()
                 self._file = None
                 raise
         self._lines.append(line)
 
     def close(self) -> None:
-        """Close the file (idempotent); later ``emit`` calls raise."""
+        """Close the file and anchor its head (idempotent); later ``emit`` calls raise."""
+        if self._closed:
+            return
         self._closed = True
         if self._file is not None:
             self._file.close()
             self._file = None
+            if self.path is not None and self._lines and not self._failed:
+                append_anchor(
+                    self.path, self.run_id, len(self._lines), self.last_hash, key=self._key
+                )
 
     def _timestamp(self) -> str:
         now = self._clock()
@@ -99,13 +122,53 @@ class TraceRecorder(Closing):
         return now.astimezone(dt.UTC).isoformat(timespec="microseconds")
 
 
-def _open_new(path: Path) -> BinaryIO:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    if os.fstat(fd).st_size > 0:
-        os.close(fd)
+def _refuse_existing(path: Path) -> None:
+    if path.is_file() and path.stat().st_size > 0:
         raise UsageError(
             f"trace file {path} already exists and is not empty; a trace is written once, "
             "choose a new path"
         )
-    return os.fdopen(fd, "ab")
+
+
+def _create_with_first_line(path: Path, first: bytes) -> BinaryIO:
+    """Create ``path`` holding exactly ``first`` (fsynced) in one step; return it for appending.
+
+    The line goes to a temporary file that is linked to ``path``: the name appears with its
+    first line already on disk, or not at all. An existing empty file (left by an older
+    version, or made by the caller) is replaced; a non-empty one is refused.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.write(fd, first)
+        os.fsync(fd)
+        os.fchmod(fd, 0o644)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            if path.stat().st_size > 0:
+                raise UsageError(
+                    f"trace file {path} already exists and is not empty; a trace is written "
+                    "once, choose a new path"
+                ) from None
+            os.replace(temporary, path)
+        _fsync_directory(path.parent)
+    finally:
+        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+    return path.open("ab")
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a new directory entry durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -60,6 +60,7 @@ from evidencegate.corpus.passages import passage_context
 from evidencegate.corpus.scope import Scope
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import EvidenceGateError, ModelCallFailed, TraceFormatError
+from evidencegate.hygiene import instruction_flags
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import Critic, Generator
@@ -155,6 +156,7 @@ def _passage(ref: RetrievedRef, source: SourcePage) -> Passage:
         version_date=source.document.version_date,
         score=ref.score,
         context=passage_context(source.page.label, source.page.heading, source.document.title),
+        flags=instruction_flags(source.page.text[ref.char_start : ref.char_end]),
     )
 
 

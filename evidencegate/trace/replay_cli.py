@@ -14,12 +14,14 @@ import json
 import sys
 from pathlib import Path
 
+from evidencegate.corpus.ingest import DEFAULT_TENANT
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import UsageError
 from evidencegate.report.html import write_report
 from evidencegate.trace.chain import verify_trace
 from evidencegate.trace.index import TraceIndex, TraceSummary
 from evidencegate.trace.replay import ReplayResult, replay_trace
+from evidencegate.userio import terminal_safe
 
 __all__ = [
     "add_replay_arguments",
@@ -56,27 +58,35 @@ def run_replay(args: argparse.Namespace) -> int:
         with Store.open(args.store, create=False) as store:
             result = replay_trace(args.trace, store, policy=args.policy)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: cannot read trace {args.trace}: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"error: cannot read trace {terminal_safe(args.trace)}: "
+            f"{terminal_safe(exc.strerror or exc)}",
+            file=sys.stderr,
+        )
         return 2
     if args.json:
         data = result.model_dump(mode="json")
         data["exit_code"] = result.exit_code
-        print(json.dumps(data, sort_keys=True, ensure_ascii=False))
+        print(json.dumps(data, sort_keys=True))  # ASCII: no raw control character
     else:
         print(format_replay(result))
     return result.exit_code
 
 
 def format_replay(result: ReplayResult) -> str:
-    """The readable rendering of a replay result."""
+    """The readable rendering of a replay result (terminal-safe: one line per entry)."""
+    return "\n".join(terminal_safe(line) for line in _replay_lines(result))
+
+
+def _replay_lines(result: ReplayResult) -> list[str]:
     if not result.chain_ok:
-        return (
-            f"TAMPERED at seq {result.chain_first_bad_seq}: {result.chain_reason}\n"
-            f"result: tampered, nothing replayed (exit {result.exit_code})"
-        )
+        return [
+            f"TAMPERED at seq {result.chain_first_bad_seq}: {result.chain_reason}",
+            f"result: tampered, nothing replayed (exit {result.exit_code})",
+        ]
     mode = f"counterfactual, policy {result.policy}" if result.counterfactual else "as recorded"
     state = "complete" if result.complete else "incomplete: no run_end"
     out = [
@@ -120,7 +130,7 @@ def format_replay(result: ReplayResult) -> str:
         5: "identical so far, recording incomplete",
     }
     out.append(f"result: {verdicts[result.exit_code]} (exit {result.exit_code})")
-    return "\n".join(out)
+    return out
 
 
 def _clip(text: str | None) -> str:
@@ -150,7 +160,9 @@ def run_report(args: argparse.Namespace) -> int:
         chain = verify_trace(args.trace)
         if not chain.ok:
             print(
-                f"TAMPERED at seq {chain.first_bad_seq}: {chain.reason}; no report written",
+                terminal_safe(
+                    f"TAMPERED at seq {chain.first_bad_seq}: {chain.reason}; no report written"
+                ),
                 file=sys.stderr,
             )
             return 1
@@ -165,13 +177,17 @@ def run_report(args: argparse.Namespace) -> int:
             with Store.open(args.store, create=False) as store:
                 write_report(args.trace, args.output, store=store)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: {exc.filename or args.trace}: {exc.strerror or exc}", file=sys.stderr)
+        where = terminal_safe(exc.filename or args.trace)
+        print(f"error: {where}: {terminal_safe(exc.strerror or exc)}", file=sys.stderr)
         return 2
     state = "complete" if chain.complete else "incomplete"
-    print(f"report written to {args.output} (chain intact, {chain.lines} lines, {state})")
+    print(
+        f"report written to {terminal_safe(args.output)} "
+        f"(chain intact, {chain.lines} lines, {state})"
+    )
     return 0
 
 
@@ -184,6 +200,11 @@ def add_traces_arguments(parser: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", help="list the runs recorded in a store")
     listing.add_argument("--store", required=True, type=Path, help="store directory")
     listing.add_argument("--json", action="store_true", help="one JSON object per run")
+    listing.add_argument(
+        "--tenant",
+        default=None,
+        help="only this tenant's runs (default: the default tenant; '*' for every tenant)",
+    )
 
 
 def run_traces(args: argparse.Namespace) -> int:
@@ -191,14 +212,19 @@ def run_traces(args: argparse.Namespace) -> int:
     try:
         runs = TraceIndex.for_store(args.store).refresh()
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
+    if args.tenant != "*":
+        # Like the store's reads: no tenant means the default tenant, never "all tenants".
+        tenant = args.tenant or DEFAULT_TENANT
+        runs = [run for run in runs if (run.tenant or DEFAULT_TENANT) == tenant]
     if args.json:
         for run in runs:
-            print(run.model_dump_json())
+            print(json.dumps(run.model_dump(mode="json")))  # ASCII: no raw control character
         return 0
     if not runs:
-        print(f"no traces in {args.store / 'traces'}")
+        shown = "" if args.tenant == "*" else f" for tenant {args.tenant or DEFAULT_TENANT!r}"
+        print(f"no traces in {terminal_safe(args.store / 'traces')}{terminal_safe(shown)}")
         return 0
     print(
         f"{'started (UTC)':19}  {'status':10}  {'outcome':24}  {'stop reason':16}  run / question"
@@ -209,13 +235,14 @@ def run_traces(args: argparse.Namespace) -> int:
 
 
 def _row(run: TraceSummary) -> str:
-    started = (run.started_at or "")[:19].replace("T", " ")
-    question = run.question or ""
+    """One line per run: every field from a trace is terminal-safe and newline-free."""
+    started = terminal_safe((run.started_at or "")[:19].replace("T", " "))
+    question = terminal_safe(run.question or "")
     if len(question) > 70:
         question = question[:67] + "..."
-    tail = f"{(run.run_id or run.file)[:12]}  {question}"
+    tail = f"{terminal_safe((run.run_id or run.file)[:12])}  {question}"
     if run.status == "tampered":
-        tail += f"  [{run.reason}]"
+        tail += f"  [{terminal_safe(run.reason)}]"
     return (
         f"{started:19}  {run.status:10}  {run.outcome or '-':24}  "
         f"{run.stop_reason or '-':16}  {tail}"

@@ -2,10 +2,14 @@
 
 Normalisation is what makes "verbatim" robust to the accidents of text extraction without
 letting a quote say something the page does not: Unicode NFKC, case folding, typographic quotes
-and dashes to ASCII, words hyphenated across a line break rejoined (``"regu-\\nlation"`` ->
-``"regulation"``), invisible characters (soft hyphen, zero-width spaces) dropped, and every run
-of whitespace collapsed to one space. Each normalised character remembers which characters of
-the original produced it, so a match in normalised text maps back to exact original offsets.
+and dashes to ASCII, decimal digits of every script to ASCII (Arabic-Indic ``٥٠٠`` -> ``500``),
+words hyphenated across a line break rejoined (``"regu-\\nlation"`` -> ``"regulation"``),
+invisible characters (every Unicode format character: soft hyphen, zero-width spaces and joiners,
+bidirectional marks and overrides, invisible operators) dropped, and every run of whitespace
+collapsed to one space. So the verifier reads the digits a reader sees: an invisible character
+cannot split or hide part of a number, nor can another script's digits escape the comparison.
+Each normalised character remembers which characters of the original produced it, so a match in
+normalised text maps back to exact original offsets.
 
 A quote may elide text with an ellipsis (``...`` or ``…``): its fragments must then occur in
 the page in order, without overlapping. Every fragment must begin and end on a word boundary of
@@ -47,8 +51,8 @@ _TYPOGRAPHIC = str.maketrans(
         "\u2212": "-",  # minus sign
     }
 )
-# Characters that carry no visible text: dropped (a soft hyphen may still join a line break).
-_INVISIBLE = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
+# Characters that carry no visible text: every format character (category Cf) is dropped; a
+# soft hyphen may still join a line break.
 # Characters that, before a line break, mark a word hyphenated across it.
 _LINE_HYPHENS = frozenset("-\u00ad\u2010\u2011")
 # The line boundaries of str.splitlines().
@@ -164,20 +168,26 @@ def _normalize_spans(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
         j = i + 1
         while j < n and unicodedata.combining(text[j]):
             j += 1
-        if ch not in _INVISIBLE:
-            cluster = text[i:j]
-            if cluster.isascii():  # fast path: NFKC, the table and casefold reduce to lower()
-                emit(cluster.lower(), i, j)
-            else:
-                emit(
-                    unicodedata.normalize("NFKC", cluster).translate(_TYPOGRAPHIC).casefold(), i, j
-                )
+        cluster = text[i:j]
+        if cluster.isascii():  # fast path: NFKC, the table and casefold reduce to lower()
+            emit(cluster.lower(), i, j)
+        elif unicodedata.category(ch) != "Cf":
+            folded = unicodedata.normalize("NFKC", cluster).translate(_TYPOGRAPHIC).casefold()
+            emit("".join(_ascii_digit(c) for c in folded), i, j)
         i = j
     if out and out[-1] == " ":
         out.pop()
         starts.pop()
         ends.pop()
     return "".join(out), tuple(starts), tuple(ends)
+
+
+def _ascii_digit(ch: str) -> str:
+    """The ASCII digit of a decimal digit of any script (``٣`` -> ``3``); other characters as is."""
+    if ch.isascii():
+        return ch
+    value = unicodedata.decimal(ch, None)
+    return ch if value is None else str(value)
 
 
 def _joins_hyphenated_word(text: str, i: int, j: int, out: list[str]) -> bool:

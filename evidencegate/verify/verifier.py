@@ -2,7 +2,9 @@
 
 Per citation: the cited ``doc_id@version`` page exists; it was retrieved in this run (when the
 caller says what was retrieved); its authority is allowed; the version is in force on the as-of
-date; the quote is long enough and found verbatim (after normalisation) in the page. Per claim:
+date; the quote is long enough and found verbatim (after normalisation) in the page; unless the
+policy allows it, the passage the quote lies in carries no text addressed to a model
+(:mod:`evidencegate.hygiene`). Per claim:
 every quantity, date and negation the claim states is stated by its located quotes.
 
 Offsets are the verifier's to fill: the returned citations carry ``char_start``/``char_end`` of
@@ -15,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 from typing import get_args
 
 from evidencegate.contracts import (
@@ -27,7 +30,9 @@ from evidencegate.contracts import (
     FailureReason,
     VerificationFailure,
 )
+from evidencegate.corpus.passages import split_passages
 from evidencegate.exceptions import ConfigurationError
+from evidencegate.hygiene import instruction_flags
 from evidencegate.policy import Policy
 from evidencegate.protocols import SourceLookup
 from evidencegate.verify.quotes import QuoteMatch, locate_quote, normalize, quote_fragments
@@ -52,7 +57,12 @@ class Verifier:
     component_id = "verifier:deterministic@1"
 
     def __init__(
-        self, sources: SourceLookup, *, min_quote_chars: int, allowed_authorities: Sequence[str]
+        self,
+        sources: SourceLookup,
+        *,
+        min_quote_chars: int,
+        allowed_authorities: Sequence[str],
+        refuse_instruction_text: bool = True,
     ) -> None:
         if min_quote_chars < 1:
             raise ConfigurationError(
@@ -69,14 +79,16 @@ class Verifier:
         self.sources = sources
         self.min_quote_chars = min_quote_chars
         self.allowed_authorities = tuple(allowed_authorities)
+        self.refuse_instruction_text = refuse_instruction_text
 
     @classmethod
     def from_policy(cls, sources: SourceLookup, policy: Policy) -> Verifier:
-        """A verifier with the policy's quote length and allowed authorities."""
+        """A verifier with the policy's quote length, authorities and evidence hygiene."""
         return cls(
             sources,
             min_quote_chars=policy.min_quote_chars,
             allowed_authorities=policy.allowed_authorities,
+            refuse_instruction_text=policy.instruction_like_evidence == "refuse",
         )
 
     def verify(
@@ -147,6 +159,17 @@ class Verifier:
             located = locate_quote(source.page.text, citation.quote)
             if isinstance(located, QuoteMatch):
                 match = located
+                if self.refuse_instruction_text:
+                    flags = _passage_flags(source.page.text, match.char_start, match.char_end)
+                    if flags:
+                        failures.append(
+                            _failure(
+                                FailureReason.INSTRUCTION_LIKE_TEXT,
+                                f"the quote of {cited} p{citation.page} lies in a passage with "
+                                f"text addressed to a model ({_flag_names(flags)}); policy "
+                                "instruction_like_evidence=refuse",
+                            )
+                        )
             else:
                 failures.append(_quote_failure(located, citation, cited))
         checked = citation.model_copy(
@@ -179,6 +202,28 @@ class Verifier:
         if not document.in_force(as_of):
             failures.append(_failure(FailureReason.NOT_IN_FORCE, _not_in_force(document, as_of)))
         return failures
+
+
+@lru_cache(maxsize=256)
+def _page_passages(page_text: str) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+    """The store's passages of a page, each with its hygiene flags (cached per page)."""
+    return tuple(
+        (start, end, tuple(instruction_flags(page_text[start:end])))
+        for start, end in split_passages(page_text)
+    )
+
+
+def _passage_flags(page_text: str, start: int, end: int) -> list[str]:
+    """The flags of every passage of the page that overlaps ``[start, end)``."""
+    flags: list[str] = []
+    for p_start, p_end, p_flags in _page_passages(page_text):
+        if p_start < end and start < p_end:
+            flags.extend(f for f in p_flags if f not in flags)
+    return flags
+
+
+def _flag_names(flags: Sequence[str]) -> str:
+    return ", ".join(flag.partition(": ")[2] or flag for flag in flags)
 
 
 def _not_in_force(document: DocumentVersion, as_of: dt.date) -> str:
