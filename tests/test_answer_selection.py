@@ -129,7 +129,7 @@ class TestFeedbackRetriever:
 
 @pytest.fixture
 def v1_store(tmp_path: Path) -> Path:
-    """A store as schema version 1 wrote it: no entity, aliases or period columns."""
+    """A store as schema version 1 wrote it: no entity, aliases, period or extractor."""
     directory = tmp_path / "store"
     with Store.open(directory) as store:
         store.ingest(
@@ -137,8 +137,9 @@ def v1_store(tmp_path: Path) -> Path:
             IngestOptions(authority="primary"),
         )
     db = sqlite3.connect(directory / "evidencegate.sqlite3")
-    for column in ("entity", "aliases", "period"):
+    for column in ("entity", "aliases", "period", "extractor"):
         db.execute(f"ALTER TABLE versions DROP COLUMN {column}")
+    db.execute("DROP TABLE ingested_files")
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()

@@ -268,7 +268,8 @@ class TestTerminalSafeOutput:
     ) -> None:
         """An error quoting a hostile file name shows its control characters escaped."""
         missing = tmp_path / "evil\x1b[31m.md"
-        assert main(["ingest", str(missing), "--store", str(tmp_path / "s")]) == 2
+        # a file that cannot be read fails the batch: exit 1, and the error names it safely
+        assert main(["ingest", str(missing), "--store", str(tmp_path / "s")]) == 1
         err = capsys.readouterr().err
         assert "\x1b" not in err and "evil\\x1b[31m.md" in err
 
@@ -383,11 +384,6 @@ class TestInstructionLikeEvidence:
 
 
 class TestJunkQuestion:
-    @pytest.mark.xfail(
-        strict=True,
-        reason="answer relevance: the junk question is answered with unrelated gift claims; "
-        "the lead's question analysis / sufficiency work (issue 10) makes this abstain",
-    )
     def test_sql_like_junk_question_abstains(self, store: Path) -> None:
         """``gift' OR 1=1 --`` asks nothing: the run abstains instead of answering."""
         answer = ask_json(store, "gift' OR 1=1 --")

@@ -54,12 +54,12 @@ class TestTriadInLoop:
 
     def test_unanswerable_is_scored_as_abstention(self, store: Store) -> None:
         """An abstaining run is scored as an abstention, never as grounded."""
-        answer, trace = ask(
-            store, {"triad": True}, "What is the maximum loan-to-value ratio for buy-to-let?"
-        )
+        answer, trace = ask(store, {"triad": True}, "For how long must CCTV footage be retained?")
         assert answer.outcome is Outcome.ABSTAINED
-        triads = [ln.event for ln in trace.lines if isinstance(ln.event, TriadEvent)]
-        assert all(t.score.groundedness is None for t in triads)
+        assert any(isinstance(ln.event, TriadEvent) for ln in trace.lines)
+        end = trace.lines[-1].event
+        assert end.kind == "run_end" and end.score is not None
+        assert end.score.groundedness is None  # the emitted answer is the abstention
 
 
 class TestRelevanceStage:

@@ -98,7 +98,8 @@ def ingest_batch(
         if on_file is not None:
             on_file(outcome.done)
 
-    if jobs == 1 or len(sources) <= 1:
+    # A daemonic process (a worker of someone else's pool) may not start workers of its own.
+    if jobs == 1 or len(sources) <= 1 or multiprocessing.current_process().daemon:
         for index, source in enumerate(sources):
             finish(index, _prepare(source.path, source.options, source.name, skip_keys))
     else:

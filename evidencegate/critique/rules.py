@@ -62,6 +62,7 @@ NUMBER = "number: "
 FIGURE = "figure: "
 NAME = "name: "
 FOCUS = "focus: "
+ASKED = "question: "
 
 
 class RulesCritic:
@@ -224,6 +225,8 @@ class RulesCritic:
         if fact.startswith(YEAR):
             year = int(fact.removeprefix(YEAR))
             return any(_speaks_of_year(s, year) for t in texts for s in _sentences(t))
+        if fact.startswith(ASKED):
+            return False  # no evidence answers a question that does not say what it asks
         if fact.startswith(NUMBER):
             value = fact.removeprefix(NUMBER)
             return any(value in _numbers(t) for t in texts)
@@ -346,6 +349,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     that the evidence states (``texts``), since no claim can state a word no source uses.
     """
     facts = [TOPIC + " ".join(profile.terms)] if profile.terms else []
+    if sum(t[:1].isalpha() for t in profile.terms) < 2 and not profile.names:
+        # "gift' OR 1=1 --" names one word and no name: nothing says what is asked.
+        facts.append(ASKED + "what is asked (the question names a single word)")
     if focus := _focus(profile, texts):
         facts.append(FOCUS + " ".join(focus))
     facts += [NAME + n for n in profile.names]
