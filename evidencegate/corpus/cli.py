@@ -183,9 +183,7 @@ def run_ingest(args: argparse.Namespace) -> int:
             print(f"  note: {terminal_safe(line)}")
         for notice in [n for n in report.notices if n.kind != "empty_page"][:5]:
             where = _where(notice.path, notice.line, notice.page)
-            print(
-                f"  note: {terminal_safe(where)}: {terminal_safe(notice.message)}"
-            )
+            print(f"  note: {terminal_safe(where)}: {terminal_safe(notice.message)}")
         if len(report.notices) > 5:
             print(f"  ... and {len(report.notices)} notes in all (--json lists them all)")
         print(_table(report, seconds))
