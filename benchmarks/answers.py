@@ -93,7 +93,8 @@ def _shared_file(shared: Path, *parts: str) -> Path:
 
 def _ingest_cfpb(store: Store, shared: Path) -> None:
     paragraphs = _shared_file(shared, "corpora", "cfpb_regml", "paragraphs.jsonl")
-    store.ingest([paragraphs], IngestOptions(authority="primary"))
+    mapping = REPO / "golden_sets" / "mappings" / "cfpb_regml.yaml"
+    store.ingest([paragraphs], IngestOptions.from_mapping_file(mapping))
 
 
 def _ingest_nist(store: Store, shared: Path) -> None:
