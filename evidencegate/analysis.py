@@ -17,6 +17,8 @@ from typing import Literal
 
 __all__ = [
     "FIGURE_TYPES",
+    "MONTHS",
+    "WEEKDAYS",
     "AnswerType",
     "Period",
     "QuestionProfile",
@@ -196,25 +198,22 @@ _WORD = re.compile(
     r"|[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]|\d+(?:[.,]\d+)*"
 )
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    )
-}
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = {m: i + 1 for i, m in enumerate(MONTHS)}
 _DATE = (
     r"(?:(?P<{p}m>January|February|March|April|May|June|July|August|September|October|November|"
     r"December)\s+(?P<{p}d>\d{{1,2}}),?\s+(?P<{p}y>\d{{4}})|(?P<{p}iso>\d{{4}}-\d{{2}}-\d{{2}}))"
@@ -730,32 +729,20 @@ _NOT_NAMES = frozenset(
         "q4",
         "yes",
         "no",
-        "january",
-        "february",
-        "march",
-        "april",
         "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
     ]
 )
 
 
 def _not_a_name(word: str) -> bool:
     word = re.sub(r"'s$|’s$", "", word).lower()
-    return word in _NOT_NAMES or word in STOPWORDS or word.isdigit()
+    return (
+        word in _NOT_NAMES
+        or word in STOPWORDS
+        or word in MONTHS
+        or word in WEEKDAYS
+        or word.isdigit()
+    )
 
 
 def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:

@@ -36,7 +36,7 @@ from typing import Literal
 
 import snowballstemmer
 
-from evidencegate.analysis import STOPWORDS, split_sentences
+from evidencegate.analysis import MONTHS, STOPWORDS, WEEKDAYS, split_sentences
 from evidencegate.verify.quotes import normalize
 from evidencegate.verify.support import (
     claim_date_supported,
@@ -75,29 +75,7 @@ _SMALL_NUMBER_WORDS = re.compile(
     r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
     re.IGNORECASE,
 )
-_CALENDAR = frozenset(
-    [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ]
-)
+_CALENDAR = frozenset((*MONTHS, *WEEKDAYS))
 _PREFIX = 5  # stems sharing this many leading letters are counterparts
 _GAP = 3  # neighbours at most this many terms apart in the evidence frame a swapped word
 
