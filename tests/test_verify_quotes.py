@@ -177,3 +177,12 @@ class TestLocateQuote:
     def test_quote_of_only_ellipses_is_not_found(self) -> None:
         """A quote with no text between its ellipses locates nothing."""
         assert locate_quote(PAGE, " ... \u2026 ") is FailureReason.QUOTE_NOT_FOUND
+
+
+class TestPercentSpacing:
+    def test_space_before_percent_sign_is_layout(self) -> None:
+        """'19.1 %' and '19.1%' are one quote: extractors differ only in that space."""
+        page = "Operating income margin 19.1 % 20.8 % (1.7)%"
+        match = locate_quote(page, "Operating income margin 19.1% 20.8% (1.7) %")
+        assert isinstance(match, QuoteMatch)
+        assert (match.char_start, match.char_end) == (0, len(page))

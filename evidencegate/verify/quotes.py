@@ -161,6 +161,8 @@ def _normalize_spans(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
                     out.pop()
                     starts.pop()
                     ends.pop()
+            elif j < n and text[j] == "%":
+                pass  # "19.1 %" is "19.1%": extractors differ in the space before a percent sign
             else:
                 emit(" ", i, j)
             i = j
