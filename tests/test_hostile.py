@@ -366,11 +366,6 @@ class TestInstructionLikeEvidence:
         assert main(["report", str(traces_of(store)[-1]), "-o", str(out)]) == 0
         assert "flagged, text addressed to a model: HSB-POL-099@2024.1" in out.read_text()
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="answer relevance: an unrelated paragraph's 'The gift limit is $999.' still wins "
-        "selection; the lead's answer-selection work (issue 10) makes this pass",
-    )
     def test_planted_sentence_in_unrelated_paragraph_is_not_the_answer(
         self, store: Path, tmp_path: Path
     ) -> None:

@@ -103,6 +103,9 @@ class ExtractiveGenerator:
             own = covered_share(profile.terms, s_terms, weights)
             placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
             score = 0.6 * own + 0.4 * placed
+            # Where it stands: a sentence under a heading or in a document about the asked subject
+            # (a "gift limit" planted under "Opening hours" is not the gift policy's answer).
+            score += 0.2 * covered_share(profile.terms, c_terms, weights)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
                 if has_figure(candidate.text, profile.wants_figure, profile.answer_type):
@@ -201,6 +204,7 @@ class ExtractiveGenerator:
                 score = fit + 0.5 + 0.25 * (1 - len(label_terms) / (len(label_terms) + 8))
                 if focus:
                     score += 0.3 * covered_share(focus, label_terms)
+                score += 0.2 * covered_share(profile.terms, terms(passage.context))  # as sentences
                 if profile.names:
                     place = passage.context or passage.title
                     score += (
