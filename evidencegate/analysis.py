@@ -22,6 +22,7 @@ __all__ = [
     "AnswerType",
     "Period",
     "QuestionProfile",
+    "Scope",
     "Sentence",
     "answer_type",
     "bigrams",
@@ -310,6 +311,15 @@ class Period:
 
     def __str__(self) -> str:
         return f"{self.start.isoformat()}..{self.end.isoformat()}"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The documents a question is about (``doc_ids`` None: the whole corpus) and why; resolved
+    by :func:`evidencegate.corpus.scope.resolve_scope`."""
+
+    doc_ids: tuple[str, ...] | None
+    reason: str
 
 
 @dataclass(frozen=True)

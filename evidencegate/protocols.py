@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from evidencegate.analysis import Scope
 from evidencegate.contracts import (
     Claim,
     ClaimVerification,
@@ -20,9 +21,6 @@ from evidencegate.contracts import (
     SourcePage,
 )
 from evidencegate.trace.events import TraceEvent
-
-if TYPE_CHECKING:
-    from evidencegate.corpus.scope import Scope
 
 __all__ = ["Critic", "Generator", "Retriever", "Scoping", "SourceLookup", "TraceSink"]
 

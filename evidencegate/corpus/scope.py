@@ -15,20 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
-from evidencegate.analysis import QuestionProfile
+from evidencegate.analysis import QuestionProfile, Scope
 from evidencegate.contracts import DocumentVersion
 
 __all__ = ["Scope", "entity_names", "resolve_scope"]
-
-
-@dataclass(frozen=True)
-class Scope:
-    """The documents a question is about (``doc_ids`` None: the whole corpus) and why."""
-
-    doc_ids: tuple[str, ...] | None
-    reason: str
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^)]*)\)\s*")

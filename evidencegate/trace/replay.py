@@ -53,11 +53,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from evidencegate.analysis import Scope
 from evidencegate.canonical import canonical_json
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, GatedAnswer, Passage, SourcePage
 from evidencegate.corpus.passages import passage_context
-from evidencegate.corpus.scope import Scope
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import EvidenceGateError, ModelCallFailed, TraceFormatError
 from evidencegate.hygiene import instruction_flags
@@ -207,35 +207,26 @@ class ReplayRetriever:
         return out[:limit]
 
 
-class ScopedReplayRetriever:
+class ScopedReplayRetriever(ReplayRetriever):
     """A ReplayRetriever that also answers question analysis' scope, as it was recorded.
 
     Only runs that recorded a scope replay through it, so a trace from before scopes existed
     replays event for event as it was written.
     """
 
-    def __init__(self, retriever: ReplayRetriever, recorded: ScopeEvent) -> None:
-        self._retriever = retriever
+    def __init__(
+        self,
+        retrievals: Sequence[RetrievalEvent],
+        passages: Mapping[str, Passage],
+        recorded: ScopeEvent,
+    ) -> None:
+        super().__init__(retrievals, passages)
         self._scope = Scope(
             None if recorded.doc_ids is None else tuple(recorded.doc_ids), recorded.reason
         )
 
     def scope(self, question: str, *, as_of: dt.date, tenant: str | None = None) -> Scope:
         return self._scope
-
-    def search(
-        self,
-        query: str,
-        *,
-        as_of: dt.date,
-        limit: int = 8,
-        authorities: Sequence[str] | None = None,
-        doc_ids: Sequence[str] | None = None,
-        tenant: str | None = None,
-    ) -> list[Passage]:
-        return self._retriever.search(
-            query, as_of=as_of, limit=limit, authorities=authorities, doc_ids=doc_ids, tenant=tenant
-        )
 
 
 class ReplaySourceLookup:
@@ -524,9 +515,12 @@ def replay_trace(
     calls = [e for e in recorded if isinstance(e, ModelCallEvent)]
     models = replay_chat_models(calls)
     scopes = [e for e in recorded if isinstance(e, ScopeEvent)]
-    replayer = ReplayRetriever(retrievals, passages)
     controller = LoopController(
-        retriever=ScopedReplayRetriever(replayer, scopes[0]) if scopes else replayer,
+        retriever=(
+            ScopedReplayRetriever(retrievals, passages, scopes[0])
+            if scopes
+            else ReplayRetriever(retrievals, passages)
+        ),
         verifier=Verifier.from_policy(lookup, effective),
         generator=generator
         or build_generator(
