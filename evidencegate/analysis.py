@@ -214,11 +214,19 @@ MONTHS = (
     "december",
 )
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = {m: i + 1 for i, m in enumerate(MONTHS)}
-_DATE = (
-    r"(?:(?P<{p}m>January|February|March|April|May|June|July|August|September|October|November|"
-    r"December)\s+(?P<{p}d>\d{{1,2}}),?\s+(?P<{p}y>\d{{4}})|(?P<{p}iso>\d{{4}}-\d{{2}}-\d{{2}}))"
+_MONTH_NAME = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
 )
+_DATE = (
+    r"(?:(?P<{p}m>" + _MONTH_NAME.replace("{", "{{").replace("}", "}}") + r")\s+(?P<{p}d>\d{{1,2}})"
+    r"(?:st|nd|rd|th)?,?\s+(?P<{p}y>\d{{4}})"
+    r"|(?P<{p}d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<{p}m2>"
+    + _MONTH_NAME
+    + r"),?\s+(?P<{p}y2>\d{{4}})"
+    r"|(?P<{p}iso>\d{{4}}-\d{{2}}-\d{{2}}))"
+)
+"""A date in a sentence: "July 21, 2011", "21 July 2011", "Jul. 21, 2011" or ISO "2011-07-21"."""
 _RANGE = re.compile(
     r"\b(?:from|between|beginning|starting)\s+"
     + _DATE.format(p="a")
@@ -381,6 +389,59 @@ class QuestionProfile:
     """The years the question's period touches: named years, and the years of named dates."""
     multi_part: bool = False
     """Whether the question asks several things at once (then an answer has several claims)."""
+    time_unit: str | None = None
+    """The unit a duration question counts in ("how many minutes": ``minute``)."""
+    counted: str | None = None
+    """What a count question counts, stemmed ("how many model forms": ``form``)."""
+    normative: bool = False
+    """Whether the question asks what a rule requires ("What does SR-2 require?", "must"):
+    answered by a sentence stating a requirement, not by guidance about it."""
+    negated_case: bool = False
+    """Whether the question asks about a case that does not happen ("if the CPI-W does not
+    increase"): its answer is a sentence about that case, which states a negation."""
+    hypothetical: bool = False
+    """Whether the question is about a worked example or a case it sets out itself (it gives
+    figures, or says "example", "assume", "suppose"): only then does an example answer it."""
+
+    @property
+    def measure(self) -> tuple[str, ...]:
+        """What a figure question measures: its terms without names, periods and figures
+        ("3M latest annual capex" measures ``capex``). A figure answering it is stated about
+        this (in its sentence or its table row), not only somewhere near it."""
+        named = {t for n in self.names for t in terms(n)}
+        return tuple(
+            t
+            for t in self.terms
+            if t not in named and t not in _PERIOD_WORDS and not t[:1].isdigit()
+        )
+
+    def states_figure(self, text: str) -> bool:
+        """Does ``text`` state the figure this question asks for (see :func:`has_figure`)?
+
+        Figures the question itself gives ("a US$100 transfer with a US$10 fee") are not the
+        answer; a duration must be in the asked unit; a count must count the asked thing.
+        """
+        if self.wants_figure is None:
+            return False
+        text = _without_given(text, self.numbers)
+        if self.time_unit is not None and not re.search(
+            _NUMBER_WORD
+            + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?"
+            + self.time_unit
+            + r"s?\b",
+            text,
+            re.IGNORECASE,
+        ):
+            return False
+        if self.counted is not None:
+            return bool(
+                re.search(
+                    rf"\b{_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?{re.escape(self.counted)}",
+                    text,
+                    re.IGNORECASE,
+                )
+            )
+        return has_figure(text, self.wants_figure, self.answer_type)
 
 
 def _stem(word: str) -> str:
@@ -474,10 +535,22 @@ def _date_from(match: re.Match[str], p: str) -> dt.date | None:
     try:
         if iso:
             return dt.date.fromisoformat(iso)
-        month = _MONTHS[match.group(f"{p}m").lower()]
-        return dt.date(int(match.group(f"{p}y")), month, int(match.group(f"{p}d")))
+        if match.group(f"{p}m"):
+            month, day, year = match.group(f"{p}m"), match.group(f"{p}d"), match.group(f"{p}y")
+        else:
+            month, day, year = match.group(f"{p}m2"), match.group(f"{p}d2"), match.group(f"{p}y2")
+        return dt.date(int(year), _month_number(month), int(day))
     except (ValueError, KeyError):
         return None
+
+
+def _month_number(name: str) -> int:
+    """1-12 for a month name or its abbreviation ("Sept.", "jul"); KeyError otherwise."""
+    key = name.lower().rstrip(".")
+    for number, month in enumerate(MONTHS, start=1):
+        if month.startswith(key) and len(key) >= 3:
+            return number
+    raise KeyError(name)
 
 
 def sentence_period(text: str) -> Period | None:
@@ -532,6 +605,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     # Identifiers (AC-2(3), § 1002.6(b), 12 CFR 1013, Form W-2) name what is asked about; their
     # digits are not figures an answer must state.
     bare = _IDENTIFIER.sub(" ", re.sub(r"\bfiscal year\b", " ", text_wo_dates))
+    bare = _DAY_OF_MONTH.sub(" ", bare)  # "by June 1": a day, not a figure
     numbers = tuple(
         dict.fromkeys(
             n.replace(",", "")
@@ -557,9 +631,11 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     else:
         target = Period(as_of, as_of)
     kind = answer_type(text)
+    unit = _TIME_UNIT.search(text) if kind == "duration" else None
+    counted = _COUNTED.search(text) if kind == "count" else None
     return QuestionProfile(
         question=question,
-        terms=tuple(dict.fromkeys(t for t in terms(bare) if t not in years)),
+        terms=tuple(dict.fromkeys(t for t in terms(bare) if t not in years and t not in _FRAME)),
         years=years,
         numbers=numbers,
         wants_figure=FIGURE_TYPES.get(kind),
@@ -573,6 +649,172 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         multi_part=kind in ("list", "comparison")
         or len(years) > 1
         or bool(_MULTI_PART.search(text)),
+        time_unit=unit.group(1).lower() if unit else None,
+        counted=_counted_stem(counted.group(1)) if counted else None,
+        normative=kind not in FIGURE_TYPES
+        and kind != "yes_no"
+        and bool(_NORMATIVE_QUESTION.search(text)),
+        negated_case=bool(_NEGATED_CASE.search(text)),
+        hypothetical=bool(numbers) or bool(_HYPOTHETICAL.search(text)),
+    )
+
+
+_FRAME = frozenset(
+    terms(
+        "situations circumstances cases occasions points instances ways kinds types sorts "
+        "things aspects details"
+    )
+)
+"""Words that frame a question ("in which situations", "what kind of"), not its topic."""
+_PERIOD_WORDS = frozenset(
+    terms(
+        "latest last recent recently newest current prior previous annual annually yearly year "
+        "years fiscal calendar end ended ending period quarter quarterly reported report "
+        "published results month months date as of"
+    )
+)
+"""Words of a question that say when, not what: not part of what a figure measures."""
+_NORMATIVE_QUESTION = re.compile(
+    r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"
+    r"has\s+to|need\s+to|needs\s+to|comply|compliance|mandat\w*|expected\s+to|shall|"
+    r"duty|duties)\b",
+    re.IGNORECASE,
+)
+_NORMATIVE_SENTENCE = re.compile(
+    r"\b(?:shall|must|is\s+required|are\s+required|required\s+to|"
+    r"may\s+not|prohibit\w*|is\s+responsible|are\s+responsible|obligat\w*|mandatory)\b|"
+    r"\[(?:Assignment|Selection)\b",
+    re.IGNORECASE,
+)
+_IMPERATIVE_VERBS = frozenset(
+    [
+        "develop",
+        "establish",
+        "implement",
+        "install",
+        "enforce",
+        "review",
+        "update",
+        "protect",
+        "provide",
+        "maintain",
+        "ensure",
+        "document",
+        "identify",
+        "employ",
+        "monitor",
+        "define",
+        "determine",
+        "restrict",
+        "prohibit",
+        "require",
+        "authorize",
+        "limit",
+        "disable",
+        "configure",
+        "conduct",
+        "retain",
+        "notify",
+        "report",
+        "allocate",
+        "assign",
+        "manage",
+        "train",
+        "test",
+        "verify",
+        "validate",
+        "approve",
+        "designate",
+        "coordinate",
+        "disseminate",
+        "include",
+        "use",
+        "apply",
+        "prevent",
+        "separate",
+        "audit",
+        "generate",
+        "correct",
+        "remove",
+        "deny",
+        "allow",
+        "permit",
+        "control",
+        "track",
+        "record",
+        "respond",
+        "plan",
+        "designate",
+        "enable",
+        "integrate",
+        "incorporate",
+        "obtain",
+        "perform",
+        "prepare",
+        "produce",
+        "reassess",
+        "remediate",
+        "scan",
+        "terminate",
+        "transmit",
+        "uniquely",
+    ]
+)
+"""Verbs that open a requirement written as an instruction ("a. Develop a plan ...")."""
+
+
+def is_normative(sentence: str) -> bool:
+    """Does the sentence state a requirement (shall, must, is required, an instruction)?"""
+    if _NORMATIVE_SENTENCE.search(sentence):
+        return True
+    words = _WORD.findall(_SECTION_NUMBER.sub("", sentence))
+    return bool(words) and words[0].lower() in _IMPERATIVE_VERBS and words[0][:1].isupper()
+
+
+_DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE)
+_TIME_UNIT = re.compile(
+    r"\bhow\s+many\s+(?:(?:business|calendar|working|full|consecutive)\s+)?"
+    r"(day|week|month|year|hour|minute|quarter)s?\b",
+    re.IGNORECASE,
+)
+_COUNTED = re.compile(
+    r"\b(?:how\s+many|(?:the\s+)?number\s+of)\s+(?:[a-z-]+\s+){0,4}?([a-z-]{2,}[a-rt-z]s)\b",
+    re.IGNORECASE,
+)
+"""What a count question counts: the first plural noun after "how many" ("how many sample
+credit forms" counts forms)."""
+_NEGATED_CASE = re.compile(
+    r"\b(?:if|when|whenever|where|should|in\s+case|in\s+the\s+event)\b[^?.;]*?"
+    r"(?:\bnot\b|n't\b|\bno\b|\bnever\b|\bfails?\s+to\b)",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:examples?|hypothetical|illustrat\w*|assum\w*|suppos\w*|scenario|worked)\b", re.IGNORECASE
+)
+EXAMPLE_SENTENCE = re.compile(
+    r"^\W*(?:\(?[a-z0-9]{1,3}[.)]\s+)?(?:for\s+(?:example|instance)|e\.g\.|assume|suppose|"
+    r"example|illustration)\b|\b(?:for\s+example|for\s+instance)\b",
+    re.IGNORECASE,
+)
+"""A sentence giving an example ("For example, if ... $950 ..."): it answers a question about
+that example, not the general question."""
+
+
+def _counted_stem(noun: str) -> str:
+    stem = _stem(noun.lower())
+    return stem[:-1] if stem.endswith("y") else stem
+
+
+_GIVEN_FIGURE = re.compile(r"(?:\bUS)?[$€£¥]?\s?\(?(\d[\d,]*(?:\.\d+)?)\)?")
+
+
+def _without_given(text: str, given: Sequence[str]) -> str:
+    """``text`` without the figures the question gives itself (an answer is a new figure)."""
+    if not given:
+        return text
+    wanted = set(given)
+    return _GIVEN_FIGURE.sub(
+        lambda m: " " if m.group(1).replace(",", "") in wanted else m.group(0), text
     )
 
 
@@ -649,6 +891,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "amount",
             r"\bhow\s+(?:much|big|large|high|low|small)\b|\bamount\b|\bthreshold\b|"
+            r"\b(?:above|below|over|under|beyond|up\s+to|exceeding)\s+what\b|\bwhat\s+total\b|"
             r"\blimit\b|\bcap\b|\bceiling\b|\bmaximum\b|\bminimum\b|\bmax\b|\bmin\b|\bvalue\b|"
             r"\bcost\b|\bprice\b|\bfees?\b|\brevenues?\b|\bsales\b|\bincome\b|\bprofit\b|"
             r"\bexpenses?\b|\bexpenditures?\b|\bcapex\b|\bspend(?:ing)?\b|\bcash\b|\bassets\b|"
@@ -668,8 +911,18 @@ def answer_type(question: str) -> AnswerType:
     """The kind of answer a question asks for, by the first matching rule (most specific first)."""
     for kind, pattern in _TYPE_RULES:
         if pattern.search(question):
+            if kind == "comparison" and _YES_NO.search(question) and not _PERIODIC.search(question):
+                # "Does a lease lose its exemption when the threshold increases?" asks yes or
+                # no; "Did revenue grow in 2022?" compares two periods' figures.
+                return "yes_no"
             return kind
     return "other"
+
+
+_YES_NO = next(p for k, p in _TYPE_RULES if k == "yes_no")
+_PERIODIC = re.compile(
+    r"\b(?:19|20)\d\d\b|\b(?:year|quarter|fiscal|FY\d*|annual|prior|previous)\b", re.IGNORECASE
+)
 
 
 _NAME = re.compile(

@@ -230,3 +230,34 @@ class TestFilings:
             )
         cited = {c.doc_id for claim in answer.claims for c in claim.citations}
         assert cited <= {"AMCOR_2023_10K"}
+
+
+class TestCriticAsksForTheAnswer:
+    """The rules critic's sufficiency: evidence near the question is not evidence answering it."""
+
+    @staticmethod
+    def _missing(text: str, question: str) -> list[str]:
+        from evidencegate.critique.rules import RulesCritic
+
+        corpus = InMemoryCorpus()
+        corpus.add("REG-1", "1", dt.date(2019, 1, 1), [text])
+        found = corpus.search(question, as_of=AS_OF, limit=8)
+        assert found, "the fixture passage must be retrieved"
+        return RulesCritic().sufficiency(question, found, as_of=AS_OF).missing_facts
+
+    def test_an_example_does_not_answer_the_general_question(self) -> None:
+        example = (
+            "For example, if the annual percentage increase in the CPI-W would result in a $950 "
+            "increase in the threshold amount, the threshold amount will be increased by $1,000."
+        )
+        question = "By how much is the lease threshold amount increased each year?"
+        assert any(f.startswith("figure: ") for f in self._missing(example, question))
+        rule = "The lease threshold amount is increased each year by $1,000 at most."
+        assert not any(f.startswith("figure: ") for f in self._missing(rule, question))
+
+    def test_a_negated_case_needs_a_negated_statement(self) -> None:
+        question = "What happens to the lease threshold amount if the CPI-W does not increase?"
+        stated = "The threshold amount is adjusted each year by any increase in the CPI-W."
+        assert any(f.startswith("case: ") for f in self._missing(stated, question))
+        negated = "If the CPI-W does not increase, the threshold amount does not change."
+        assert not any(f.startswith("case: ") for f in self._missing(negated, question))

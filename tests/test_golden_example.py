@@ -37,7 +37,6 @@ KNOWN_GAPS = {
     # Measured gaps of the offline default (issue 10 closing note), kept visible: each must keep
     # failing until the engine is fixed, and then this entry is removed (strict xfail).
     "ex-015": "answers the retention half of a two-part question without the final-response one",
-    "ex-021": "answers an unanswerable notification-deadline question with a pre-clearance rule",
     "ex-025": "answers an unanswerable waiting-period question with the Restricted List rule",
 }
 

@@ -210,3 +210,82 @@ class TestScope:
         catalog = [doc("3M_2018_10K", entity="3M", period="FY2018")]
         profile = profile_question("What is a consumer lease?", as_of=AS_OF)
         assert resolve_scope(profile, catalog).doc_ids is None
+
+
+class TestWhatTheAnswerMustState:
+    """The figure an answer states is the one asked for: new, in the asked unit, counting the
+    asked thing, about the asked case, and not an example unless an example is asked about."""
+
+    def test_day_first_and_abbreviated_dates_bound_the_period(self) -> None:
+        profile = profile_question(
+            "Before 21 July 2011, above what total was a lease exempt?", as_of=AS_OF
+        )
+        assert profile.target.end == dt.date(2011, 7, 20)
+        assert profile.numbers == ()  # the day of the date is not a figure to find
+        assert profile.answer_type == "amount"
+        assert profile_question("as of Jul. 21, 2011?", as_of=AS_OF).target.start == dt.date(
+            2011, 7, 21
+        )
+
+    def test_figures_the_question_gives_are_not_the_answer(self) -> None:
+        profile = profile_question(
+            "A $100 transfer with a $10 fee and a $15 correspondent fee fails: refund amount?",
+            as_of=AS_OF,
+        )
+        assert profile.hypothetical
+        assert not profile.states_figure("The sender pays US$100 and a fee of US$10 and US$15.")
+        assert profile.states_figure("The provider must refund US$85 to the sender.")
+
+    def test_duration_in_the_asked_unit(self) -> None:
+        profile = profile_question("Within how many minutes may a sender cancel?", as_of=AS_OF)
+        assert profile.time_unit == "minute"
+        assert profile.states_figure("no later than 30 minutes after the sender makes payment")
+        assert not profile.states_figure("within three business days of the request")
+
+    def test_count_of_the_asked_thing(self) -> None:
+        profile = profile_question(
+            "how many sample credit app forms in Reg B appendix B?", as_of=AS_OF
+        )
+        assert profile.counted == "form"
+        assert profile.states_figure("Appendix B contains five model credit application forms.")
+        assert not profile.states_figure("a creditor may use one of the sample forms")
+
+    @pytest.mark.parametrize(
+        ("question", "negated"),
+        [
+            ("what happens to the threshold if cpi-w doesn't go up?", True),
+            ("Should the CPI-W not rise by June 1, does the limit change?", True),
+            ("What is the maximum gift without prior approval?", False),
+        ],
+    )
+    def test_negated_case(self, question: str, negated: bool) -> None:
+        profile = profile_question(question, as_of=AS_OF)
+        assert profile.negated_case is negated
+        assert profile.numbers == ()  # "June 1" is a day
+
+    def test_requirement_questions_and_requirement_sentences(self) -> None:
+        from evidencegate.analysis import is_normative
+
+        assert profile_question("What does control SR-2 require?", as_of=AS_OF).normative
+        assert not profile_question(
+            "How much can I accept before I have to ask?", as_of=AS_OF
+        ).normative
+        assert is_normative("a. Develop a plan for managing supply chain risks;")
+        assert is_normative("(c) The creditor shall mail a copy of the appraisal.")
+        assert not is_normative("Managing supply chain risk requires a coordinated effort.")
+        assert not is_normative("Organizations may be subject to laws and directives.")
+
+    def test_frame_words_are_not_topic(self) -> None:
+        profile = profile_question("In which situations must accounts be disabled?", as_of=AS_OF)
+        assert "situation" not in profile.terms
+
+    def test_measure_leaves_out_names_and_periods(self) -> None:
+        profile = profile_question("3M latest annual capex?", as_of=AS_OF)
+        assert profile.measure == ("capex",)
+
+    def test_yes_no_question_with_a_change_verb(self) -> None:
+        assert (
+            answer_type("Does an exempt lease lose its exemption when the threshold increases?")
+            == "yes_no"
+        )
+        assert answer_type("Did 3M's revenue grow in 2022?") == "comparison"

@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from evidencegate.analysis import (
-    has_figure,
     names_in,
     normalise_question,
     profile_question,
@@ -133,9 +132,7 @@ class FeedbackRetriever:
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
-            if profile.wants_figure and has_figure(
-                passage.text, profile.wants_figure, profile.answer_type
-            ):
+            if profile.states_figure(passage.text):
                 bonus += step
             periods = [
                 period

@@ -22,8 +22,8 @@ import datetime as dt
 from collections.abc import Sequence
 
 from evidencegate.analysis import (
+    EXAMPLE_SENTENCE,
     QuestionProfile,
-    has_figure,
     names_in,
     profile_question,
     sentence_period,
@@ -43,6 +43,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
 from evidencegate.verify.edits import EvidenceText, find_edits
+from evidencegate.verify.support import negation_cues
 
 __all__ = ["RulesCritic"]
 
@@ -63,6 +64,8 @@ FIGURE = "figure: "
 NAME = "name: "
 FOCUS = "focus: "
 ASKED = "question: "
+_MEASURED = frozenset({"amount", "percentage", "count", "comparison"})
+CASE = "case: "
 
 
 class RulesCritic:
@@ -233,20 +236,29 @@ class RulesCritic:
         if fact.startswith(NAME):
             name = fact.removeprefix(NAME)
             return any(names_in(name, t) for t in texts)
+        if fact.startswith(CASE):
+            return any(negation_cues(s) for t in texts for s in _sentences(t.partition(_PLACE)[0]))
         if fact.startswith(FOCUS):
+            # Stated by the sentence itself, or by the heading it stands under ("Account
+            # Management" for a sentence of that control); a word the document only uses
+            # elsewhere does not count.
             wanted = fact.removeprefix(FOCUS).split()
-            return (
-                any(covered_share(wanted, terms(t.partition(_PLACE)[0])) >= 0.5 for t in texts)
-                if pool is None
-                else covered_share(
-                    wanted, [w for t in texts for w in terms(t.partition(_PLACE)[0])]
-                )
-                >= 0.5
+            parts = [(terms(body), set(terms(place))) for body, _, place in map(_split, texts)]
+            if pool is None:
+                return any(_focus_stated(wanted, body, place) for body, place in parts)
+            return _focus_stated(
+                wanted,
+                [w for body, _ in parts for w in body],
+                set.intersection(*(place for _, place in parts)),
             )
         if fact.startswith(FIGURE):
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
+            measure = profile.measure if profile.answer_type in _MEASURED else ()
+            # A question naming its subject (3M, Regulation M) pins the document, and then the
+            # figure must be about (half of) what is measured; a question naming nothing is
+            # mostly the asker's own words, and one of them stated is all that can be asked.
             for text in texts:
                 body, _, place = text.partition(_PLACE)
                 place_terms = terms(place)
@@ -254,10 +266,14 @@ class RulesCritic:
                     period = sentence_period(sentence)
                     if period is not None and not period.overlaps(profile.target):
                         continue
-                    if not has_figure(
-                        sentence, profile.wants_figure or "quantity", profile.answer_type
-                    ):
+                    if not profile.states_figure(sentence):
                         continue
+                    if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
+                        continue  # "For example, if ... $950 ...": not the general answer
+                    if measure and covered_share(measure, [*terms(sentence), *place_terms]) < (
+                        0.5 if profile.names else 1e-9
+                    ):
+                        continue  # a figure about something else ("cash" for "capex")
                     if not topic or covered_share(topic, [*terms(sentence), *place_terms]) >= 0.5:
                         return True
             return False
@@ -273,6 +289,15 @@ class RulesCritic:
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
         return covered_share(wanted, have) >= self.topic_coverage
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    return text.partition(_PLACE)
+
+
+def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
+    rest = [w for w in wanted if w not in place]
+    return not rest or covered_share(rest, body) >= 0.5
 
 
 def _edit_audit(
@@ -357,6 +382,8 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     facts += [NAME + n for n in profile.names]
     facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]
+    if profile.negated_case:
+        facts.append(CASE + "the case the question asks about (something that does not happen)")
     if profile.wants_figure:
         facts.append(FIGURE + "a stated figure or date answering the question")
     return facts

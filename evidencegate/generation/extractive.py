@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evidencegate.analysis import (
+    EXAMPLE_SENTENCE,
     QuestionProfile,
     Sentence,
     bigrams,
-    has_figure,
     idf_weights,
+    is_normative,
     names_in,
     profile_question,
     sentence_period,
@@ -108,10 +109,14 @@ class ExtractiveGenerator:
             score += 0.2 * covered_share(profile.terms, c_terms, weights)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
-                if has_figure(candidate.text, profile.wants_figure, profile.answer_type):
+                if profile.states_figure(candidate.text):
                     score += 0.25
                 else:
                     score *= 0.4
+            if profile.normative and not is_normative(candidate.text):
+                score *= 0.6  # "what does SR-2 require": the requirement, not guidance on it
+            if not profile.hypothetical and EXAMPLE_SENTENCE.search(candidate.text):
+                score *= 0.6  # an example answers a question about that example
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
