@@ -64,9 +64,10 @@ def offline(store: Store, items: list[GoldenItem]) -> dict[Arm, list[ItemResult]
 
 @pytest.fixture(scope="module")
 def from_memory(store: Store, items: list[GoldenItem]) -> dict[Arm, list[ItemResult]]:
-    """The same, with a generator answering from what the sources said on 2024-02-01."""
+    """The same, with a generator answering from what the sources said on 2024-02-01 (the
+    items' own questions: the paraphrases go through the gate in ``offline``)."""
     generator = SnapshotGenerator(store, dt.date(2024, 2, 1))
-    return run_ablation(items, store, policy=Policy(), generator=generator)
+    return run_ablation(items, store, policy=Policy(), generator=generator, paraphrases=False)
 
 
 def defined(results: Sequence[ItemResult], metric: Metric) -> float:
