@@ -60,6 +60,7 @@ from evidencegate.providers import ChatMessage, ChatModel, ChatRequest, ChatResp
 from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.report.html import write_report
 from evidencegate.review import ReviewQueue
+from evidencegate.testing import ScriptedCritic, ScriptedGenerator
 from evidencegate.trace.chain import verify_trace
 from evidencegate.trace.recorder import TraceRecorder
 from evidencegate.trace.replay import replay_trace
@@ -113,6 +114,8 @@ __all__ = [
     "RulesCritic",
     "RunOutcome",
     "ScriptedChatModel",
+    "ScriptedCritic",
+    "ScriptedGenerator",
     "StopReason",
     "Store",
     "StoreError",

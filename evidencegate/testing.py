@@ -20,6 +20,7 @@ from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import (
     Authority,
     Claim,
+    ClaimAudit,
     ClaimVerification,
     CriticAudit,
     CriticSufficiency,
@@ -28,6 +29,7 @@ from evidencegate.contracts import (
     Page,
     Passage,
     SourcePage,
+    Verdict,
 )
 from evidencegate.exceptions import CriticOutputInvalid
 from evidencegate.generation.extractive import ExtractiveGenerator
@@ -173,13 +175,34 @@ class InMemoryCorpus:
         return hits[:limit]
 
 
+DraftScript = Sequence[Draft] | Callable[[str, Sequence[Passage]], Draft]
+"""What a :class:`ScriptedGenerator` drafts: drafts in order, or a function of
+(question, evidence)."""
+
+SufficiencyScript = (
+    Sequence[CriticSufficiency] | Callable[[str, Sequence[Passage]], CriticSufficiency]
+)
+"""What a :class:`ScriptedCritic` judges in phase 1: judgements in order, or a function of
+(question, evidence)."""
+
+AuditScript = Sequence[CriticAudit] | Callable[[Sequence[Claim]], CriticAudit]
+"""What a :class:`ScriptedCritic` judges in phase 2: audits in order, or a function of the
+drafted claims."""
+
+
 class ScriptedGenerator:
-    """A generator that returns the given drafts in order (then declines)."""
+    """A generator that drafts from a script: the given drafts in order, or a function.
 
-    component_id = "generator:scripted@test"
+    When a list runs out it declines (``Draft(declined="script exhausted")``), so the run
+    abstains instead of answering. ``calls`` keeps what each draft was asked with.
+    """
 
-    def __init__(self, drafts: Sequence[Draft]) -> None:
-        self._drafts = list(drafts)
+    def __init__(
+        self, drafts: DraftScript, *, component_id: str = "generator:scripted@test"
+    ) -> None:
+        self.component_id = component_id
+        self._function = drafts if callable(drafts) else None
+        self._drafts = [] if callable(drafts) else list(drafts)
         self.calls: list[dict[str, object]] = []
 
     def draft(
@@ -191,34 +214,83 @@ class ScriptedGenerator:
         avoid: Sequence[str] = (),
     ) -> Draft:
         self.calls.append({"question": question, "evidence": list(evidence), "avoid": list(avoid)})
+        if self._function is not None:
+            return self._function(question, evidence)
         if not self._drafts:
             return Draft(declined="script exhausted")
         return self._drafts.pop(0)
 
 
 class ScriptedCritic:
-    """A critic that returns the given phase-1 and phase-2 outputs in order.
+    """A critic that judges from a script: each phase a list of outputs in order, or a function.
 
-    When a script runs out it fails closed, as an invalid critic does
-    (:class:`~evidencegate.exceptions.CriticOutputInvalid`: the run abstains). ``calls`` keeps
-    what each phase was given.
+    Phase 1 (``sufficiency``) sees the question and the evidence, never a draft; phase 2
+    (``audits``) gets the drafted claims. When a list runs out the critic fails closed, as an
+    invalid critic does (:class:`~evidencegate.exceptions.CriticOutputInvalid`: the run
+    abstains with ``critic_invalid``). ``calls`` keeps what each phase was given.
+    :meth:`approving` and :meth:`judging` build the common ones.
     """
-
-    component_id = "critic:scripted@test"
 
     def __init__(
         self,
-        sufficiency: Sequence[CriticSufficiency] = (),
-        audits: Sequence[CriticAudit] = (),
+        sufficiency: SufficiencyScript = (),
+        audits: AuditScript = (),
+        *,
+        component_id: str = "critic:scripted@test",
     ) -> None:
-        self._sufficiency = list(sufficiency)
-        self._audits = list(audits)
+        self.component_id = component_id
+        self._sufficiency_function = sufficiency if callable(sufficiency) else None
+        self._sufficiency = [] if callable(sufficiency) else list(sufficiency)
+        self._audit_function = audits if callable(audits) else None
+        self._audits = [] if callable(audits) else list(audits)
         self.calls: list[dict[str, object]] = []
+
+    @classmethod
+    def judging(
+        cls, verdict: Verdict, *, component_id: str = "critic:scripted@test"
+    ) -> ScriptedCritic:
+        """A critic that finds every evidence sufficient and gives every claim ``verdict``.
+
+        Coverage is 1.0 and the contract met when the verdict is ``supported``, 0.0 and not
+        met otherwise.
+        """
+        supported = verdict is Verdict.SUPPORTED
+
+        def audit(claims: Sequence[Claim]) -> CriticAudit:
+            return CriticAudit(
+                claims=[
+                    ClaimAudit(
+                        claim_id=claim.claim_id,
+                        verdict=verdict,
+                        evidence_ids=[],
+                        reason=f"scripted: {verdict.value}",
+                    )
+                    for claim in claims
+                ],
+                coverage=1.0 if supported else 0.0,
+                contract_met=supported,
+            )
+
+        return cls(
+            lambda question, evidence: CriticSufficiency(
+                requires_more_context=False, reason="scripted: sufficient"
+            ),
+            audit,
+            component_id=component_id,
+        )
+
+    @classmethod
+    def approving(cls, *, component_id: str = "critic:approving@test") -> ScriptedCritic:
+        """A critic that approves everything (``judging(Verdict.SUPPORTED)``): with it, what a
+        run refuses is what the deterministic verifier refused."""
+        return cls.judging(Verdict.SUPPORTED, component_id=component_id)
 
     def sufficiency(
         self, question: str, evidence: Sequence[Passage], *, as_of: dt.date
     ) -> CriticSufficiency:
         self.calls.append({"phase": "sufficiency", "question": question, "evidence": evidence})
+        if self._sufficiency_function is not None:
+            return self._sufficiency_function(question, evidence)
         if not self._sufficiency:
             raise CriticOutputInvalid("sufficiency script exhausted", critic=self.component_id)
         return self._sufficiency.pop(0)
@@ -234,6 +306,8 @@ class ScriptedCritic:
         required_facts: Sequence[str],
     ) -> CriticAudit:
         self.calls.append({"phase": "audit", "question": question, "claims": list(claims)})
+        if self._audit_function is not None:
+            return self._audit_function(claims)
         if not self._audits:
             raise CriticOutputInvalid("audit script exhausted", critic=self.component_id)
         return self._audits.pop(0)

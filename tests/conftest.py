@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import socket
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import structlog
 from hypothesis import settings
 
+from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.data import data_files
 
 COUNTS: defaultdict[str, Counter[str]] = defaultdict(Counter)
@@ -33,6 +38,98 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(message + " and EVIDENCEGATE_REQUIRE_SHARED=1")
         pytest.skip(message)
     return path
+
+
+# ------------------------------------------------------------------------ the example corpus
+
+EXAMPLE_ITEMS: list[dict[str, Any]] = [
+    json.loads(line)
+    for line in (EXAMPLE_CORPUS / "golden.jsonl").read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+"""The example golden set as raw JSON objects, in file order."""
+
+
+def example_item(item_id: str) -> dict[str, Any]:
+    """The example golden item ``item_id`` (``ex-001`` ...), as raw JSON."""
+    for item in EXAMPLE_ITEMS:
+        if item["id"] == item_id:
+            return item
+    raise AssertionError(f"no example golden item {item_id!r}")
+
+
+def example_corpus_files() -> list[Path]:
+    """The example corpus's documents, in a fixed order."""
+    return sorted((EXAMPLE_CORPUS / "corpus").glob("*.md"))
+
+
+# ------------------------------------------------------------------------------------ stores
+# Ingesting is the slow part of most end-to-end tests, so each corpus is ingested once per
+# session. The example store is never opened after it is built: a test (or a module) gets its
+# own copy of the directory, so the traces, reviews and versions one test adds are never seen by
+# another. The CFPB store is large and shared as it is: read it, never write to it.
+
+
+@pytest.fixture(scope="session")
+def example_store_master(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example corpus ingested with the default options, once; copy it, never open it."""
+    directory = tmp_path_factory.mktemp("example-master") / "store"
+    with Store.open(directory) as store:
+        store.ingest(example_corpus_files(), IngestOptions())
+    return directory
+
+
+@pytest.fixture
+def example_store_dir(example_store_master: Path, tmp_path: Path) -> Path:
+    """A private copy of the example store for one test (``tmp_path / "store"``)."""
+    return Path(shutil.copytree(example_store_master, tmp_path / "store"))
+
+
+@pytest.fixture
+def example_store(example_store_dir: Path) -> Iterator[Store]:
+    """The test's private example store, open."""
+    with Store.open(example_store_dir, create=False) as store:
+        yield store
+
+
+@pytest.fixture(scope="module")
+def module_example_store_dir(
+    example_store_master: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A copy of the example store shared by one module's tests (for module-scoped fixtures)."""
+    return Path(shutil.copytree(example_store_master, tmp_path_factory.mktemp("example") / "store"))
+
+
+@pytest.fixture(scope="module")
+def module_example_store(module_example_store_dir: Path) -> Iterator[Store]:
+    """The module's example store, open for the module's tests."""
+    with Store.open(module_example_store_dir, create=False) as store:
+        yield store
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """A store and the report of the one ingest that filled it."""
+
+    source: Path
+    store: Store
+    report: IngestReport
+
+
+@pytest.fixture(scope="session")
+def cfpb_ingest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ingested]:
+    """The CFPB regulations (47k paragraphs, 49 dated versions) ingested once per session with
+    only ``authority="primary"``, and the ingest's report."""
+    source = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
+    with Store.open(tmp_path_factory.mktemp("cfpb") / "store") as store:
+        report = store.ingest([source], IngestOptions(authority="primary"))
+        yield Ingested(source, store, report)
+
+
+@pytest.fixture(scope="session")
+def cfpb_store(cfpb_ingest: Ingested) -> Store:
+    """The session's CFPB store, shared by every test that asks for it: read only."""
+    return cfpb_ingest.store
 
 
 @pytest.fixture(autouse=True)

@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_ITEMS
 
 from evidencegate.cli import main
 from evidencegate.contracts import GatedAnswer, Outcome
 
-CORPUS = EXAMPLE_CORPUS / "corpus"
-
 
 @pytest.fixture
-def store(tmp_path: Path) -> Path:
-    directory = tmp_path / "store"
-    assert main(["ingest", *map(str, sorted(CORPUS.glob("*.md"))), "--store", str(directory)]) == 0
-    return directory
+def store(example_store_dir: Path) -> Path:
+    """A private copy of the example store."""
+    return example_store_dir
 
 
-def golden(category: str) -> dict[str, str]:
-    for line in (EXAMPLE_CORPUS / "golden.jsonl").read_text().splitlines():
-        item = json.loads(line)
-        if item["category"] == category:
-            return item  # type: ignore[no-any-return]
-    raise AssertionError(category)
+def golden(category: str) -> dict[str, Any]:
+    """The first example golden item of ``category``."""
+    return next(item for item in EXAMPLE_ITEMS if item["category"] == category)
 
 
 class TestAsk:
@@ -143,47 +137,3 @@ class TestDemo:
         assert len(traces) >= 4
         for trace in traces:
             assert main(["verify", str(trace)]) == 0
-
-
-class TestAblate:
-    def test_ablate_gates_on_the_example_set(
-        self, store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-    ) -> None:
-        """ablate writes its outputs; a passing gate exits 0 and an impossible one exits 1."""
-        golden_path = str(EXAMPLE_CORPUS / "golden.jsonl")
-        out = tmp_path / "out"
-        code = main(
-            [
-                "ablate",
-                golden_path,
-                "--store",
-                str(store),
-                "-o",
-                str(out),
-                "--no-progress",
-                "--resamples",
-                "200",
-                "--fail-over",
-                "unsupported_claim_rate=0",
-            ]
-        )
-        assert code == 0
-        assert (out / "metrics.json").is_file() and (out / "report.html").is_file()
-        code = main(
-            [
-                "ablate",
-                golden_path,
-                "--store",
-                str(store),
-                "-o",
-                str(tmp_path / "o2"),
-                "--no-progress",
-                "--resamples",
-                "200",
-                "--arms",
-                "grounded_followup",
-                "--fail-under",
-                "required_coverage=1.01",
-            ]
-        )
-        assert code == 1

@@ -12,7 +12,7 @@ from typing import Any
 
 import pypdf
 import pytest
-from conftest import REPO_ROOT, shared_path
+from conftest import REPO_ROOT, Ingested, shared_path
 
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.exceptions import IngestError, StoreError
@@ -583,14 +583,11 @@ class TestTransactions:
 
 
 class TestCfpbCorpus:
-    def test_whole_file_ingests_with_only_an_authority(self, tmp_path: Path) -> None:
+    def test_whole_file_ingests_with_only_an_authority(self, cfpb_ingest: Ingested) -> None:
         """All 47k CFPB paragraphs ingest with --authority primary: 5 documents, 49 versions."""
-        path = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
-        with Store.open(tmp_path) as store:
-            report = store.ingest([path], IngestOptions(authority="primary"))
-            stats = store.stats()
-        with path.open(encoding="utf-8") as lines:
+        stats = cfpb_ingest.store.stats()
+        with cfpb_ingest.source.open(encoding="utf-8") as lines:
             rows = sum(1 for _ in lines)
         assert (stats["documents"], stats["versions"]) == (5, 49)
-        assert stats["pages"] + len(report.skipped) == rows
+        assert stats["pages"] + len(cfpb_ingest.report.skipped) == rows
         assert stats["passages"] >= stats["pages"]

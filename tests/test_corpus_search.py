@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import shared_path
 
 from evidencegate.contracts import Passage
 from evidencegate.corpus import IngestOptions, Store
@@ -285,13 +284,10 @@ class TestLookup:
         assert store.versions("NOPE") == []
 
 
-@pytest.fixture(scope="module")
-def cfpb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    """The whole CFPB corpus (47k paragraphs, 49 versions), ingested once for this module."""
-    source = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
-    with Store.open(tmp_path_factory.mktemp("cfpb")) as store:
-        store.ingest([source], IngestOptions(authority="primary"))
-        yield store
+@pytest.fixture
+def cfpb(cfpb_store: Store) -> Store:
+    """The whole CFPB corpus (47k paragraphs, 49 versions), ingested once per session."""
+    return cfpb_store
 
 
 class TestCfpbSearch:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_CORPUS, example_item
 
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import Store
@@ -24,16 +22,8 @@ CASH_RULE = "cash, cash equivalents, gift cards, securities or loans"
 EDITED_RULE = "cash, gift cards, securities, loans or cash equivalents"
 
 
-def golden(item_id: str) -> dict[str, Any]:
-    for line in (EXAMPLE_CORPUS / "golden.jsonl").read_text(encoding="utf-8").splitlines():
-        item: dict[str, Any] = json.loads(line)
-        if item["id"] == item_id:
-            return item
-    raise AssertionError(item_id)
-
-
 # ex-008: as of 2024-06-01 the cash-gift rule comes from HSB-POL-007@2024.1 (from 2024-03-01).
-ITEM = golden("ex-008")
+ITEM = example_item("ex-008")
 AS_OF = dt.date.fromisoformat(ITEM["as_of"])
 
 

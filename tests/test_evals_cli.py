@@ -6,14 +6,12 @@ import argparse
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_CORPUS
 
 from evidencegate.contracts import Arm, Outcome
-from evidencegate.corpus import IngestOptions, Store
 from evidencegate.evals.answers import AnswerClass, AnswerGrade
 from evidencegate.evals.cli import Gate, Progress, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.evals.golden import Category
@@ -25,11 +23,9 @@ ALL = list(Arm)
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    directory = tmp_path_factory.mktemp("cli") / "store"
-    with Store.open(directory) as store:
-        store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")), IngestOptions())
-    yield directory
+def store_dir(module_example_store_dir: Path) -> Path:
+    """The module's copy of the example store."""
+    return module_example_store_dir
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import subprocess
 import sys
 import tomllib
@@ -13,7 +14,7 @@ import pytest
 from conftest import REPO_ROOT
 
 import evidencegate
-from evidencegate import _version
+from evidencegate import _version, testing
 
 EXPECTED = {
     "BudgetExceeded",
@@ -76,6 +77,8 @@ EXPECTED = {
     "Retriever",
     "RunOutcome",
     "ScriptedChatModel",
+    "ScriptedCritic",
+    "ScriptedGenerator",
     "TraceSink",
 }
 
@@ -107,6 +110,22 @@ class TestExportedMembers:
             assert getattr(module, name) is obj, name
         for name, module_name in LAZY.items():
             assert getattr(evidencegate, name).__module__ == module_name
+
+
+class TestDocumented:
+    def test_readme_lists_exactly_the_exports(self) -> None:
+        """README's "What the package exports" names every exported name and no other."""
+        readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+        section = readme.split("### What the package exports", 1)[1].split("\n#", 1)[0]
+        listed = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", section))
+        listed -= {"__all__", "evidencegate"}  # the prose around the list
+        assert listed == EXPECTED
+
+    def test_test_doubles_are_the_testing_modules_own(self) -> None:
+        """The exported scripted doubles are evidencegate.testing's, listed in its __all__."""
+        for name in ("ScriptedCritic", "ScriptedGenerator"):
+            assert name in testing.__all__
+            assert getattr(evidencegate, name) is getattr(testing, name)
 
 
 class TestImportCost:

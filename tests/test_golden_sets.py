@@ -67,23 +67,6 @@ class TestGoldenFiles:
 
 
 @pytest.fixture(scope="module")
-def example_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    store = Store.open(tmp_path_factory.mktemp("example") / "store")
-    store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")), IngestOptions())
-    yield store
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def cfpb_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    source = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
-    store = Store.open(tmp_path_factory.mktemp("cfpb") / "store")
-    store.ingest([source], IngestOptions(authority="primary"))
-    yield store
-    store.close()
-
-
-@pytest.fixture(scope="module")
 def nist_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     source = shared_path("corpora", "nist_sp800_53", "controls.jsonl")
     store = Store.open(tmp_path_factory.mktemp("nist") / "store")

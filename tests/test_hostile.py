@@ -14,7 +14,7 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_CORPUS, example_corpus_files
 
 from evidencegate.cli import main
 from evidencegate.contracts import (
@@ -91,15 +91,10 @@ HOSTILE_RECORD = {
 }
 
 
-def corpus_files() -> list[str]:
-    return [str(p) for p in sorted((EXAMPLE_CORPUS / "corpus").glob("*.md"))]
-
-
 @pytest.fixture
-def store(tmp_path: Path) -> Path:
-    directory = tmp_path / "store"
-    assert main(["ingest", *corpus_files(), "--store", str(directory)]) == 0
-    return directory
+def store(example_store_dir: Path) -> Path:
+    """A private copy of the example store."""
+    return example_store_dir
 
 
 def ingest(store: Path, tmp_path: Path, name: str, text: str) -> int:
@@ -288,7 +283,7 @@ def _ingest_in_process(args: tuple[str, list[str]]) -> tuple[int, str]:
 class TestConcurrentStoreCreation:
     def test_processes_creating_one_store_at_once_all_succeed(self, tmp_path: Path) -> None:
         """Four processes ingesting into the same new store all succeed, in 5 rounds."""
-        files = corpus_files()
+        files = [str(p) for p in example_corpus_files()]
         context = multiprocessing.get_context("spawn")
         with context.Pool(4) as pool:
             for attempt in range(5):
@@ -435,7 +430,7 @@ class TestTracesAreTenantScopedAndComplete:
         code = main(
             ["ablate", str(golden), "--store", str(store), "-o", str(out), "--arms", "baseline"]
         )
-        assert code in (0, 1)
+        assert code == 0  # no --fail-under/--fail-over gate was given
         capsys.readouterr()
         assert main(["traces", "list", "--store", str(store), "--json"]) == 0
         files = sorted(json.loads(row)["file"] for row in capsys.readouterr().out.splitlines())

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import structlog
-from conftest import EXAMPLE_CORPUS
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
@@ -60,11 +59,9 @@ def named(spans: list[ReadableSpan], name: str) -> list[ReadableSpan]:
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("otel") / "store"
-    with Store.open(directory) as store:
-        store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
-    return directory
+def store_dir(module_example_store_dir: Path) -> Path:
+    """The module's copy of the example store."""
+    return module_example_store_dir
 
 
 def start_event() -> RunStartEvent:

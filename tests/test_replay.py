@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_ITEMS, example_item
 
 from evidencegate.canonical import sha256_hex
 from evidencegate.components import build_generator
@@ -53,13 +53,6 @@ from evidencegate.trace.replay import (
 )
 from evidencegate.trace.replay_cli import add_replay_arguments, run_replay
 
-ITEMS: list[dict[str, Any]] = [
-    json.loads(line)
-    for line in (EXAMPLE_CORPUS / "golden.jsonl").read_text(encoding="utf-8").splitlines()
-    if line.strip()
-]
-
-
 DECISION = DecisionEvent(decision=Decision(pass_no=1, action=Action.FINAL, reason="contract_met"))
 RUN_END = RunEndEvent(
     answer=GatedAnswer(
@@ -76,21 +69,15 @@ RUN_END = RunEndEvent(
 )
 
 
-def item(item_id: str) -> dict[str, Any]:
-    return next(i for i in ITEMS if i["id"] == item_id)
-
-
 def answered_item() -> dict[str, Any]:
     """A factual item the offline components answer (ex-001: the $100 gift limit)."""
-    return item("ex-001")
+    return example_item("ex-001")
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("replay") / "store"
-    with Store.open(directory) as store:
-        store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
-    return directory
+def store_dir(module_example_store_dir: Path) -> Path:
+    """The module's copy of the example store."""
+    return module_example_store_dir
 
 
 @pytest.fixture
@@ -120,7 +107,7 @@ def cli(*argv: str) -> int:
 
 
 class TestReplayIdentity:
-    @pytest.mark.parametrize("golden", ITEMS, ids=[i["id"] for i in ITEMS])
+    @pytest.mark.parametrize("golden", EXAMPLE_ITEMS, ids=[i["id"] for i in EXAMPLE_ITEMS])
     def test_every_golden_item_replays_identically(
         self, store: Store, tmp_path: Path, golden: dict[str, Any]
     ) -> None:
@@ -413,7 +400,7 @@ def record_with_model(store: Store, trace: Path, *, replies: list[Exception]) ->
         return ScriptedChatModel(reply, provider=provider, model=model)
 
     generator = build_generator(LLM_POLICY, chat_models=models)
-    golden = item("ex-008")
+    golden = example_item("ex-008")
     return EvidenceGate(store, policy=LLM_POLICY, generator=generator).ask(
         golden["question"], as_of=dt.date.fromisoformat(golden["as_of"]), trace_out=trace
     )
@@ -490,7 +477,7 @@ class TestContractV1Replay:
             return ScriptedChatModel(v1_reply, provider=provider, model=model)
 
         generator = build_generator(LLM_POLICY, chat_models=models, contract=1)
-        golden = item("ex-008")
+        golden = example_item("ex-008")
         answer = EvidenceGate(store, policy=LLM_POLICY, generator=generator).ask(
             golden["question"], as_of=dt.date.fromisoformat(golden["as_of"]), trace_out=trace
         )

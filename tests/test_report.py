@@ -52,11 +52,9 @@ def golden(item_id: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("report") / "store"
-    with Store.open(directory) as store:
-        store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
-    return directory
+def store_dir(module_example_store_dir: Path) -> Path:
+    """The module's copy of the example store."""
+    return module_example_store_dir
 
 
 @pytest.fixture

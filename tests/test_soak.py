@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import COUNTS, EXAMPLE_CORPUS, REPO_ROOT
+from conftest import COUNTS, REPO_ROOT, example_corpus_files
 
 from evidencegate.cli import main
 from evidencegate.corpus import Store
@@ -36,10 +36,6 @@ QUESTIONS = (
     "How long must records of complaints be kept?",
     "What is the bank's policy on employees keeping pets at the office?",
 )
-
-
-def corpus_files() -> list[str]:
-    return [str(p) for p in sorted((EXAMPLE_CORPUS / "corpus").glob("*.md"))]
 
 
 def integrity_failures(store: Path) -> list[str]:
@@ -104,7 +100,11 @@ class TestConcurrencySoak:
         context = multiprocessing.get_context("spawn")
         with context.Pool(WORKERS) as pool:
             results = pool.map(
-                _soak_worker, [(w, store, SOAK_SECONDS, corpus_files()) for w in range(WORKERS)]
+                _soak_worker,
+                [
+                    (w, store, SOAK_SECONDS, list(map(str, example_corpus_files())))
+                    for w in range(WORKERS)
+                ],
             )
         errors = [e for _, _, worker_errors in results for e in worker_errors]
         failures = integrity_failures(Path(store))
@@ -160,12 +160,13 @@ def _run(
 
 
 class TestKillNine:
-    def test_kill_9_during_ingest_and_ask_never_corrupts(self, tmp_path: Path) -> None:
+    def test_kill_9_during_ingest_and_ask_never_corrupts(
+        self, example_store_dir: Path, tmp_path: Path
+    ) -> None:
         """Ingest and ask processes killed with SIGKILL at random moments of their work leave a
         store that passes its integrity check, traces that verify (complete or incomplete,
         never broken) and an ingest that committed whole or not at all."""
-        store = tmp_path / "store"
-        assert main(["ingest", *corpus_files(), "--store", str(store)]) == 0
+        store = example_store_dir
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
         rng = random.Random(13)
         records = 1000

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 import rfc8785
-from conftest import EXAMPLE_CORPUS
 
 from evidencegate.canonical import canonical_json, canonical_json_v1, sha256_hex
 from evidencegate.components import build_generator
@@ -40,11 +39,9 @@ CASH_RULE = "Employees must not accept cash, cash equivalents, gift cards, secur
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("format") / "store"
-    with Store.open(directory) as store:
-        store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
-    return directory
+def store_dir(module_example_store_dir: Path) -> Path:
+    """The module's copy of the example store."""
+    return module_example_store_dir
 
 
 @pytest.fixture

@@ -10,10 +10,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_CORPUS
 
 from evidencegate.contracts import GatedAnswer
-from evidencegate.corpus import Store
 from evidencegate.exceptions import StoreError
 from evidencegate.gate import EvidenceGate
 from evidencegate.trace.anchor import ANCHOR_LOG
@@ -28,11 +26,9 @@ UNANSWERABLE = "What is the bank's policy on employees keeping pets at the offic
 
 
 @pytest.fixture
-def store_dir(tmp_path: Path) -> Path:
-    directory = tmp_path / "store"
-    with Store.open(directory) as store:
-        store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
-    return directory
+def store_dir(example_store_dir: Path) -> Path:
+    """A private copy of the example store."""
+    return example_store_dir
 
 
 def ask(store_dir: Path, question: str) -> GatedAnswer:
