@@ -53,7 +53,8 @@ version_date: 2022-06-01
 authority: secondary
 title: Staff FAQ
 ---
-Can I accept a gift? Yes, a gift of up to $100 may be accepted. Gebühren sind ausgeschlossen.
+Can I accept a gift? Yes, a gift of up to $100 may be accepted (15 U.S.C. 1601).
+Gebühren sind ausgeschlossen.
 """
 
 
@@ -174,10 +175,12 @@ class TestSearchParity:
             assert source.page.text[passage.char_start : passage.char_end] == passage.text
 
     def test_stemmed_and_accented_terms_match(self, store: StoreBackend) -> None:
-        """'accepted' finds 'accept', and 'gebuhren' finds 'Gebühren' (diacritics folded)."""
+        """'accepted' finds 'accept', 'gebuhren' finds 'Gebühren' (diacritics folded), and
+        one-letter tokens are terms (too short to stem)."""
         day = dt.date(2023, 1, 1)
         assert {p.doc_id for p in store.search("accepting", as_of=day)} >= {"FAQ-GIFTS"}
         assert [p.doc_id for p in store.search("gebuhren", as_of=day)] == ["FAQ-GIFTS"]
+        assert [p.doc_id for p in store.search("U.S.C.", as_of=day)] == ["FAQ-GIFTS"]
 
     def test_tenants_are_separate(self, store: StoreBackend, tmp_path: Path) -> None:
         """A tenant sees only its documents; no tenant means the default tenant."""

@@ -7,11 +7,12 @@
                       are compared in the "C" collation (code point by code point, as SQLite's
                       BINARY), and supersession is the one rule of
                       :func:`evidencegate.corpus.store.supersession`.
-``passages``          spans of pages, each with its token count and a ``tsvector`` of its terms
-                      (text and context, folded and Porter-stemmed in Python by
-                      :func:`index_terms`, positions kept so a term's frequency is its count of
-                      positions), under a GIN index.
-``corpus_stats``      one row: the passage and token counts BM25's idf and average length use.
+``passages``          spans of pages, each with its token count, a ``tsvector`` of its distinct
+                      terms (text and context, folded and Porter-stemmed in Python by
+                      :func:`index_terms`, as FTS5's ``porter unicode61`` does) under a GIN
+                      index, and its term frequencies (``jsonb``).
+``corpus_stats``      one row: the passage and token counts BM25's average length and idf use.
+``term_stats``        how many passages hold each term (BM25's document frequency).
 ``run_scores``, ``flagged_responses``, ``feedback``  the review queue (:mod:`evidencegate.review`).
 ``traces``            the trace index (:mod:`evidencegate.trace.index`).
 ``schema_version``    one row per migration applied; :data:`SCHEMA_VERSION` is the newest.
@@ -40,6 +41,7 @@ import os
 import re
 import threading
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,9 +83,9 @@ __all__ = [
 TRACES_ENV_VAR = "EVIDENCEGATE_TRACES_DIR"
 _K1 = 1.2
 _B = 0.75
-_MAX_POSITION = 16383
-"""The largest position a tsvector holds; later tokens of a (very long) passage share it."""
 _CONNECT_TIMEOUT_S = 10
+_ANALYZE_AFTER = 5000
+"""An ``ingest`` call adding this many passages refreshes the planner's statistics."""
 _MIGRATION_LOCK = 0x45564754  # "EVGT": one migrating process at a time
 
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -137,7 +139,8 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
             text text NOT NULL,
             context text NOT NULL,
             length integer NOT NULL,
-            terms tsvector NOT NULL
+            terms tsvector NOT NULL,
+            frequencies jsonb NOT NULL
         )""",
         "CREATE INDEX passages_by_version ON passages (version_id)",
         "CREATE INDEX passages_by_id ON passages (passage_id)",
@@ -148,6 +151,10 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
             tokens bigint NOT NULL
         )""",
         "INSERT INTO corpus_stats (passages, tokens) VALUES (0, 0)",
+        """CREATE TABLE term_stats (
+            term text COLLATE "C" PRIMARY KEY,
+            passages bigint NOT NULL
+        )""",
     ),
     1: (
         """CREATE TABLE run_scores (
@@ -205,7 +212,8 @@ _VERSION_COLUMNS = (
     "title, source_uri, sha256, tenant, pages, entity, aliases, period, extractor"
 )
 _PASSAGE_COLUMNS = (
-    "passage_id, version_id, page, char_start, char_end, label, text, context, length, terms"
+    "passage_id, version_id, page, char_start, char_end, label, text, context, length, terms, "
+    "frequencies"
 )
 
 
@@ -217,6 +225,8 @@ def is_postgres_url(location: object) -> bool:
 # --------------------------------------------------------------------------- terms
 
 _TOKEN = re.compile(r"[^\W_]+")
+_STEMMED_BYTES = (3, 64)
+"""FTS5's porter tokenizer stems only tokens of 3 to 64 bytes; shorter and longer ones pass."""
 _stemmers = threading.local()
 
 
@@ -225,11 +235,14 @@ def _term(token: str) -> str:
     """A case-folded token without diacritics, Porter-stemmed (what FTS5's ``porter
     unicode61`` tokenizer makes of it)."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", token) if not unicodedata.combining(c))
+    plain = plain or token
+    if not _STEMMED_BYTES[0] <= len(plain.encode("utf-8")) <= _STEMMED_BYTES[1]:
+        return plain
     stemmer = getattr(_stemmers, "porter", None)
     if stemmer is None:  # snowball stemmers keep state between calls: one per thread
         stemmer = _stemmers.porter = snowballstemmer.stemmer("porter")
-    stemmed: str = stemmer.stemWord(plain or token)
-    return stemmed
+    stemmed: str = stemmer.stemWord(plain)
+    return stemmed or plain
 
 
 def index_terms(text: str) -> list[str]:
@@ -237,12 +250,10 @@ def index_terms(text: str) -> list[str]:
     return [_term(token) for token in _TOKEN.findall(text.casefold())]
 
 
-def _tsvector(terms: Sequence[str]) -> str:
-    """The tsvector literal of ``terms``: each distinct term with its positions (1-based)."""
-    positions: dict[str, list[str]] = {}
-    for number, term in enumerate(terms, 1):
-        positions.setdefault(term, []).append(str(min(number, _MAX_POSITION)))
-    return " ".join(f"'{term}':{','.join(where)}" for term, where in positions.items())
+def _tsvector(counts: dict[str, int]) -> str:
+    """The tsvector literal of a passage's distinct terms (no positions: the GIN index only
+    finds passages; term frequencies are in ``frequencies``)."""
+    return " ".join(f"'{term}'" for term in counts)
 
 
 def _query_terms(question: str) -> list[str]:
@@ -280,7 +291,10 @@ def _connect(url: str, shown: str) -> psycopg.Connection[tuple[Any, ...]]:
             "a postgresql:// store needs psycopg 3: pip install 'evidencegate[postgres]'"
         ) from exc
     try:
-        return psycopg.connect(url, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
+        connection = psycopg.connect(url, autocommit=True, connect_timeout=_CONNECT_TIMEOUT_S)
+        # The JIT compiler costs seconds on the search's plan and saves nothing on its rows.
+        connection.execute("SET jit = off")
+        return connection
     except psycopg.Error as exc:
         raise StoreError(f"cannot connect to {shown}: {_reason(exc)}") from exc
 
@@ -479,12 +493,20 @@ class PostgresStore(Closing):
             for item in prepared:
                 versions.extend(_commit_file(db, item))
                 notices.extend(item.file.notices)
+        if sum(v.passages for v in versions if v.status == "added") >= _ANALYZE_AFTER:
+            self._analyze()
         return IngestReport(
             versions=versions,
             notices=notices,
             files=len(paths),
             skipped_files=sum(item.file.skipped for item in prepared),
         )
+
+    def _analyze(self) -> None:
+        """Refresh the planner's statistics after a large ingest (the autovacuum daemon would,
+        later): with a fresh table's guesses the search's plan can be badly wrong."""
+        with self._db() as db:
+            db.execute("ANALYZE versions, passages, term_stats, corpus_stats")
 
     def ingested_keys(self) -> frozenset[str]:
         """The keys (file content + options) of every file whose versions are all stored."""
@@ -524,7 +546,6 @@ class PostgresStore(Closing):
             return []
         params: dict[str, Any] = {
             "terms": terms,
-            "queries": [f"'{term}'" for term in terms],
             "match": _tsquery(terms),
             "tenant": tenant or DEFAULT_TENANT,
             "day": as_of,
@@ -544,27 +565,27 @@ class PostgresStore(Closing):
                 FROM corpus_stats
             ), q AS MATERIALIZED (
                 SELECT t.term, greatest(ln((s.n - d.df + 0.5) / (d.df + 0.5)), 1e-6) AS idf
-                FROM unnest(%(terms)s::text[], %(queries)s::text[]) AS t (term, query)
+                FROM unnest(%(terms)s::text[]) AS t (term)
                 CROSS JOIN stats AS s
                 CROSS JOIN LATERAL (
-                    SELECT count(*)::float8 AS df FROM passages WHERE terms @@ t.query::tsquery
+                    SELECT coalesce(max(ts.passages), 0)::float8 AS df
+                    FROM term_stats AS ts WHERE ts.term = t.term
                 ) AS d
             ), hits AS MATERIALIZED (
-                SELECT p.id, p.length, p.terms
+                SELECT p.id, p.length, p.frequencies
                 FROM passages AS p JOIN versions AS v ON v.id = p.version_id
                 WHERE p.terms @@ %(match)s::tsquery AND v.tenant = %(tenant)s
                   AND v.effective_from <= %(day)s
                   AND (v.effective_to IS NULL OR v.effective_to > %(day)s){extra}
             ), scored AS (
                 SELECT h.id, sum(
-                    q.idf * (u.tf * {_K1 + 1})
-                    / (u.tf + {_K1} * ({1 - _B} + {_B} * h.length / s.avgdl))
+                    q.idf * (f.tf * {_K1 + 1})
+                    / (f.tf + {_K1} * ({1 - _B} + {_B} * h.length / s.avgdl))
                 ) AS score
-                FROM hits AS h CROSS JOIN stats AS s
+                FROM hits AS h CROSS JOIN stats AS s CROSS JOIN q
                 CROSS JOIN LATERAL (
-                    SELECT lexeme, cardinality(positions)::float8 AS tf FROM unnest(h.terms)
-                ) AS u
-                JOIN q ON q.term = u.lexeme
+                    SELECT coalesce((h.frequencies ->> q.term)::float8, 0) AS tf
+                ) AS f
                 GROUP BY h.id
             )
             SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text,
@@ -657,11 +678,14 @@ class PostgresStore(Closing):
         with self._db() as db:
             for term in dict.fromkeys(terms):
                 stems = _query_terms(term)
-                if not stems:
+                if len(set(stems)) == 1:
+                    sql = "SELECT coalesce(max(passages), 0) FROM term_stats WHERE term = %s"
+                    row = db.execute(sql, (stems[0],)).fetchone()
+                elif stems:  # a word the tokenizer splits ("U.S.C."): passages with any part
+                    sql = "SELECT count(*) FROM passages WHERE terms @@ %s::tsquery"
+                    row = db.execute(sql, (_tsquery(stems),)).fetchone()
+                else:
                     continue
-                row = db.execute(
-                    "SELECT count(*) FROM passages WHERE terms @@ %s::tsquery", (_tsquery(stems),)
-                ).fetchone()
                 out[term] = int(row[0]) if row else 0
         return out
 
@@ -680,7 +704,8 @@ class PostgresStore(Closing):
     def integrity_problems(self) -> list[str]:
         """Everything wrong with the store's invariants; [] when sound (foreign keys and types
         are enforced by the server): page and passage counts of each version, each passage's
-        text is its span of its page, each version's supersession, the corpus statistics."""
+        text is its span of its page, each version's supersession, the corpus and term
+        statistics."""
         checks = (
             (
                 "page count of a version",
@@ -700,6 +725,13 @@ class PostgresStore(Closing):
                 "ON g.version_id = p.version_id AND g.page = p.page "
                 "WHERE substr(g.text, p.char_start + 1, p.char_end - p.char_start) != p.text "
                 "LIMIT 5",
+            ),
+            (
+                "term statistics",
+                "SELECT coalesce(s.term, c.term), s.passages, c.passages FROM term_stats AS s "
+                "FULL JOIN (SELECT key AS term, count(*) AS passages FROM passages, "
+                "jsonb_object_keys(frequencies) AS key GROUP BY key) AS c ON c.term = s.term "
+                "WHERE s.passages IS DISTINCT FROM c.passages LIMIT 5",
             ),
             (
                 "corpus statistics",
@@ -755,7 +787,8 @@ class _Tokenised:
             rows = []
             for pid, page, start, end, label, text, context in version.passages:
                 terms = index_terms(text) + index_terms(context)
-                rows.append((pid, page, start, end, label, text, context, len(terms), terms))
+                counts = dict(Counter(terms))
+                rows.append((pid, page, start, end, label, text, context, len(terms), counts))
             self.rows.append(rows)
 
 
@@ -876,20 +909,39 @@ def _store_version(
     assert inserted is not None
     version_id = int(inserted[0])
     tokens = 0
+    frequencies: Counter[str] = Counter()
     with db.cursor() as cursor:
         with cursor.copy("COPY pages (version_id, page, label, heading, text) FROM STDIN") as copy:
             for number, page in enumerate(version.pages, 1):
                 copy.write_row((version_id, number, page.label, page.heading, page.text))
         with cursor.copy(f"COPY passages ({_PASSAGE_COLUMNS}) FROM STDIN") as copy:
-            for pid, page_number, start, end, label, text, context, length, terms in passages:
+            for pid, page_number, start, end, label, text, context, length, counts in passages:
                 tokens += length
-                vector = _tsvector(terms)
+                frequencies.update(counts.keys())
+                vector, frequency = _tsvector(counts), json.dumps(counts, ensure_ascii=False)
                 copy.write_row(
-                    (pid, version_id, page_number, start, end, label, text, context, length, vector)
+                    (
+                        pid,
+                        version_id,
+                        page_number,
+                        start,
+                        end,
+                        label,
+                        text,
+                        context,
+                        length,
+                        vector,
+                        frequency,
+                    )
                 )
     db.execute(
         "UPDATE corpus_stats SET passages = passages + %s, tokens = tokens + %s",
         (len(passages), tokens),
+    )
+    db.execute(
+        "INSERT INTO term_stats (term, passages) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
+        "ON CONFLICT (term) DO UPDATE SET passages = term_stats.passages + excluded.passages",
+        (list(frequencies), list(frequencies.values())),
     )
     added = IngestedVersion(
         **common,
