@@ -30,7 +30,7 @@ from evidencegate.contracts import (
     StopReason,
     Verdict,
 )
-from evidencegate.corpus import IngestOptions, IngestReport, Store
+from evidencegate.corpus import IngestOptions, IngestReport, PostgresStore, Store, open_store
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.data import load_schema
 from evidencegate.evals.ablation import run_ablation
@@ -109,6 +109,7 @@ __all__ = [
     "Passage",
     "Policy",
     "PolicyError",
+    "PostgresStore",
     "Retriever",
     "ReviewQueue",
     "RulesCritic",
@@ -130,6 +131,7 @@ __all__ = [
     "load_golden",
     "load_policy",
     "load_schema",
+    "open_store",
     "replay_trace",
     "run_ablation",
     "verify_trace",

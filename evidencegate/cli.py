@@ -82,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument(
         "--question-file", type=Path, default=None, help="read the question from a UTF-8 file"
     )
-    ask.add_argument("--store", required=True, type=Path, help="store directory")
+    ask.add_argument(
+        "--store", required=True, help="store directory or postgresql:// URL", metavar="STORE"
+    )
     ask.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
     ask.add_argument("--policy", default=None, help="policy file or builtin name")
     ask.add_argument("--tenant", default=None)
@@ -199,7 +201,7 @@ def _ask(args: argparse.Namespace) -> int:
                 run_id=run_id,
                 sinks=sinks,
             )
-            trace_path = args.trace_out or gate.store.directory / "traces" / f"{run_id}.jsonl"
+            trace_path = args.trace_out or gate.store.traces_dir / f"{run_id}.jsonl"
     finally:
         if telemetry:
             telemetry.shutdown()

@@ -11,7 +11,7 @@ from typing import Any
 from evidencegate.closing import Closing
 from evidencegate.components import CriticLike, GeneratorLike, admit
 from evidencegate.contracts import GatedAnswer
-from evidencegate.corpus import Store
+from evidencegate.corpus.backends import StoreBackend, open_store
 from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
@@ -43,7 +43,7 @@ class EvidenceGate(Closing):
 
     def __init__(
         self,
-        store: Store,
+        store: StoreBackend,
         *,
         policy: Policy | str | Path | dict[str, Any] | None = None,
         generator: GeneratorLike | None = None,
@@ -70,9 +70,9 @@ class EvidenceGate(Closing):
         generator: GeneratorLike | None = None,
         critic: CriticLike | None = None,
     ) -> EvidenceGate:
-        """Open an existing store (StoreError when it is not one); ``generator``/``critic`` as
-        for the constructor."""
-        store = Store.open(store_dir, create=False)
+        """Open an existing store, a directory or a ``postgresql://`` URL (StoreError when it is
+        not one); ``generator``/``critic`` as for the constructor."""
+        store = open_store(store_dir, create=False)
         try:
             return cls(store, policy=policy, generator=generator, critic=critic)
         except BaseException:
@@ -90,7 +90,8 @@ class EvidenceGate(Closing):
         run_id: str | None = None,
         sinks: Sequence[TraceSink] = (),
     ) -> GatedAnswer:
-        """Run the loop. The trace goes to ``trace_out``, else ``<store>/traces/<run_id>.jsonl``.
+        """Run the loop. The trace goes to ``trace_out``, else ``<store traces_dir>/<run_id>.jsonl``
+        (``STORE/traces`` for a store directory).
 
         ``sinks`` observe the same events after the recorder wrote them (telemetry, logs); they
         are built for ``run_id``, which the caller may therefore choose.
@@ -101,11 +102,7 @@ class EvidenceGate(Closing):
         recorder = trace
         if recorder is None:
             run_id = run_id or uuid.uuid4().hex
-            path = (
-                Path(trace_out)
-                if trace_out
-                else self.store.directory / "traces" / f"{run_id}.jsonl"
-            )
+            path = Path(trace_out) if trace_out else self.store.traces_dir / f"{run_id}.jsonl"
             recorder = TraceRecorder(path, run_id=run_id)
         ending = _RunEnd()
         sink = TeeSink(recorder, *sinks, ending)
@@ -115,7 +112,7 @@ class EvidenceGate(Closing):
             )
         if ending.score is not None:
             # The review queue: low-scored answers are flagged for a human (policy.judges).
-            with ReviewQueue.open(self.store.directory) as queue:
+            with ReviewQueue.open(self.store.location) as queue:
                 queue.record_score(recorder.run_id, ending.score)
         return answer
 

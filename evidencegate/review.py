@@ -1,7 +1,9 @@
 """The review queue: runs whose answers need a human look, and what users said about answers.
 
 Three tables live in the store's SQLite file (``STORE/evidencegate.sqlite3``), created on first
-use by this module's own connection — the corpus schema is not touched:
+use by this module's own connection — the corpus schema is not touched — or, for a
+``postgresql://`` store, in its database (created by its migrations; the statements are shared,
+see :class:`~evidencegate.corpus.postgres.SqliteDialect`):
 
 ``run_scores``         the automatic score of each judged run (groundedness 0–1, quality 1–4,
                        review score 1–4; NULLs for an abstention, which is not scored)
@@ -23,9 +25,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from evidencegate.closing import Closing
+from evidencegate.corpus.postgres import is_postgres_url, open_tables
 from evidencegate.corpus.store import STORE_FILENAME, Store
 from evidencegate.exceptions import StoreError, UsageError
 from evidencegate.judges.models import AnswerScore
@@ -103,9 +106,9 @@ def _utc_now() -> dt.datetime:
 class ReviewQueue(Closing):
     """The review tables of one store. Open with :meth:`open`; use as a context manager."""
 
-    def __init__(
-        self, connection: sqlite3.Connection, path: Path, clock: Callable[[], dt.datetime]
-    ) -> None:
+    def __init__(self, connection: Any, path: Path | str, clock: Callable[[], dt.datetime]) -> None:
+        """``connection``: a ``sqlite3.Connection`` or a Postgres store's
+        :class:`~evidencegate.corpus.postgres.SqliteDialect`."""
         self._db = connection
         self.path = path
         self._clock = clock
@@ -114,7 +117,11 @@ class ReviewQueue(Closing):
     def open(
         cls, directory: str | Path, *, clock: Callable[[], dt.datetime] = _utc_now
     ) -> ReviewQueue:
-        """The queue of the store in ``directory``; StoreError when it is not a store."""
+        """The queue of the store in ``directory`` (or at a ``postgresql://`` URL); StoreError
+        when it is not a store."""
+        if is_postgres_url(directory):
+            tables = open_tables(str(directory))
+            return cls(tables, tables.shown, clock)
         with Store.open(directory, create=False):
             pass  # validates the file is an evidencegate store of a readable schema
         path = Path(directory) / STORE_FILENAME
@@ -137,9 +144,12 @@ class ReviewQueue(Closing):
         now = self._now()
         with self._transaction():
             self._db.execute(
-                "INSERT OR REPLACE INTO run_scores "
+                "INSERT INTO run_scores "
                 "(run_id, abstained, groundedness, quality, review_score, time) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET "
+                "abstained = excluded.abstained, groundedness = excluded.groundedness, "
+                "quality = excluded.quality, review_score = excluded.review_score, "
+                "time = excluded.time",
                 (
                     run_id,
                     int(score.abstained),

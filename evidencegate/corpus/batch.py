@@ -28,6 +28,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Literal
 
+from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.ingest import (
     IngestedVersion,
     IngestFailure,
@@ -37,7 +38,6 @@ from evidencegate.corpus.ingest import (
     PreparedFile,
     prepare_file,
 )
-from evidencegate.corpus.store import Store
 from evidencegate.exceptions import IngestError, StoreError, UsageError
 
 __all__ = ["FileDone", "IngestSource", "default_jobs", "ingest_batch"]
@@ -75,7 +75,7 @@ def default_jobs() -> int:
 
 
 def ingest_batch(
-    store: Store,
+    store: StoreBackend,
     sources: Sequence[IngestSource],
     *,
     jobs: int | None = None,
@@ -175,7 +175,9 @@ def _prepare(
         )
 
 
-def _commit(store: Store, source: IngestSource, result: PreparedFile | IngestFailure) -> _Outcome:
+def _commit(
+    store: StoreBackend, source: IngestSource, result: PreparedFile | IngestFailure
+) -> _Outcome:
     if isinstance(result, IngestFailure):
         return _failed(result)
     try:

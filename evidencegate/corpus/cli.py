@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from evidencegate.corpus.backends import open_store
 from evidencegate.corpus.batch import FileDone, IngestSource, default_jobs, ingest_batch
 from evidencegate.corpus.ingest import (
     IngestOptions,
@@ -34,7 +35,6 @@ from evidencegate.corpus.ingest import (
 )
 from evidencegate.corpus.manifest import expand_path, read_manifest
 from evidencegate.corpus.pdf import PDF_EXTRACTORS
-from evidencegate.corpus.store import Store
 from evidencegate.evals.judge_bench import ProgressBar
 from evidencegate.exceptions import UsageError
 from evidencegate.userio import terminal_safe
@@ -55,7 +55,9 @@ def add_ingest_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="CSV or YAML rows: path (file, directory or glob) and the metadata of each",
     )
-    parser.add_argument("--store", required=True, metavar="DIR", help="store directory")
+    parser.add_argument(
+        "--store", required=True, metavar="STORE", help="store directory or postgresql:// URL"
+    )
     parser.add_argument(
         "--jobs",
         type=int,
@@ -156,7 +158,7 @@ def run_ingest(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         sources = sources_from_args(args)
-        with Store.open(args.store) as store:
+        with open_store(args.store) as store:
             progress = _progress(len(sources), args.quiet or args.json)
             try:
                 report = ingest_batch(store, sources, jobs=args.jobs, on_file=progress)

@@ -27,9 +27,9 @@ from evidencegate.analysis import (
     terms,
 )
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
+from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
 from evidencegate.corpus.scope import Scope, resolve_scope
-from evidencegate.corpus.store import Store
 from evidencegate.lexicon import synonyms_of
 
 __all__ = ["FeedbackRetriever", "fuse_rankings"]
@@ -68,7 +68,7 @@ class FeedbackRetriever:
 
     def __init__(
         self,
-        store: Store,
+        store: StoreBackend,
         *,
         feedback_docs: int = 5,
         feedback_terms: int = 6,

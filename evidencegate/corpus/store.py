@@ -35,7 +35,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from evidencegate.closing import Closing
 from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
@@ -55,7 +55,9 @@ from evidencegate.corpus.query import fts_query
 from evidencegate.exceptions import IngestError, StoreError, UsageError
 from evidencegate.hygiene import instruction_flags
 
-__all__ = ["STORE_FILENAME", "Store"]
+__all__ = ["STORE_FILENAME", "Store", "supersession"]
+
+_Day = TypeVar("_Day", str, dt.date)
 
 STORE_FILENAME = "evidencegate.sqlite3"
 _APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
@@ -158,6 +160,10 @@ class Store(Closing):
         self._lock = threading.RLock()
         self.directory = directory
         self.path = directory / STORE_FILENAME
+        self.location = str(directory)
+        """What ``open_store`` opens this store from (see :mod:`evidencegate.corpus.backends`)."""
+        self.traces_dir = directory / "traces"
+        """Where runs write their trace files by default."""
 
     # ----------------------------------------------------------------------- lifecycle
 
@@ -705,16 +711,33 @@ def _supersede(db: sqlite3.Connection, tenant: str, doc_id: str) -> None:
         "WHERE tenant = ? AND doc_id = ? ORDER BY effective_from, version",
         (tenant, doc_id),
     ).fetchall()
-    updates = []
-    for current, following in zip(rows, [*rows[1:], None], strict=True):
-        effective_to = current[3]
-        superseded_by = None
-        if following is not None:
-            superseded_by = following[1]
-            if effective_to is None or following[2] < effective_to:
-                effective_to = following[2]
-        updates.append((effective_to, superseded_by, current[0]))
-    db.executemany("UPDATE versions SET effective_to = ?, superseded_by = ? WHERE id = ?", updates)
+    db.executemany(
+        "UPDATE versions SET effective_to = ?, superseded_by = ? WHERE id = ?", supersession(rows)
+    )
+
+
+def supersession(
+    rows: Sequence[tuple[int, str, _Day, _Day | None]],
+) -> list[tuple[_Day | None, str | None, int]]:
+    """``(effective_to, superseded_by, id)`` of each version of one document, given its rows
+    ``(id, version, effective_from, source_effective_to)`` in any order (every backend's
+    supersession rule, in one place; dates as ISO strings or ``date``s, compared as given).
+
+    Versions are ordered by (effective_from, version), the version string compared code
+    point by code point; each ends where the next begins unless the source gave an earlier end.
+    """
+    ordered = sorted(rows, key=lambda row: (row[2], row[1]))
+    updates: list[tuple[_Day | None, str | None, int]] = []
+    for index, (row_id, _, _, source_end) in enumerate(ordered):
+        effective_to: _Day | None = source_end
+        superseded_by: str | None = None
+        if index + 1 < len(ordered):
+            _, next_version, next_start, _ = ordered[index + 1]
+            superseded_by = next_version
+            if effective_to is None or next_start < effective_to:
+                effective_to = next_start
+        updates.append((effective_to, superseded_by, row_id))
+    return updates
 
 
 def _document_version(row: tuple[Any, ...]) -> DocumentVersion:

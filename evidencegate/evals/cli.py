@@ -36,7 +36,7 @@ from typing import Literal, TextIO
 from evidencegate._version import __version__
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Arm
-from evidencegate.corpus import Store
+from evidencegate.corpus.backends import open_store
 from evidencegate.evals.ablation import ARMS, run_ablation
 from evidencegate.evals.golden import expand_paraphrases, load_golden
 from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Metric, summarize
@@ -54,7 +54,9 @@ DEFAULT_GATE_ARM = Arm.GROUNDED_FOLLOWUP
 def add_ablate_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``evidencegate ablate`` to ``parser``."""
     parser.add_argument("golden", type=Path, metavar="GOLDEN", help="golden-set JSONL file")
-    parser.add_argument("--store", required=True, type=Path, metavar="DIR", help="store directory")
+    parser.add_argument(
+        "--store", required=True, metavar="STORE", help="store directory or postgresql:// URL"
+    )
     parser.add_argument("-o", "--out", required=True, type=Path, metavar="OUTDIR")
     parser.add_argument(
         "--arms",
@@ -229,7 +231,7 @@ def run_ablate(args: argparse.Namespace) -> int:
                 f"{outdir} already holds the traces of an ablation; traces are written once, "
                 "choose a new OUTDIR"
             )
-        with Store.open(args.store, create=False) as store:
+        with open_store(args.store, create=False) as store:
             try:
                 traces.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

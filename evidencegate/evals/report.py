@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 
 from evidencegate.contracts import Arm
-from evidencegate.corpus import Store
+from evidencegate.corpus.backends import StoreBackend
 from evidencegate.evals.answers import AnswerClass
 from evidencegate.evals.metrics import (
     METRICS,
@@ -96,7 +96,7 @@ def write_report(
     results: Mapping[Arm, Sequence[ItemResult]],
     *,
     run_reports: bool = True,
-    store: Store | None = None,
+    store: StoreBackend | None = None,
 ) -> ReportFiles:
     """Write the four outputs into ``outdir``; metrics.json is schema-validated first.
 
@@ -131,7 +131,7 @@ def _run_links(
     results: Mapping[Arm, Sequence[ItemResult]],
     *,
     run_reports: bool,
-    store: Store | None,
+    store: StoreBackend | None,
 ) -> dict[tuple[Arm, str], str]:
     """Relative links from report.html to each run's report (or, failing that, its trace)."""
     links: dict[tuple[Arm, str], str] = {}

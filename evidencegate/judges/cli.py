@@ -112,7 +112,9 @@ def add_feedback_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_id", metavar="RUN_ID")
     parser.add_argument("verdict", choices=["up", "down"])
     parser.add_argument("--note", default=None, metavar="TEXT")
-    parser.add_argument("--store", required=True, type=Path, metavar="DIR")
+    parser.add_argument(
+        "--store", required=True, metavar="STORE", help="store directory or postgresql:// URL"
+    )
 
 
 def run_feedback(args: argparse.Namespace) -> int:
@@ -138,7 +140,9 @@ def run_feedback(args: argparse.Namespace) -> int:
 def add_flags_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="flags_command", required=True)
     listing = sub.add_parser("list", help="show the review queue")
-    listing.add_argument("--store", required=True, type=Path, metavar="DIR")
+    listing.add_argument(
+        "--store", required=True, metavar="STORE", help="store directory or postgresql:// URL"
+    )
     listing.add_argument("--run", default=None, metavar="RUN_ID", help="one run's flags only")
     listing.add_argument("--json", action="store_true", help="one JSON object a line")
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from evidencegate.contracts import Citation, GatedAnswer, Outcome
-from evidencegate.corpus.store import Store
+from evidencegate.corpus.backends import StoreBackend
 from evidencegate.exceptions import TraceFormatError
 from evidencegate.report.style import CSS
 from evidencegate.trace.chain import ChainReport, read_trace, verify_trace
@@ -56,7 +56,9 @@ CONTEXT_CHARS = 360
 """Characters of page text shown on each side of a cited span."""
 
 
-def write_report(trace: str | Path, out: str | Path, *, store: Store | None = None) -> ChainReport:
+def write_report(
+    trace: str | Path, out: str | Path, *, store: StoreBackend | None = None
+) -> ChainReport:
     """Verify the trace at ``trace`` and write its HTML report to ``out``.
 
     Raises :class:`TraceFormatError` (and writes nothing) when the hash chain is broken or the
@@ -74,7 +76,11 @@ def write_report(trace: str | Path, out: str | Path, *, store: Store | None = No
 
 
 def render_report(
-    lines: Sequence[TraceLine], chain: ChainReport, *, store: Store | None = None, source: str = ""
+    lines: Sequence[TraceLine],
+    chain: ChainReport,
+    *,
+    store: StoreBackend | None = None,
+    source: str = "",
 ) -> str:
     """The HTML report of an intact trace (``lines`` as read by ``read_trace``)."""
     if not lines or not isinstance(lines[0].event, RunStartEvent):
@@ -204,7 +210,7 @@ def _answer(answer: GatedAnswer | None) -> str:
 
 def _citations(
     answer: GatedAnswer | None,
-    store: Store | None,
+    store: StoreBackend | None,
     start: RunStartEvent,
     refs: dict[str, RetrievedRef],
     drift: Sequence[CitationDrift],
@@ -232,7 +238,7 @@ def _citation(
     i: int,
     j: int,
     citation: Citation,
-    store: Store | None,
+    store: StoreBackend | None,
     start: RunStartEvent,
     refs: dict[str, RetrievedRef],
     check: CitationDrift | None,
@@ -270,7 +276,10 @@ def _citation(
 
 
 def _context(
-    citation: Citation, store: Store | None, start: RunStartEvent, check: CitationDrift | None
+    citation: Citation,
+    store: StoreBackend | None,
+    start: RunStartEvent,
+    check: CitationDrift | None,
 ) -> str:
     """The page text around the cited span with the span in a <mark>, or the quote alone."""
     quote_only = f'<blockquote class="quote"><mark>{escape(citation.quote)}</mark></blockquote>'

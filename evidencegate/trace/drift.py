@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, GatedAnswer
-from evidencegate.corpus.store import Store
+from evidencegate.corpus.backends import StoreBackend
 from evidencegate.trace.events import RetrievedRef
 from evidencegate.verify.quotes import QuoteMatch, locate_quote
 
@@ -97,7 +97,7 @@ class EvidenceChange(_Frozen):
 
 
 def citation_drift(
-    answer: GatedAnswer, store: Store, *, tenant: str | None = None
+    answer: GatedAnswer, store: StoreBackend, *, tenant: str | None = None
 ) -> list[CitationDrift]:
     """Re-resolve every citation of ``answer`` against ``store`` as it is now, in claim order."""
     return [
@@ -108,7 +108,7 @@ def citation_drift(
 
 
 def evidence_drift(
-    refs: Iterable[RetrievedRef], store: Store, *, tenant: str | None = None
+    refs: Iterable[RetrievedRef], store: StoreBackend, *, tenant: str | None = None
 ) -> list[EvidenceChange]:
     """The recorded passages whose text is missing from, or different in, the current store.
 
@@ -149,7 +149,7 @@ def evidence_drift(
 
 
 def _one_citation(
-    claim_id: str, citation: Citation, as_of: dt.date, store: Store, tenant: str | None
+    claim_id: str, citation: Citation, as_of: dt.date, store: StoreBackend, tenant: str | None
 ) -> CitationDrift:
     cited = f"{citation.doc_id}@{citation.version}"
 

@@ -16,6 +16,8 @@ Why SQLite (``STORE/traces/index.sqlite3``) rather than a JSONL index: rows are 
 file changes and removed when it goes, which an append-only JSONL file cannot do without a
 rewrite; two ``traces list`` refreshing at once are serialised by SQLite's write lock instead
 of racing on a rewrite; and listing sorts by time in SQL. The store itself uses SQLite already.
+A ``postgresql://`` store keeps the index in its database instead (table ``traces``, the same
+statements), over the trace files of its ``traces_dir``.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -125,13 +127,23 @@ class TraceSummary(BaseModel):
 class TraceIndex:
     """The index of the traces in one directory (``STORE/traces``)."""
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, *, tables: Callable[[], Any] | None = None) -> None:
+        """``tables``: opens the connection holding the ``traces`` table (a Postgres store's
+        :func:`~evidencegate.corpus.postgres.open_tables`); default ``directory/index.sqlite3``."""
         self.directory = Path(directory)
         self.path = self.directory / INDEX_FILENAME
+        self._tables = tables
 
     @classmethod
     def for_store(cls, store_dir: str | Path) -> TraceIndex:
-        """The index of ``STORE/traces`` (StoreError when ``store_dir`` is not a directory)."""
+        """The index of ``STORE/traces`` (StoreError when ``store_dir`` is not a directory), or
+        of a ``postgresql://`` store's traces directory."""
+        from evidencegate.corpus.postgres import default_traces_dir, is_postgres_url, open_tables
+
+        if is_postgres_url(store_dir):
+            url = str(store_dir)
+            open_tables(url).close()  # StoreError now when it is not a store
+            return cls(default_traces_dir(), tables=lambda: open_tables(url))
         store = Path(store_dir)
         if not store.is_dir():
             raise StoreError(f"{store} is not a store directory")
@@ -200,8 +212,9 @@ class TraceIndex:
                     except FileNotFoundError:  # deleted since the directory was listed
                         continue
                     db.execute(
-                        f"INSERT OR REPLACE INTO traces ({', '.join(_COLUMNS)}) "
-                        f"VALUES ({', '.join('?' * len(_COLUMNS))})",
+                        f"INSERT INTO traces ({', '.join(_COLUMNS)}) "
+                        f"VALUES ({', '.join('?' * len(_COLUMNS))}) ON CONFLICT (file) DO UPDATE "
+                        f"SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}",
                         [row[column] for column in _COLUMNS],
                     )
             except BaseException:
@@ -215,7 +228,14 @@ class TraceIndex:
         return [TraceSummary.model_validate(dict(zip(_COLUMNS, row, strict=True))) for row in rows]
 
     @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
+    def _db(self) -> Iterator[Any]:
+        if self._tables is not None:
+            tables = self._tables()
+            try:
+                yield tables
+            finally:
+                tables.close()
+            return
         try:
             connection = sqlite3.connect(self.path, isolation_level=None, timeout=_BUSY_TIMEOUT_S)
         except sqlite3.Error as exc:

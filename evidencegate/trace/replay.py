@@ -57,8 +57,8 @@ from evidencegate.analysis import Scope
 from evidencegate.canonical import canonical_json
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, GatedAnswer, Passage, SourcePage
+from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.passages import passage_context
-from evidencegate.corpus.store import Store
 from evidencegate.exceptions import EvidenceGateError, ModelCallFailed, TraceFormatError
 from evidencegate.hygiene import instruction_flags
 from evidencegate.loop.controller import LoopController
@@ -119,7 +119,7 @@ class ReplayMismatch(EvidenceGateError):
 
 
 def rehydrate_passages(
-    retrievals: Sequence[RetrievalEvent], store: Store, *, tenant: str | None
+    retrievals: Sequence[RetrievalEvent], store: StoreBackend, *, tenant: str | None
 ) -> dict[str, Passage]:
     """The recorded passages, rebuilt from their pages in ``store``, by recorded passage id.
 
@@ -238,7 +238,7 @@ class ReplaySourceLookup:
     """
 
     def __init__(
-        self, store: Store, *, as_of: dt.date, tenant: str | None, retrieved: set[str]
+        self, store: StoreBackend, *, as_of: dt.date, tenant: str | None, retrieved: set[str]
     ) -> None:
         self._store = store
         self._as_of = as_of
@@ -473,7 +473,7 @@ class ReplayResult(BaseModel):
 
 def replay_trace(
     path: str | Path,
-    store: Store,
+    store: StoreBackend,
     *,
     policy: Policy | str | Path | dict[str, Any] | None = None,
     generator: Generator | None = None,

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
+from evidencegate.corpus.backends import open_store
 from evidencegate.corpus.ingest import DEFAULT_TENANT
-from evidencegate.corpus.store import Store
 from evidencegate.exceptions import UsageError
 from evidencegate.report.html import write_report
 from evidencegate.trace.chain import verify_trace
@@ -43,7 +43,9 @@ _SHOWN_JSON = 400
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``evidencegate replay`` to ``parser``."""
     parser.add_argument("trace", type=Path, help="trace JSONL file")
-    parser.add_argument("--store", required=True, type=Path, help="store directory")
+    parser.add_argument(
+        "--store", required=True, metavar="STORE", help="store directory or postgresql:// URL"
+    )
     parser.add_argument(
         "--policy",
         default=None,
@@ -55,7 +57,7 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     """Replay ``args.trace`` over ``args.store``; print the result; return its exit code."""
     try:
-        with Store.open(args.store, create=False) as store:
+        with open_store(args.store, create=False) as store:
             result = replay_trace(args.trace, store, policy=args.policy)
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)
@@ -148,9 +150,10 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, type=Path, help="HTML file to write")
     parser.add_argument(
         "--store",
-        type=Path,
         default=None,
-        help="store directory: shows the page text around each quote (quotes only without it)",
+        metavar="STORE",
+        help="store directory or postgresql:// URL: shows the page text around each quote "
+        "(quotes only without it)",
     )
 
 
@@ -174,7 +177,7 @@ def run_report(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         else:
-            with Store.open(args.store, create=False) as store:
+            with open_store(args.store, create=False) as store:
                 write_report(args.trace, args.output, store=store)
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)
@@ -198,7 +201,9 @@ def add_traces_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``evidencegate traces list`` to ``parser`` (the ``traces`` command)."""
     sub = parser.add_subparsers(dest="traces_command", required=True, metavar="COMMAND")
     listing = sub.add_parser("list", help="list the runs recorded in a store")
-    listing.add_argument("--store", required=True, type=Path, help="store directory")
+    listing.add_argument(
+        "--store", required=True, metavar="STORE", help="store directory or postgresql:// URL"
+    )
     listing.add_argument("--json", action="store_true", help="one JSON object per run")
     listing.add_argument(
         "--tenant",
@@ -210,7 +215,8 @@ def add_traces_arguments(parser: argparse.ArgumentParser) -> None:
 def run_traces(args: argparse.Namespace) -> int:
     """Run a ``traces`` subcommand (only ``list`` for now)."""
     try:
-        runs = TraceIndex.for_store(args.store).refresh()
+        index = TraceIndex.for_store(args.store)
+        runs = index.refresh()
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
@@ -224,7 +230,7 @@ def run_traces(args: argparse.Namespace) -> int:
         return 0
     if not runs:
         shown = "" if args.tenant == "*" else f" for tenant {args.tenant or DEFAULT_TENANT!r}"
-        print(f"no traces in {terminal_safe(args.store / 'traces')}{terminal_safe(shown)}")
+        print(f"no traces in {terminal_safe(index.directory)}{terminal_safe(shown)}")
         return 0
     print(
         f"{'started (UTC)':19}  {'status':10}  {'outcome':24}  {'stop reason':16}  run / question"
