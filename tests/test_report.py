@@ -124,13 +124,13 @@ class TestReportContent:
     def test_timeline_and_budgets(
         self, store: Store, answered: tuple[Path, GatedAnswer], tmp_path: Path
     ) -> None:
-        """Every recorded event has a timeline row, and the budgets table shows use and limits."""
+        """Every recorded event has a timeline row; the budgets show the policy's limit and use."""
         trace, _ = answered
         html = render_report(read_trace(trace), verify_trace(trace), store=store)
         kinds = [line.event.kind for line in read_trace(trace)]
         rows = re.findall(r'<tr class="ev-([a-z_]+)">', html)
         assert rows == kinds
-        assert "<th>Retrievals</th><td>1</td><td>4</td>" in html
+        assert "<th>Retrievals</th><td><code>max_retrievals</code></td><td>4</td><td>1</td>" in html
         assert f"{len(kinds)} lines, complete" in html
 
     def test_every_text_is_escaped(self, store: Store, tmp_path: Path) -> None:
