@@ -548,9 +548,8 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
             return
         limit = value + plus
         full = "at cap" if cap else "reached"
-        rows.append(
-            Threshold(name, field, f"{limit:g}", shown, full if used >= limit else "within")
-        )
+        text = f"{plus:g} + {value:g}" if plus else f"{limit:g}"
+        rows.append(Threshold(name, field, text, shown, full if used >= limit else "within"))
 
     if answer is not None:
         coverage_at = setting("coverage_threshold")

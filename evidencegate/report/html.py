@@ -544,8 +544,8 @@ def _citation(
         f'<article class="citation" id="cite-{i}-{j}"><h4>[{i}.{j}] '
         f"{escape(citation.doc_id)} @ {escape(citation.version)}, page {citation.page} "
         f'<a class="back" href="#claim-{i}">back to claim {i}</a></h4>'
-        f'<table class="facts">{table}</table>{status}{verified}'
-        f"{_context(citation, store, start, check)}</article>"
+        f'<table class="facts">{table}</table>{status}'
+        f"{_context(citation, store, start, check)}{verified}</article>"
     )
 
 
@@ -620,8 +620,9 @@ def _versions(answer: GatedAnswer | None, store: Store | None, start: RunStartEv
                 css += " superseded"
             rows.append(
                 f'<tr class="version{css}"><td>{escape(v.version)}</td>'
-                f"<td>{v.version_date.isoformat()}</td><td>{v.effective_from.isoformat()}</td>"
-                f"<td>{v.effective_to.isoformat() if v.effective_to else 'open'}</td>"
+                f'<td class="date">{v.version_date.isoformat()}</td>'
+                f'<td class="date">{v.effective_from.isoformat()}</td>'
+                f'<td class="date">{v.effective_to.isoformat() if v.effective_to else "open"}</td>'
                 f"<td>{escape(v.authority)}</td><td>{' '.join(marks)}</td>"
                 f"<td>{escape(row.note)}</td></tr>"
             )

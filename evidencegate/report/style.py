@@ -24,6 +24,7 @@ table.grid { width: 100%; font-size: 0.92em; }
 table.grid th, table.grid td { border: 1px solid var(--line); padding: 4px 6px;
   text-align: left; vertical-align: top; }
 table.grid th { background: #eef1f6; }
+table.grid td.date { white-space: nowrap; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 10px; color: #fff;
   font-weight: 600; font-size: 0.9em; }
 .badge.ok { background: var(--ok); }
