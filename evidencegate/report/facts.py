@@ -344,7 +344,7 @@ def version_timelines(
                 document=v,
                 cited_by=cited_versions.get(v.version, []),
                 in_force_on_as_of=v.in_force(as_of),
-                note=_version_note(v, stored, as_of),
+                note=_version_note(v, as_of),
             )
             for v in stored
         ]
@@ -354,23 +354,20 @@ def version_timelines(
             if document is None:
                 summary.append(f"cited version {version} is not in the store now")
                 continue
-            summary.append(f"cited version {version}: {_version_note(document, stored, as_of)}")
+            summary.append(f"cited version {version}: {_version_note(document, as_of)}")
         title = next((v.title for v in stored if v.title), "")
         out.append(Timeline(doc_id=doc_id, title=title, rows=rows, summary=summary))
     return out
 
 
-def _version_note(
-    document: DocumentVersion, stored: Sequence[DocumentVersion], as_of: dt.date
-) -> str:
+def _version_note(document: DocumentVersion, as_of: dt.date) -> str:
+    """In force on the as-of date or not, and what superseded it (the store names it)."""
     day = as_of.isoformat()
     if document.effective_to is None:
         if document.effective_from > as_of:
             return f"in force from {document.effective_from} (after the as-of date {day})"
         return "in force, no later version in the store"
-    successor = document.superseded_by or next(
-        (v.version for v in stored if v.effective_from == document.effective_to), None
-    )
+    successor = document.superseded_by
     by = f"superseded by {successor}" if successor else "no longer in force"
     when = f"on {document.effective_to.isoformat()}"
     if document.effective_to > as_of:
