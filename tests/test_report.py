@@ -374,6 +374,18 @@ class TestVerifierChecks:
             CheckStatus.NOT_RUN,
         ]
 
+    def test_a_derived_claim_shows_the_arithmetic_check(self) -> None:
+        """A derived claim gets a derived-claim arithmetic check; any other claim does not."""
+        verification = ClaimVerification(
+            claim_id="c1", ok=True, citations=[citation_check(located=True)]
+        )
+        derived = claim_checks(verification, derived=True)
+        assert (derived[-1].name, derived[-1].status) == (
+            "derived-claim arithmetic",
+            CheckStatus.PASSED,
+        )
+        assert "derived-claim arithmetic" not in [c.name for c in claim_checks(verification)]
+
     def test_every_stop_reason_is_explained(self) -> None:
         """The report can say in words why any run stopped."""
         assert set(STOP_EXPLANATIONS) == set(StopReason)

@@ -217,6 +217,13 @@ _CLAIM_CHECKS: tuple[tuple[str, frozenset[FailureReason], str], ...] = (
 )
 
 
+_DERIVED = "derived-claim arithmetic"
+_DERIVED_REASONS = frozenset({"operand_not_quoted", "derivation_invalid", "derivation_mismatch"})
+"""The verifier's failure reasons of a derived claim (compared by value: they are newer than
+some recorded traces' readers)."""
+_NOTHING_LOCATED = "no quote was located: nothing to compare with"
+
+
 def quote_length(quote: str) -> int:
     """The characters of a quote after the verifier's normalisation (what min_quote_chars
     is compared with)."""
@@ -277,8 +284,12 @@ def citation_checks(
     return out
 
 
-def claim_checks(verification: ClaimVerification) -> list[Check]:
-    """The verifier's claim-level checks: the claim against every quote that was located."""
+def claim_checks(verification: ClaimVerification, *, derived: bool = False) -> list[Check]:
+    """The verifier's claim-level checks: the claim against every quote that was located.
+
+    ``derived``: the claim computes its figure from quoted operands (``Claim.derivation``); the
+    verifier then recomputes it, and the arithmetic is one more check.
+    """
     located = any(c.citation.char_start is not None for c in verification.citations)
     out = []
     for name, reasons, passed in _CLAIM_CHECKS:
@@ -286,16 +297,25 @@ def claim_checks(verification: ClaimVerification) -> list[Check]:
         if failed:
             out.append(Check(name, CheckStatus.FAILED, "; ".join(f.detail for f in failed)))
         elif not located and reasons != {_R.NO_CITATION}:
-            out.append(
-                Check(name, CheckStatus.NOT_RUN, "no quote was located: nothing to compare with")
-            )
+            out.append(Check(name, CheckStatus.NOT_RUN, _NOTHING_LOCATED))
         else:
             out.append(Check(name, CheckStatus.PASSED, passed))
-    known = {reason for _, reasons, _ in _CLAIM_CHECKS for reason in reasons}
+    arithmetic = [f for f in verification.failures if f.reason.value in _DERIVED_REASONS]
+    if arithmetic:
+        out.append(Check(_DERIVED, CheckStatus.FAILED, "; ".join(f.detail for f in arithmetic)))
+    elif derived:
+        status = CheckStatus.PASSED if located else CheckStatus.NOT_RUN
+        detail = (
+            "the result recomputed exactly from the operands read in the cited quotes"
+            if located
+            else _NOTHING_LOCATED
+        )
+        out.append(Check(_DERIVED, status, detail))
+    known = {reason.value for _, reasons, _ in _CLAIM_CHECKS for reason in reasons}
     out.extend(
         Check(f.reason.value, CheckStatus.FAILED, f.detail)
         for f in verification.failures
-        if f.reason not in known
+        if f.reason.value not in known | _DERIVED_REASONS
     )
     return out
 

@@ -462,7 +462,15 @@ def _citations(
         else:
             out.append(
                 f'<p class="note">Checks on the claim (pass {record.pass_no}), against every '
-                "quote the verifier located:</p>" + _checks_table(claim_checks(record.verification))
+                "quote the verifier located:</p>"
+                + _checks_table(
+                    # Claim.derivation arrives with derived claims (branch 'derived'): getattr
+                    # until both are merged, then claim.derivation.
+                    claim_checks(
+                        record.verification,
+                        derived=getattr(claim, "derivation", None) is not None,
+                    )
+                )
             )
         if record.audit is not None:
             score = (
