@@ -50,7 +50,14 @@ from evidencegate.report.facts import (
 )
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import read_trace, verify_trace
-from evidencegate.trace.events import DraftEvent, RelevanceEvent, RetrievalEvent, RunEndEvent
+from evidencegate.trace.events import (
+    DraftEvent,
+    RelevanceEvent,
+    RetrievalEvent,
+    RunEndEvent,
+    RunStartEvent,
+)
+from evidencegate.trace.recorder import TraceRecorder
 from evidencegate.trace.replay_cli import add_report_arguments, run_report
 
 FORMAT1_TRACE = Path(__file__).parent / "fixtures" / "traces" / "format1-ex-001.jsonl"
@@ -257,6 +264,25 @@ class TestReportContent:
             "quote found verbatim",
             f"at characters {cited.char_start}–{cited.char_end} of page {cited.page}",
         )
+
+    def test_a_policy_recorded_without_fields_is_said_so(
+        self, store: Store, answered: tuple[Path, GatedAnswer], tmp_path: Path
+    ) -> None:
+        """A run_start whose policy lacks every field: each threshold reads 'not recorded'."""
+        trace, _ = answered
+        bare = tmp_path / "bare-policy.jsonl"
+        with TraceRecorder(bare) as recorder:
+            for line in read_trace(trace):
+                event = line.event
+                if isinstance(event, RunStartEvent):
+                    event = event.model_copy(update={"policy": {"name": "legacy"}})
+                recorder.emit(event)
+        html = render_report(read_trace(bare), verify_trace(bare), store=store)
+        rows = {t.setting: t for t in thresholds(read_trace(bare), None) if t.setting}
+        assert rows["max_retrievals"].limit == "not recorded"
+        assert "<td><code>coverage_threshold</code></td><td>not recorded</td>" in html
+        assert "(min_quote_chars=not recorded)" in html
+        assert "of authority not recorded" in section(html, "evidence")
 
 
 class TestVerifierChecks:

@@ -70,6 +70,7 @@ __all__ = [
     "final_decision",
     "flag_names",
     "quote_length",
+    "recorded_authorities",
     "thresholds",
     "version_timelines",
 ]
@@ -224,6 +225,12 @@ some recorded traces' readers)."""
 _NOTHING_LOCATED = "no quote was located: nothing to compare with"
 
 
+def recorded_authorities(policy: Mapping[str, Any]) -> list[str]:
+    """The recorded policy's allowed_authorities ([] when it lacks them)."""
+    recorded = policy.get("allowed_authorities")
+    return [str(a) for a in recorded] if isinstance(recorded, list) else []
+
+
 def quote_length(quote: str) -> int:
     """The characters of a quote after the verifier's normalisation (what min_quote_chars
     is compared with)."""
@@ -250,7 +257,7 @@ def citation_checks(
     }
     no_source = bool(failed[_IN_STORE])
     located = citation.char_start is not None and citation.char_end is not None
-    allowed = ", ".join(str(a) for a in policy.get("allowed_authorities", [])) or "not recorded"
+    allowed = ", ".join(recorded_authorities(policy)) or "not recorded"
     passed = {
         _RETRIEVED: f"{cited} is among the passages this run retrieved",
         _IN_STORE: f"{cited} page {citation.page} is in the store",
@@ -555,26 +562,32 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
             node = node.get(part) if isinstance(node, Mapping) else None
         return node
 
+    def number(field: str) -> float | None:
+        """A numeric setting, or None when the recorded policy lacks it (an older policy)."""
+        value = setting(field)
+        is_number = isinstance(value, int | float) and not isinstance(value, bool)
+        return float(value) if is_number else None
+
     def limit_row(
         name: str, field: str, used: float, shown: str, *, plus: int = 0, cap: bool = False
     ) -> None:
         """A budget (reached: the run could not go on) or a cap (at cap: it was cut)."""
-        value = setting(field)
-        if not isinstance(value, int | float):
+        value = number(field)
+        if value is None:
             rows.append(Threshold(name, field, "not recorded", shown, ""))
             return
         limit = value + plus
         full = "at cap" if cap else "reached"
-        text = f"{plus:g} + {value:g}" if plus else f"{limit:g}"
+        text = f"{plus} + {_number_text(value)}" if plus else _number_text(limit)
         rows.append(Threshold(name, field, text, shown, full if used >= limit else "within"))
 
     if answer is not None:
-        coverage_at = setting("coverage_threshold")
+        coverage_at = number("coverage_threshold")
         rows.append(
             Threshold(
                 "Required-fact coverage",
                 "coverage_threshold",
-                "not recorded" if coverage_at is None else f"{coverage_at:g}",
+                "not recorded" if coverage_at is None else _number_text(coverage_at),
                 f"{answer.coverage:.2f}",
                 ""
                 if coverage_at is None
@@ -605,38 +618,39 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
                 )
             )
             scores = [a.support_score for a in audited if a.support_score is not None]
-            if scores and setting("min_support_score") is not None:
+            min_support = number("min_support_score")
+            if scores and min_support is not None:
                 least = min(scores)
                 rows.append(
                     Threshold(
                         "Lowest support score (rules critic)",
                         "min_support_score",
-                        f"{setting('min_support_score'):g}",
+                        _number_text(min_support),
                         f"{least:.2f}",
-                        "met" if least >= setting("min_support_score") else "not met",
+                        "met" if least >= min_support else "not met",
                     )
                 )
         citations = [c for claim in answer.claims for c in claim.citations]
         if citations:
             shortest = min(quote_length(c.quote) for c in citations)
-            minimum = setting("min_quote_chars")
+            minimum = number("min_quote_chars")
             rows.append(
                 Threshold(
                     "Shortest cited quote (characters)",
                     "min_quote_chars",
-                    "not recorded" if minimum is None else str(minimum),
+                    "not recorded" if minimum is None else _number_text(minimum),
                     str(shortest),
                     "" if minimum is None else ("met" if shortest >= minimum else "not met"),
                 )
             )
             authority = {ref.passage_id: ref.authority for e in retrievals for ref in e.results}
             used = sorted({authority.get(c.evidence_id or "", "unknown") for c in citations})
-            allowed = setting("allowed_authorities") or []
+            allowed = recorded_authorities(policy)
             rows.append(
                 Threshold(
                     "Authority of the cited sources",
                     "allowed_authorities",
-                    ", ".join(str(a) for a in allowed) or "not recorded",
+                    ", ".join(allowed) or "not recorded",
                     ", ".join(used),
                     "met" if set(used) <= set(allowed) else "not met",
                 )
@@ -674,12 +688,12 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
     limit_row("Passages per retrieval (most)", "top_k", widest, str(widest), cap=True)
     given = max((sum(sizes.get(pid, 0) for pid in d.evidence_ids) for d in drafts), default=0)
     left_out = sum(1 for row in evidence_considered(lines, answer) if _OVER_CAP in row.why)
-    limit = setting("max_evidence_chars")
+    limit = number("max_evidence_chars")
     rows.append(
         Threshold(
             "Evidence characters given in a pass (most)",
             "max_evidence_chars",
-            "not recorded" if limit is None else str(limit),
+            "not recorded" if limit is None else _number_text(limit),
             f"{given}" + (f"; {_count(left_out, 'passage')} left out" if left_out else ""),
             "at cap" if left_out else "within",
         )
@@ -689,7 +703,7 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
     limit_row("Tokens (in + out)", "max_tokens", tokens, str(tokens))
     cost = sum(c.cost_usd for c in calls)
     limit_row("Cost (USD)", "max_cost_usd", cost, f"{cost:.4f}")
-    per_run_s = setting("time_budget.per_run_s")
+    per_run_s = number("time_budget.per_run_s")
     elapsed = end.elapsed_ms if end else None
     rows.append(
         Threshold(
@@ -704,29 +718,34 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
     )
     score = end.score if end else None
     if setting("judges.triad") and score is not None and not score.abstained:
-        grounded_at = setting("judges.grounded_at")
+        grounded_at = number("judges.grounded_at")
         if score.groundedness is not None and grounded_at is not None:
             rows.append(
                 Threshold(
                     "Groundedness (triad)",
                     "judges.grounded_at",
-                    f"{grounded_at:g}",
+                    _number_text(grounded_at),
                     f"{score.groundedness:.2f}",
                     "met" if score.groundedness >= grounded_at else "not met",
                 )
             )
-        flag_at = setting("judges.flag_threshold")
+        flag_at = number("judges.flag_threshold")
         if score.review_score is not None and flag_at is not None:
             rows.append(
                 Threshold(
                     "Review score (below: flagged for review)",
                     "judges.flag_threshold",
-                    f"{flag_at:g}",
+                    _number_text(flag_at),
                     f"{score.review_score:.2f}",
                     "met" if score.review_score >= flag_at else "not met",
                 )
             )
     return rows
+
+
+def _number_text(value: float) -> str:
+    """A policy number as written: 30, 0.5, 200000 (never 30.0 or 2e+05)."""
+    return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
 def _count(n: int, noun: str) -> str:

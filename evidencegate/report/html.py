@@ -56,6 +56,7 @@ from evidencegate.report.facts import (
     final_claims,
     final_decision,
     flag_names,
+    recorded_authorities,
     thresholds,
     version_timelines,
 )
@@ -662,7 +663,7 @@ def _evidence(
             f'<p id="scope">Question analysis: answer type {escape(scope.answer_type)}; '
             f"retrieval limited to {escape(where)} ({escape(scope.reason)}).</p>"
         )
-    authorities = ", ".join(str(a) for a in policy.get("allowed_authorities", []))
+    authorities = ", ".join(recorded_authorities(policy))
     out.append(
         f"<p>Retrieval returns only versions in force on {start.as_of.isoformat()}, of "
         f"authority {escape(authorities or 'not recorded')}, at most "
