@@ -38,6 +38,7 @@ from evidencegate.contracts import (
     StopReason,
 )
 from evidencegate.corpus.store import Store
+from evidencegate.hygiene import flag_names
 from evidencegate.trace.events import (
     AuditEvent,
     DecisionEvent,
@@ -65,10 +66,10 @@ __all__ = [
     "VersionRow",
     "citation_checks",
     "claim_checks",
+    "counted",
     "evidence_considered",
     "final_claims",
     "final_decision",
-    "flag_names",
     "quote_length",
     "recorded_authorities",
     "thresholds",
@@ -521,11 +522,6 @@ def evidence_considered(
     return rows
 
 
-def flag_names(flags: Sequence[str]) -> str:
-    """The names of hygiene flags ("kind: name" -> "name")."""
-    return ", ".join(flag.partition(": ")[2] or flag for flag in flags)
-
-
 # --------------------------------------------------------------------------- thresholds
 
 
@@ -694,7 +690,7 @@ def thresholds(lines: Sequence[TraceLine], answer: GatedAnswer | None) -> list[T
             "Evidence characters given in a pass (most)",
             "max_evidence_chars",
             "not recorded" if limit is None else _number_text(limit),
-            f"{given}" + (f"; {_count(left_out, 'passage')} left out" if left_out else ""),
+            f"{given}" + (f"; {counted(left_out, 'passage')} left out" if left_out else ""),
             "at cap" if left_out else "within",
         )
     )
@@ -748,7 +744,8 @@ def _number_text(value: float) -> str:
     return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
-def _count(n: int, noun: str) -> str:
+def counted(n: int, noun: str) -> str:
+    """The count with its noun: 1 passage, 3 passages."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 

@@ -44,6 +44,7 @@ from pathlib import Path
 from evidencegate.contracts import Citation, CitationCheck, GatedAnswer, Outcome
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import TraceFormatError, UsageError
+from evidencegate.hygiene import flag_names
 from evidencegate.report.facts import (
     STOP_EXPLANATIONS,
     Check,
@@ -52,10 +53,10 @@ from evidencegate.report.facts import (
     FinalClaim,
     citation_checks,
     claim_checks,
+    counted,
     evidence_considered,
     final_claims,
     final_decision,
-    flag_names,
     recorded_authorities,
     thresholds,
     version_timelines,
@@ -298,7 +299,7 @@ def _banners(
             items.append("cited sources: " + "; ".join(moved))
         if changes:
             items.append(
-                f"{_count(len(changes), 'retrieved passage')} no longer held as recorded "
+                f"{counted(len(changes), 'retrieved passage')} no longer held as recorded "
                 '(<a href="#evidence">evidence</a>)'
             )
         out.append(
@@ -678,7 +679,7 @@ def _evidence(
         new = ", ".join(event.new_primary_sources) or "none"
         queries.append(
             f'<li id="query-{number}">Q{number} ({kind}, pass {event.pass_no}): '
-            f"<q>{escape(event.query)}</q> → {_count(len(event.results), 'passage')}; new "
+            f"<q>{escape(event.query)}</q> → {counted(len(event.results), 'passage')}; new "
             f"primary sources: {escape(new)}</li>"
         )
     out.append('<ol class="queries">' + "".join(queries) + "</ol>")
@@ -686,7 +687,7 @@ def _evidence(
     rows = evidence_considered(lines, answer)
     used = sum(1 for r in rows if r.cited_by)
     out.append(
-        f"<p>{_count(len(rows), 'distinct passage')} retrieved, "
+        f"<p>{counted(len(rows), 'distinct passage')} retrieved, "
         f"{sum(1 for r in rows if r.given)} given to the generator, {used} cited.</p>"
     )
     body = "".join(_evidence_row(n, row, store, start, changed) for n, row in enumerate(rows, 1))
@@ -808,7 +809,7 @@ def _review(lines: Sequence[TraceLine], end: RunEndEvent | None, review: ReviewQ
             )
             out.append(
                 '<p id="queue"><span class="badge warn">in the review queue</span> '
-                f"{_count(len(flagged), 'flag')} for run <code>{escape(run_id)}</code>:</p>"
+                f"{counted(len(flagged), 'flag')} for run <code>{escape(run_id)}</code>:</p>"
                 '<table class="grid"><tr><th>time (UTC)</th><th>reason</th>'
                 f"<th>review score</th></tr>{rows}</table>"
             )
@@ -881,7 +882,7 @@ def _replay(replay: ReplayResult | None, store: Store | None) -> str:
         a = replay.replayed_answer
         out.append(
             f"<p>Replayed answer: {escape(a.outcome.value)} (stop {escape(a.stop_reason.value)}, "
-            f"coverage {a.coverage:.2f}, {_count(len(a.claims), 'claim')}).</p>"
+            f"coverage {a.coverage:.2f}, {counted(len(a.claims), 'claim')}).</p>"
         )
     out.append("</section>")
     return "".join(out)
@@ -946,7 +947,7 @@ def _describe(event: TraceEvent) -> str:
                 else ""
             )
             return (
-                f"{kind} <q>{escape(event.query)}</q> → {_count(len(event.results), 'passage')}; "
+                f"{kind} <q>{escape(event.query)}</q> → {counted(len(event.results), 'passage')}; "
                 f"new primary sources: {escape(new)}{warning}"
             )
         case SufficiencyEvent():
@@ -964,8 +965,8 @@ def _describe(event: TraceEvent) -> str:
                 return f"generator {generator} declined: {escape(event.output.declined)}"
             avoid = f" (avoiding {len(event.avoid)} rejected claims)" if event.avoid else ""
             return (
-                f"generator {generator} drafted {_count(len(event.output.claims), 'claim')} "
-                f"from {_count(len(event.evidence_ids), 'passage')}{avoid}"
+                f"generator {generator} drafted {counted(len(event.output.claims), 'claim')} "
+                f"from {counted(len(event.evidence_ids), 'passage')}{avoid}"
             )
         case VerificationEvent():
             ok = sum(1 for r in event.results if r.ok)
@@ -975,7 +976,7 @@ def _describe(event: TraceEvent) -> str:
                 if not r.ok
             ]
             tail = f"; failed: {escape('; '.join(failed))}" if failed else ""
-            return f"{ok} of {_count(len(event.results), 'claim')} verified{tail}"
+            return f"{ok} of {counted(len(event.results), 'claim')} verified{tail}"
         case AuditEvent():
             out_a = event.output
             verdicts = ", ".join(f"{a.claim_id}: {a.verdict.value}" for a in out_a.claims)
@@ -1005,7 +1006,7 @@ def _describe(event: TraceEvent) -> str:
             labels = ", ".join(f"{j.passage_id[:8]}: {j.label.value}" for j in sel.judgements)
             return (
                 f"judge {escape(event.judge)}: {escape(sel.task)} task, strategy "
-                f"{escape(sel.strategy.value)}, {_count(len(sel.used_ids), 'passage')} used; "
+                f"{escape(sel.strategy.value)}, {counted(len(sel.used_ids), 'passage')} used; "
                 f"{escape(labels or 'no passages')}"
             )
         case TriadEvent():
@@ -1022,10 +1023,6 @@ def _describe(event: TraceEvent) -> str:
                 f"{escape(a.outcome.value)}, stop reason {escape(a.stop_reason.value)}, "
                 f"{event.elapsed_ms:.1f} ms"
             )
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _pass_of(event: TraceEvent) -> int | None:
