@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["INSTRUCTION_FLAG", "instruction_flags"]
+__all__ = ["INSTRUCTION_FLAG", "flag_names", "instruction_flags"]
 
 INSTRUCTION_FLAG = "instruction_like_text"
 """The prefix of every flag :func:`instruction_flags` returns (``instruction_like_text: ...``)."""
@@ -114,6 +114,12 @@ def instruction_flags(text: str) -> list[str]:
         for name, keywords, pattern in _PATTERNS
         if any(k in normalized for k in keywords) and pattern.search(normalized) is not None
     ]
+
+
+def flag_names(flags: list[str]) -> str:
+    """The names of flags, for a reader: ``instruction_like_text: role_override`` ->
+    ``role_override``."""
+    return ", ".join(flag.partition(": ")[2] or flag for flag in flags)
 
 
 def _normalize(text: str) -> str:

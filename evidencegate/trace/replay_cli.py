@@ -3,7 +3,8 @@
 Exit codes of ``replay`` (see :mod:`evidencegate.trace.replay`): 0 identical and no drift,
 1 tampered chain, 2 bad input, 3 divergence (with ``--policy``: the policy decides
 differently), 4 identical but the cited sources drifted, 5 identical so far but the recording
-is incomplete. ``report``: 0 written, 1 tampered chain (nothing written), 2 bad input.
+is incomplete. ``report``: 0 written, 1 tampered chain (nothing written), 2 bad input (also
+``--replay`` without ``--store``).
 ``traces list``: 0, or 2 on bad input.
 """
 
@@ -18,6 +19,7 @@ from evidencegate.corpus.backends import open_store
 from evidencegate.corpus.ingest import DEFAULT_TENANT
 from evidencegate.exceptions import UsageError
 from evidencegate.report.html import write_report
+from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import verify_trace
 from evidencegate.trace.index import TraceIndex, TraceSummary
 from evidencegate.trace.replay import ReplayResult, replay_trace
@@ -151,9 +153,13 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         default=None,
-        metavar="STORE",
-        help="store directory or postgresql:// URL: shows the page text around each quote "
-        "(quotes only without it)",
+        help="store directory: page text around each quote, version timelines, drift and the "
+        "review queue (quotes only without it)",
+    )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="also replay the trace over --store and show whether the decisions are identical",
     )
 
 
@@ -170,15 +176,17 @@ def run_report(args: argparse.Namespace) -> int:
             )
             return 1
         if args.store is None:
+            if args.replay:
+                raise UsageError("--replay needs --store (the store the run read from)")
             write_report(args.trace, args.output)
             print(
-                "note: no --store given: the report shows quotes only, without page context "
-                "or version dates",
+                "note: no --store given: the report shows quotes only, without page context, "
+                "version timelines, drift or review status",
                 file=sys.stderr,
             )
         else:
-            with open_store(args.store, create=False) as store:
-                write_report(args.trace, args.output, store=store)
+            with open_store(args.store, create=False) as store, ReviewQueue.open(args.store) as q:
+                write_report(args.trace, args.output, store=store, review=q, replay=args.replay)
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)
         return 2
