@@ -1,0 +1,411 @@
+"""Derived answers for the offline generator: what a question asks to compute, and from which cells.
+
+:func:`derivation_request` reads a question for a computation over figures: a change ("by how
+much did X change from 2021 to 2022", "X in 2022 compared with 2021"), a percent change ("by what
+percentage did X grow"), a comparison ("did X grow in 2022?"), a share ("X as a share of Y",
+"what share of Y was X"), a ratio ("ratio of X to Y"), a sum ("total of X and Y") or an average
+("average X from 2020 to 2022"). It names the operation, what each operand is about and the
+years; a question naming no year compares the table's latest column with the one before.
+
+:func:`derived_candidates` finds the operands as cells of the year-columned tables on the
+evidence's pages (:mod:`evidencegate.generation.tables`): the row whose label best states what
+the operand is about, in the column of the asked year. Operands of one derivation come from one
+table of one page of one document version (the scoped evidence: the asked entity's filing), and
+from the asked years only; no operand is guessed, a question whose operands are not all found
+gets no derived answer. The engine computes the result (:mod:`evidencegate.verify.derived`);
+the claim quotes each row with its figures and the table's header with its years.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evidencegate.analysis import QuestionProfile, normalise_question, terms
+from evidencegate.canonical import sha256_hex
+from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
+from evidencegate.generation.tables import TableCell, table_cells
+from evidencegate.lexicon import covered_share
+from evidencegate.protocols import SourceLookup
+from evidencegate.verify.derived import (
+    DerivationError,
+    Figure,
+    compute,
+    parse_figure,
+    state_result,
+)
+
+__all__ = [
+    "DerivationRequest",
+    "DerivedCandidate",
+    "OperandCell",
+    "derivation_request",
+    "derived_candidates",
+]
+
+MIN_FIT = 0.5
+"""The share of an operand's terms a row label must state for its cell to be that operand."""
+
+
+@dataclass(frozen=True)
+class DerivationRequest:
+    """A computation a question asks for: the operation, what each operand is about (one subject
+    over several years, or several subjects in one year) and the years named."""
+
+    operation: Operation
+    subjects: tuple[str, ...]
+    years: tuple[int, ...]
+
+
+_CHANGE_WORDS = (
+    r"change[sd]?|chang(?:ing)|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|"
+    r"rise|rose|risen|fall|fell|fallen|drop(?:ped)?|improve[sd]?|move[sd]?|shift(?:ed)?"
+)
+_OPERATION_TERMS = frozenset(
+    terms(
+        "change changed changes grow grew grown growth increase increased decrease decreased "
+        "decline declined rise rose fall fell drop dropped improve improved difference compare "
+        "compared comparison versus share percentage percent proportion portion fraction ratio "
+        "total sum combined average mean much year fiscal period prior previous"
+    )
+)
+_Rule = tuple[Operation, re.Pattern[str]]
+_TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
+    (operation, re.compile(pattern, re.IGNORECASE))
+    for operation, pattern in (
+        (
+            Operation.SHARE,
+            r"(?P<x>.+?)\s+as\s+an?\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+"
+            r"of\s+(?P<y>.+)",
+        ),
+        (
+            Operation.SHARE,
+            r"\bwhat\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y>.+?)"
+            r"\s+(?:was|were|is|are|came\s+from|comes\s+from|did|does|do)\s+(?P<x>.+)",
+        ),
+        (Operation.RATIO, r"\bratio\s+(?:of|between)\s+(?P<x>.+?)\s+(?:to|and)\s+(?P<y>.+)"),
+        (Operation.RATIO, r"\b(?P<x>[\w&' -]+?)[\s-]+to[\s-]+(?P<y>[\w&' -]+?)\s+ratio\b"),
+        (
+            Operation.SUM,
+            r"\b(?:sum|total|combined\s+(?:amount|total|value))\s+of\s+(?P<x>.+?)\s+and\s+"
+            r"(?P<y>.+)",
+        ),
+        (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+and\s+(?P<y>[\w&' -]+?)\s+combined\b"),
+    )
+)
+_ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
+    (operation, re.compile(pattern, re.IGNORECASE))
+    for operation, pattern in (
+        (Operation.AVERAGE, r"\b(?:average|mean)\s+(?P<x>.+)"),
+        (
+            Operation.PERCENT_CHANGE,
+            rf"\b(?:by\s+)?(?:what|which|how\s+much\s+of\s+a)\s+(?:percent(?:age)?|%)\s+"
+            rf"(?:[\w'&.-]+\s+)*?(?:{_CHANGE_WORDS})\b|\bpercent(?:age)?\s+(?:{_CHANGE_WORDS})\b|"
+            r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b",
+        ),
+        (
+            Operation.DIFFERENCE,
+            rf"\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|was|were)\b.*\b(?:{_CHANGE_WORDS})"
+            r"\b|\b(?:change|difference)\s+(?:in|of|between)\b|\bcompared?\s+(?:with|to)\b|"
+            r"\bversus\b|\bvs\.?\s|\brelative\s+to\b",
+        ),
+        (
+            Operation.COMPARE,
+            rf"^\s*(?:did|has|have|was|were|is|are|does|do)\b.*\b(?:{_CHANGE_WORDS}|higher|lower|"
+            r"greater|larger|smaller|more|less)\b",
+        ),
+    )
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def derivation_request(question: str, profile: QuestionProfile) -> DerivationRequest | None:
+    """The computation ``question`` asks for, or None when it asks for a stated fact."""
+    text = normalise_question(question)
+    years = tuple(profile.period_years)
+    for operation, pattern in _TWO_SUBJECT_RULES:
+        match = pattern.search(text)
+        if match is not None and len(years) <= 1:
+            x, y = _subject(match["x"]), _subject(match["y"])
+            if x and y:
+                return DerivationRequest(operation, (x, y), years)
+    for operation, pattern in _ONE_SUBJECT_RULES:
+        if pattern.search(text) is None:
+            continue
+        if operation is Operation.AVERAGE and len(years) < 2:
+            continue  # an average over what? only over named years
+        if operation is not Operation.AVERAGE and len(years) > 2:
+            continue
+        subject = _subject(text)
+        if subject:
+            return DerivationRequest(operation, (subject,), years)
+    return None
+
+
+def _subject(phrase: str) -> str:
+    """What an operand is about: the phrase without years and the operation's own words."""
+    kept = [t for t in terms(_YEAR.sub(" ", phrase)) if t not in _OPERATION_TERMS]
+    return " ".join(kept)
+
+
+@dataclass(frozen=True)
+class OperandCell:
+    """A table cell chosen as an operand, with how well its row label states the subject."""
+
+    cell: TableCell
+    figure: Figure
+    fit: float
+
+
+@dataclass(frozen=True)
+class DerivedCandidate:
+    """A derived answer from the cells of one table: operation, operands and the result."""
+
+    passage: Passage
+    page_text: str
+    operation: Operation
+    operands: tuple[OperandCell, ...]
+    result: str
+    row_ends: tuple[tuple[int, int], ...] = ()
+    """(row start, end of the row's last cell) of the operands' rows: a row quoted up to its
+    operands' cells shorter than ``min_quote_chars`` is quoted whole."""
+    min_quote_chars: int = 20
+
+    @property
+    def fit(self) -> float:
+        return min(o.fit for o in self.operands)
+
+    @property
+    def labels(self) -> list[str]:
+        return list(dict.fromkeys(o.cell.label for o in self.operands))
+
+    @property
+    def order(self) -> tuple[str, str, int]:
+        return (self.passage.doc_id, self.passage.version, self.operands[0].cell.row_start)
+
+    @property
+    def text(self) -> str:
+        return _render(self.operation, self.operands, self.result)
+
+    def claim(self) -> Claim:
+        passage = self.passage
+        rows: dict[int, int] = {}
+        for operand in self.operands:
+            cell = operand.cell
+            rows[cell.row_start] = max(rows.get(cell.row_start, 0), cell.row_end)
+        whole = dict(self.row_ends)
+        for start, end in rows.items():
+            if len(" ".join(self.page_text[start:end].split())) < self.min_quote_chars:
+                rows[start] = max(end, whole.get(start, end))
+        header = self.operands[0].cell
+        spans = [*rows.items(), (header.header_start, header.header_end)]
+        quotes = [" ".join(self.page_text[start:end].split()) for start, end in spans]
+        index = {row: i for i, row in enumerate(rows)}
+        derivation = Derivation(
+            operation=self.operation,
+            operands=[
+                Operand(
+                    label=f"{o.cell.label}, {o.cell.year}",
+                    value=o.cell.value,
+                    citation=index[o.cell.row_start],
+                )
+                for o in self.operands
+            ],
+            result=self.result,
+        )
+        where = f"{passage.doc_id}@{passage.version}#{passage.page}:" + ":".join(
+            f"{o.cell.row_start}/{o.cell.year}" for o in self.operands
+        )
+        return Claim(
+            claim_id="c-" + sha256_hex(f"{where}:{self.operation.value}")[:10],
+            text=self.text,
+            citations=[
+                Citation(
+                    doc_id=passage.doc_id,
+                    version=passage.version,
+                    page=passage.page,
+                    quote=quote,
+                    evidence_id=passage.passage_id,
+                )
+                for quote in quotes
+            ],
+            derivation=derivation,
+        )
+
+
+def derived_candidates(
+    request: DerivationRequest,
+    evidence: Sequence[Passage],
+    pages: SourceLookup,
+    *,
+    authorities: Sequence[str] = ("primary",),
+    min_quote_chars: int = 20,
+) -> list[DerivedCandidate]:
+    """The derived answers the tables on the evidence's pages give for ``request``."""
+    out: list[DerivedCandidate] = []
+    seen: set[tuple[str, str, int]] = set()
+    for passage in evidence:
+        where = (passage.doc_id, passage.version, passage.page)
+        if passage.authority not in authorities or where in seen:
+            continue
+        seen.add(where)
+        source = pages.lookup(*where)
+        if source is None:
+            continue
+        cells = table_cells(source.page.text)
+        for table in _tables(cells):
+            candidate = _from_table(request, passage, source.page.text, table, min_quote_chars)
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+def _tables(cells: Sequence[TableCell]) -> list[list[TableCell]]:
+    """The cells grouped by the header (the table) they stand under."""
+    tables: dict[int, list[TableCell]] = {}
+    for cell in cells:
+        tables.setdefault(cell.header_start, []).append(cell)
+    return list(tables.values())
+
+
+def _from_table(
+    request: DerivationRequest,
+    passage: Passage,
+    page_text: str,
+    table: Sequence[TableCell],
+    min_quote_chars: int,
+) -> DerivedCandidate | None:
+    columns = sorted({c.year for c in table}, reverse=True)
+    multi_year = request.operation in (
+        Operation.DIFFERENCE,
+        Operation.PERCENT_CHANGE,
+        Operation.COMPARE,
+        Operation.AVERAGE,
+    )
+    if multi_year:
+        years = _years_of(request, columns)
+        if years is None:
+            return None
+        row = _best_row(request.subjects[0], table, years)
+        if row is None:
+            return None
+        operands = [row[year] for year in years]
+    else:
+        year = request.years[0] if request.years else columns[0]
+        if year not in columns:
+            return None
+        chosen: list[OperandCell] = []
+        for subject in request.subjects:
+            found = _best_row(subject, table, (year,), exclude={c.cell.row_start for c in chosen})
+            if found is None:
+                return None
+            chosen.append(found[year])
+        operands = chosen
+    try:
+        computed = compute(request.operation, [o.figure for o in operands])
+    except DerivationError:
+        return None
+    result = state_result(computed, [o.figure for o in operands])
+    row_ends: dict[int, int] = {}
+    for cell in table:
+        row_ends[cell.row_start] = max(row_ends.get(cell.row_start, 0), cell.row_end)
+    return DerivedCandidate(
+        passage,
+        page_text,
+        request.operation,
+        tuple(operands),
+        result,
+        row_ends=tuple(row_ends.items()),
+        min_quote_chars=min_quote_chars,
+    )
+
+
+def _years_of(request: DerivationRequest, columns: Sequence[int]) -> tuple[int, ...] | None:
+    """The columns to compute over, newest first: the years named (one named year is compared
+    with the year before it), else the table's two latest columns."""
+    if request.operation is Operation.AVERAGE:
+        span = range(min(request.years), max(request.years) + 1)
+        wanted = tuple(sorted(span, reverse=True))
+    elif len(request.years) >= 2:
+        wanted = (max(request.years), min(request.years))
+    elif len(request.years) == 1:
+        wanted = (request.years[0], request.years[0] - 1)
+    elif len(columns) >= 2:
+        wanted = (columns[0], columns[1])
+    else:
+        return None
+    return wanted if all(y in columns for y in wanted) else None
+
+
+def _best_row(
+    subject: str,
+    table: Sequence[TableCell],
+    years: Sequence[int],
+    *,
+    exclude: set[int] | frozenset[int] = frozenset(),
+) -> dict[int, OperandCell] | None:
+    """The row whose label best states ``subject`` and has a figure in every year asked."""
+    wanted = subject.split()
+    rows: dict[int, dict[int, OperandCell]] = {}
+    for cell in table:
+        if cell.row_start in exclude or cell.year not in years:
+            continue
+        figure = parse_figure(cell.value)
+        if figure is None:
+            continue  # a dash: no figure
+        label_terms = terms(cell.label)
+        fit = covered_share(wanted, label_terms)
+        if fit < MIN_FIT:
+            continue
+        # A label saying much more than the subject is a narrower row ("Operating income
+        # margin" for "margin"); the share of the label the subject covers breaks ties.
+        precision = covered_share(label_terms, wanted) if label_terms else 0.0
+        rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
+            cell, figure, round(fit + 0.1 * precision, 6)
+        )
+    complete = [row for row in rows.values() if all(y in row for y in years)]
+    if not complete:
+        return None
+    return max(complete, key=lambda row: (min(o.fit for o in row.values()), -_first(row)))
+
+
+def _first(row: dict[int, OperandCell]) -> int:
+    return min(o.cell.row_start for o in row.values())
+
+
+def _value(operand: OperandCell) -> str:
+    cell = operand.cell
+    return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
+
+
+def _render(operation: Operation, operands: Sequence[OperandCell], result: str) -> str:
+    """The claim's text: the operands as quoted, with their rows and years, and the result."""
+    first = operands[0].cell
+    if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
+        new, old = operands
+        stated = (
+            f"{first.label}: {_value(new)} in {new.cell.year}, {_value(old)} in {old.cell.year}"
+        )
+        if operation is Operation.COMPARE:
+            relation = {"greater": "higher", "less": "lower"}.get(result, "the same")
+            return f"{stated}; {new.cell.year} is {relation} than {old.cell.year}".replace(
+                "the same than", "the same as"
+            )
+        negative = result.startswith("-")
+        magnitude = result.lstrip("-")
+        direction = "a decrease" if negative else "an increase"
+        if magnitude.rstrip("%") in ("0", "0.0", "0.00"):
+            direction = "a change"
+        points = (
+            " percentage points" if operation is Operation.DIFFERENCE and new.figure.percent else ""
+        )
+        return f"{stated}: {direction} of {magnitude}{points}"
+    if operation is Operation.AVERAGE:
+        values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
+        return f"{first.label}: {values}; average {result}"
+    x, y = operands
+    year = first.year
+    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {year}"
+    name = {Operation.SHARE: "share", Operation.RATIO: "ratio", Operation.SUM: "sum"}[operation]
+    return f"{stated}: {name} {result}"
