@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 
 from evidencegate.analysis import profile_question
 from evidencegate.cli import main
+from evidencegate.components import build_generator
 from evidencegate.contracts import (
     Citation,
     Claim,
@@ -30,9 +32,12 @@ from evidencegate.gate import EvidenceGate
 from evidencegate.generation.derive import derivation_request
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.policy import Policy
+from evidencegate.providers.base import ChatRequest
+from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.testing import InMemoryCorpus
 from evidencegate.trace.chain import read_trace
 from evidencegate.trace.events import DraftEvent
+from evidencegate.trace.replay import EXIT_IDENTICAL, replay_trace
 from evidencegate.verify.derived import (
     check_derivation,
     derivation_evidence,
@@ -449,20 +454,21 @@ class TestCritic:
         assert "1.8" not in derivation_evidence(claim)
 
 
-class TestEndToEnd:
-    @pytest.fixture
-    def store_dir(self, tmp_path: Path) -> Path:
-        source = tmp_path / "3m.md"
-        source.write_text(
-            f"---\ndoc_id: {DOC}\nversion: {VERSION}\nversion_date: 2023-02-08\n"
-            f"authority: primary\ntitle: 3M 10-K 2022\n---\n{PAGE}",
-            encoding="utf-8",
-        )
-        directory = tmp_path / "store"
-        with Store.open(directory) as store:
-            store.ingest([source], IngestOptions(authority="primary"))
-        return directory
+@pytest.fixture
+def store_dir(tmp_path: Path) -> Path:
+    source = tmp_path / "3m.md"
+    source.write_text(
+        f"---\ndoc_id: {DOC}\nversion: {VERSION}\nversion_date: 2023-02-08\n"
+        f"authority: primary\ntitle: 3M 10-K 2022\n---\n{PAGE}",
+        encoding="utf-8",
+    )
+    directory = tmp_path / "store"
+    with Store.open(directory) as store:
+        store.ingest([source], IngestOptions(authority="primary"))
+    return directory
 
+
+class TestEndToEnd:
     def test_gate_answers_with_a_derived_claim(self, store_dir: Path, tmp_path: Path) -> None:
         """The embedded default answers a change question with a verified derived claim, and
         the trace's draft carries the derivation."""
@@ -488,3 +494,53 @@ class TestEndToEnd:
         assert claim["derivation"]["operation"] == "percent_change"
         assert claim["derivation"]["result"] == "-3.2%"
         assert [o["value"] for o in claim["derivation"]["operands"]] == ["34,229", "35,355"]
+
+
+SPAN = re.compile(r"^\[(E\d+\.\d+)\] (.*)$", re.MULTILINE)
+LLM_POLICY = Policy(
+    name="scripted-llm", generator="openai:gpt-test", critic="rules", max_cost_usd=0
+)
+
+
+def deriving_reply(request: ChatRequest) -> str:
+    """A v3 generator model: it names the margin change as a derivation, without the result,
+    and cites the table header for the years its text names."""
+    spans = dict((text, span_id) for span_id, text in SPAN.findall(request.messages[-1].content))
+    row = next((span_id for text, span_id in spans.items() if "margin" in text), None)
+    if row is None:
+        return json.dumps({"claims": [], "declined": "no span states the margin"})
+    operands = [
+        {"span_id": row, "value": "19.1%", "label": "Operating income margin, 2022"},
+        {"span_id": row, "value": "20.8%", "label": "Operating income margin, 2021"},
+    ]
+    header = next(span_id for text, span_id in spans.items() if "2022 2021" in text)
+    claim = {
+        "text": "Operating income margin, 2022 against 2021",
+        "citations": [{"span_id": header}],
+        "derivation": {"operation": "difference", "operands": operands},
+    }
+    return json.dumps({"claims": [claim]})
+
+
+class TestModelPath:
+    def test_model_names_operands_engine_computes_and_replay_is_identical(
+        self, store_dir: Path, tmp_path: Path
+    ) -> None:
+        """A model's derivation is computed by the engine, verified, and replays identically."""
+        trace = tmp_path / "v3.jsonl"
+
+        def models(provider: str, model: str) -> ScriptedChatModel:
+            return ScriptedChatModel(deriving_reply, provider=provider, model=model)
+
+        question = "By how much did 3M's operating income margin change from 2021 to 2022?"
+        with Store.open(store_dir) as store:
+            generator = build_generator(LLM_POLICY, chat_models=models)
+            answer = EvidenceGate(store, policy=LLM_POLICY, generator=generator).ask(
+                question, as_of=AS_OF, trace_out=trace
+            )
+            assert answer.outcome is Outcome.ANSWERED, (answer.gaps, answer.dropped_claims)
+            (claim,) = answer.claims
+            assert claim.derivation is not None and claim.derivation.result == "-1.7"
+            assert claim.text.endswith("a decrease of 1.7 percentage points")
+            result = replay_trace(trace, store)
+        assert result.divergence is None and result.exit_code == EXIT_IDENTICAL

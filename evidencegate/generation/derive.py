@@ -42,6 +42,7 @@ __all__ = [
     "OperandCell",
     "derivation_request",
     "derived_candidates",
+    "result_phrase",
 ]
 
 MIN_FIT = 0.5
@@ -382,30 +383,45 @@ def _value(operand: OperandCell) -> str:
 def _render(operation: Operation, operands: Sequence[OperandCell], result: str) -> str:
     """The claim's text: the operands as quoted, with their rows and years, and the result."""
     first = operands[0].cell
+    percent = operands[0].figure.percent
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
         new, old = operands
         stated = (
             f"{first.label}: {_value(new)} in {new.cell.year}, {_value(old)} in {old.cell.year}"
         )
         if operation is Operation.COMPARE:
-            relation = {"greater": "higher", "less": "lower"}.get(result, "the same")
-            return f"{stated}; {new.cell.year} is {relation} than {old.cell.year}".replace(
-                "the same than", "the same as"
+            return f"{stated}; " + result_phrase(
+                operation, result, percent, labels=(str(new.cell.year), str(old.cell.year))
             )
-        negative = result.startswith("-")
-        magnitude = result.lstrip("-")
-        direction = "a decrease" if negative else "an increase"
-        if magnitude.rstrip("%") in ("0", "0.0", "0.00"):
-            direction = "a change"
-        points = (
-            " percentage points" if operation is Operation.DIFFERENCE and new.figure.percent else ""
-        )
-        return f"{stated}: {direction} of {magnitude}{points}"
+        return f"{stated}: " + result_phrase(operation, result, percent)
     if operation is Operation.AVERAGE:
         values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
-        return f"{first.label}: {values}; average {result}"
+        return f"{first.label}: {values}; " + result_phrase(operation, result, percent)
     x, y = operands
-    year = first.year
-    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {year}"
-    name = {Operation.SHARE: "share", Operation.RATIO: "ratio", Operation.SUM: "sum"}[operation]
-    return f"{stated}: {name} {result}"
+    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {first.year}"
+    return f"{stated}: " + result_phrase(operation, result, percent)
+
+
+def result_phrase(
+    operation: Operation,
+    result: str,
+    percent_operands: bool,
+    *,
+    labels: tuple[str, str] = ("the first", "the second"),
+) -> str:
+    """How a claim states a computed result: 'a decrease of 1.7 percentage points', 'an
+    increase of 3.2%', 'share 20.8%', '2022 is lower than 2021'."""
+    if operation is Operation.COMPARE:
+        relation = {"greater": "higher than", "less": "lower than"}.get(result, "the same as")
+        return f"{labels[0]} is {relation} {labels[1]}"
+    if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE):
+        magnitude = result.lstrip("-")
+        if magnitude.rstrip("%").strip("0.") == "":
+            direction = "a change"
+        else:
+            direction = "a decrease" if result.startswith("-") else "an increase"
+        points = (
+            " percentage points" if operation is Operation.DIFFERENCE and percent_operands else ""
+        )
+        return f"{direction} of {magnitude}{points}"
+    return f"{operation.value} {result}"
