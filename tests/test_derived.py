@@ -34,6 +34,7 @@ from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.policy import Policy
 from evidencegate.providers.base import ChatRequest
 from evidencegate.providers.scripted import ScriptedChatModel
+from evidencegate.report.html import write_report
 from evidencegate.testing import InMemoryCorpus
 from evidencegate.trace.chain import read_trace
 from evidencegate.trace.events import DraftEvent
@@ -482,6 +483,24 @@ class TestEndToEnd:
         assert "1.7 percentage points" in answer.answer
         drafts = [e.event for e in read_trace(trace) if isinstance(e.event, DraftEvent)]
         assert drafts[0].output.claims[0].derivation == claim.derivation
+
+    def test_cli_and_report_show_the_computation(
+        self, store_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The readable CLI output and the HTML report say what was computed from what."""
+        question = "By how much did 3M's operating income margin change from 2021 to 2022?"
+        trace = tmp_path / "run.jsonl"
+        args = ["ask", question, "--store", str(store_dir), "--as-of", str(AS_OF)]
+        assert main([*args, "--trace-out", str(trace)]) == 0
+        out = capsys.readouterr().out
+        assert (
+            "computed: difference of Operating income margin, 2022 (19.1%) and Operating "
+            "income margin, 2021 (20.8%) = -1.7"
+        ) in out
+        report = tmp_path / "report.html"
+        with Store.open(store_dir) as store:
+            write_report(trace, report, store=store)
+        assert "recomputed by the verifier: difference of Operating" in report.read_text()
 
     def test_cli_json_carries_the_derivation(
         self, store_dir: Path, capsys: pytest.CaptureFixture[str]

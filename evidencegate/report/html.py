@@ -49,6 +49,7 @@ from evidencegate.trace.events import (
     TriadEvent,
     VerificationEvent,
 )
+from evidencegate.verify.derived import derivation_summary
 
 __all__ = ["CONTEXT_CHARS", "render_report", "write_report"]
 
@@ -183,7 +184,13 @@ def _answer(answer: GatedAnswer | None) -> str:
                 f'<a class="cite" href="#cite-{i}-{j}">[{i}.{j}]</a>'
                 for j in range(1, len(claim.citations) + 1)
             )
-            out.append(f'<li id="claim-{i}">{escape(claim.text)} {links}</li>')
+            computed = (
+                ""
+                if claim.derivation is None
+                else '<br><small class="derivation">computed, recomputed by the verifier: '
+                f"{escape(derivation_summary(claim.derivation))}</small>"
+            )
+            out.append(f'<li id="claim-{i}">{escape(claim.text)} {links}{computed}</li>')
         out.append("</ol>")
     else:
         out.append(f'<p class="abstained">{escape(answer.answer)}</p>')

@@ -59,6 +59,7 @@ __all__ = [
     "check_derivation",
     "compute",
     "derivation_evidence",
+    "derivation_summary",
     "derived_figures",
     "describe",
     "parse_figure",
@@ -481,6 +482,14 @@ def derivation_evidence(claim: Claim) -> str:
     relation = checked.computed.relation or ""
     unit = "percentage points" if checked.computed.unit == "points" else ""
     return f"\n{words} {relation} {figures} {unit}".rstrip()
+
+
+def derivation_summary(derivation: Derivation) -> str:
+    """One line for a reader: ``difference of margin, 2022 (19.1%) and margin, 2021 (20.8%)
+    = -1.7``."""
+    operands = " and ".join(f"{o.label} ({o.value})" for o in derivation.operands)
+    name = derivation.operation.value.replace("_", " ")
+    return f"{name} of {operands} = {derivation.result}"
 
 
 def _failure(reason: FailureReason, detail: str) -> VerificationFailure:
