@@ -47,6 +47,10 @@ __all__ = [
 
 MIN_FIT = 0.5
 """The share of an operand's terms a row label must state for its cell to be that operand."""
+MIN_SPECIFICITY = 0.25
+"""The share of a row label's terms the operand's terms must state: a label that says much
+more than what is asked ("Total Pharmaceutical Sales $ 52,563 ... reclassified") is another
+row, or a page blob the table parser took for one."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ _OPERATION_TERMS = frozenset(
         "change changed changes grow grew grown growth increase increased decrease decreased "
         "decline declined rise rose fall fell drop dropped improve improved difference compare "
         "compared comparison versus share percentage percent proportion portion fraction ratio "
-        "total sum combined average mean much year fiscal period prior previous"
+        "total sum combined average mean much year fiscal period prior previous vs"
     )
 )
 _Rule = tuple[Operation, re.Pattern[str]]
@@ -103,7 +107,8 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             Operation.PERCENT_CHANGE,
             rf"\b(?:by\s+)?(?:what|which|how\s+much\s+of\s+a)\s+(?:percent(?:age)?|%)\s+"
             rf"(?:[\w'&.-]+\s+)*?(?:{_CHANGE_WORDS})\b|\bpercent(?:age)?\s+(?:{_CHANGE_WORDS})\b|"
-            r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b",
+            r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b|"
+            rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)",
         ),
         (
             Operation.DIFFERENCE,
@@ -125,10 +130,12 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
     """The computation ``question`` asks for, or None when it asks for a stated fact."""
     text = normalise_question(question)
     years = tuple(profile.period_years)
+    # The names the question uses (3M, J&J) scope the evidence; a row label does not state them.
+    named = frozenset(t for name in profile.names for t in terms(name))
     for operation, pattern in _TWO_SUBJECT_RULES:
         match = pattern.search(text)
         if match is not None and len(years) <= 1:
-            x, y = _subject(match["x"]), _subject(match["y"])
+            x, y = _subject(match["x"], named), _subject(match["y"], named)
             if x and y:
                 return DerivationRequest(operation, (x, y), years)
     for operation, pattern in _ONE_SUBJECT_RULES:
@@ -138,15 +145,19 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
             continue  # an average over what? only over named years
         if operation is not Operation.AVERAGE and len(years) > 2:
             continue
-        subject = _subject(text)
+        subject = _subject(text, named)
         if subject:
             return DerivationRequest(operation, (subject,), years)
     return None
 
 
-def _subject(phrase: str) -> str:
-    """What an operand is about: the phrase without years and the operation's own words."""
-    kept = [t for t in terms(_YEAR.sub(" ", phrase)) if t not in _OPERATION_TERMS]
+def _subject(phrase: str, named: frozenset[str]) -> str:
+    """What an operand is about: the phrase without years, names and the operation's words."""
+    kept = [
+        t
+        for t in terms(_YEAR.sub(" ", phrase))
+        if t not in _OPERATION_TERMS and t not in named and len(t) > 1
+    ]
     return " ".join(kept)
 
 
@@ -357,11 +368,11 @@ def _best_row(
             continue  # a dash: no figure
         label_terms = terms(cell.label)
         fit = covered_share(wanted, label_terms)
-        if fit < MIN_FIT:
-            continue
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
+        if fit < MIN_FIT or precision < MIN_SPECIFICITY:
+            continue
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
             cell, figure, round(fit + 0.1 * precision, 6)
         )
