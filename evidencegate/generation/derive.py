@@ -45,7 +45,7 @@ __all__ = [
     "result_phrase",
 ]
 
-MIN_FIT = 0.5
+MIN_FIT = 0.6
 """The share of an operand's terms a row label must state for its cell to be that operand."""
 MIN_SPECIFICITY = 0.25
 """The share of a row label's terms the operand's terms must state: a label that says much
@@ -288,6 +288,9 @@ def _from_table(
     table: Sequence[TableCell],
     min_quote_chars: int,
 ) -> DerivedCandidate | None:
+    first_row = [c.year for c in table if c.row_start == table[0].row_start]
+    if len(first_row) != len(set(first_row)):
+        return None  # a header naming a year twice (two tables side by side): ambiguous
     columns = sorted({c.year for c in table}, reverse=True)
     multi_year = request.operation in (
         Operation.DIFFERENCE,
@@ -404,7 +407,8 @@ def _render(operation: Operation, operands: Sequence[OperandCell], result: str) 
             return f"{stated}; " + result_phrase(
                 operation, result, percent, labels=(str(new.cell.year), str(old.cell.year))
             )
-        return f"{stated}: " + result_phrase(operation, result, percent)
+        negative = all(o.figure.value < 0 for o in operands)
+        return f"{stated}: " + result_phrase(operation, result, percent, negative_operands=negative)
     if operation is Operation.AVERAGE:
         values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
         return f"{first.label}: {values}; " + result_phrase(operation, result, percent)
@@ -419,6 +423,7 @@ def result_phrase(
     percent_operands: bool,
     *,
     labels: tuple[str, str] = ("the first", "the second"),
+    negative_operands: bool = False,
 ) -> str:
     """How a claim states a computed result: 'a decrease of 1.7 percentage points', 'an
     increase of 3.2%', 'share 20.8%', '2022 is lower than 2021'."""
@@ -426,6 +431,9 @@ def result_phrase(
         relation = {"greater": "higher than", "less": "lower than"}.get(result, "the same as")
         return f"{labels[0]} is {relation} {labels[1]}"
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE):
+        if negative_operands and operation is Operation.DIFFERENCE:
+            # A loss that shrinks "increases": state the signed change, not a direction.
+            return f"a change of {result}"
         magnitude = result.lstrip("-")
         if magnitude.rstrip("%").strip("0.") == "":
             direction = "a change"

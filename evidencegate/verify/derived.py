@@ -479,9 +479,15 @@ def derivation_evidence(claim: Claim) -> str:
         Operation.PERCENT_CHANGE: "percent change",
         Operation.COMPARE: "comparison",
     }[derivation.operation]
-    relation = checked.computed.relation or ""
-    unit = "percentage points" if checked.computed.unit == "points" else ""
-    return f"\n{words} {relation} {figures} {unit}".rstrip()
+    computed = checked.computed
+    if computed.value is None:
+        relation = {"greater": "higher", "less": "lower"}.get(computed.relation or "", "same")
+    elif derivation.operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE):
+        relation = "increase" if computed.value > 0 else "decrease" if computed.value < 0 else ""
+    else:
+        relation = ""
+    unit = "percentage points" if computed.unit == "points" else ""
+    return " ".join(f"\n{words} {relation} {figures} {unit}".split(" ")).rstrip()
 
 
 def derivation_summary(derivation: Derivation) -> str:
