@@ -372,10 +372,12 @@ class TestRequests:
         [
             "What were 3M's purchases of property, plant and equipment in 2022?",
             "What is the maximum value of a gift an employee may accept?",
+            "What was the total of 3M's spending on plant and equipment for the year 2019?",
+            "Why did J&J's cost of products sold rise as a share of sales in 2022?",
         ],
     )
     def test_stated_facts_are_not_computations(self, question: str) -> None:
-        """A question asking for a stated figure asks for no computation."""
+        """A question asking for a stated figure (or a reason) asks for no computation."""
         assert derivation_request(question, profile_question(question, as_of=AS_OF)) is None
 
 

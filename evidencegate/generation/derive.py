@@ -91,12 +91,13 @@ _TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
         ),
         (Operation.RATIO, r"\bratio\s+(?:of|between)\s+(?P<x>.+?)\s+(?:to|and)\s+(?P<y>.+)"),
         (Operation.RATIO, r"\b(?P<x>[\w&' -]+?)[\s-]+to[\s-]+(?P<y>[\w&' -]+?)\s+ratio\b"),
+        # Not "total of X and Y": "the total of plant and equipment" names one item.
         (
             Operation.SUM,
-            r"\b(?:sum|total|combined\s+(?:amount|total|value))\s+of\s+(?P<x>.+?)\s+and\s+"
-            r"(?P<y>.+)",
+            r"\b(?:sum|combined\s+(?:amount|total|value))\s+of\s+(?P<x>.+?)\s+and\s+(?P<y>.+)",
         ),
         (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+and\s+(?P<y>[\w&' -]+?)\s+combined\b"),
+        (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+plus\s+(?P<y>[\w&' -]+)"),
     )
 )
 _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
@@ -118,16 +119,19 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
         ),
         (
             Operation.COMPARE,
-            rf"^\s*(?:did|has|have|was|were|is|are|does|do)\b.*\b(?:{_CHANGE_WORDS}|higher|lower|"
-            r"greater|larger|smaller|more|less)\b",
+            rf"^\s*(?:did|has|have|was|were|is|are|does|do)\b.*\b(?:{_CHANGE_WORDS})\b",
         ),
     )
 )
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_NOT_COMPUTED = frozenset({"reason", "list", "definition", "entity", "date", "duration"})
+"""Answer types no computation answers."""
 
 
 def derivation_request(question: str, profile: QuestionProfile) -> DerivationRequest | None:
     """The computation ``question`` asks for, or None when it asks for a stated fact."""
+    if profile.answer_type in _NOT_COMPUTED:
+        return None  # "why did X rise as a share of sales" asks for a reason, not the share
     text = normalise_question(question)
     years = tuple(profile.period_years)
     # The names the question uses (3M, J&J) scope the evidence; a row label does not state them.
