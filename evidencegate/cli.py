@@ -49,6 +49,7 @@ from evidencegate.trace.replay_cli import (
     run_traces,
 )
 from evidencegate.userio import cli_text, terminal_safe
+from evidencegate.verify.derived import derivation_summary
 
 __all__ = ["main"]
 
@@ -232,6 +233,8 @@ def format_answer(answer: GatedAnswer) -> str:
         lines.append(f"disclaimer: {safe(answer.disclaimer)}")
     for i, claim in enumerate(answer.claims, start=1):
         lines.append(f"  [{i}] {safe(claim.text)}")
+        if claim.derivation is not None:
+            lines.append(f"      computed: {safe(derivation_summary(claim.derivation))}")
         for c in claim.citations:
             lines.append(
                 f'      quote: "{safe(c.quote)}"\n      source: {safe(c.doc_id)} @ '

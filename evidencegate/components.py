@@ -30,7 +30,7 @@ from evidencegate.critique.quorum import QuorumCritic
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.exceptions import ConfigurationError
 from evidencegate.generation.extractive import ExtractiveGenerator
-from evidencegate.generation.llm import LLMGenerator
+from evidencegate.generation.llm import LATEST_CONTRACT, LLMGenerator
 from evidencegate.policy import ModelEndpoint, Policy
 from evidencegate.protocols import Critic, Generator, SourceLookup
 from evidencegate.providers.base import (
@@ -69,11 +69,12 @@ def build_generator(
     policy: Policy,
     *,
     chat_models: ChatModelFactory | None = None,
-    contract: int = 2,
+    contract: int = LATEST_CONTRACT,
     pages: SourceLookup | None = None,
 ) -> Generator:
-    """The generator ``policy.generator`` names. ``contract``: the LLM draft contract (1 only to
-    replay traces recorded with it); ``pages`` lets the offline one read a page's tables."""
+    """The generator ``policy.generator`` names. ``contract``: the LLM draft contract (1 and 2
+    only to replay traces recorded with them); ``pages`` lets the offline one read a page's
+    tables."""
     spec = policy.generator
     if spec == "extractive":
         return ExtractiveGenerator(

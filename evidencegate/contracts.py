@@ -27,11 +27,14 @@ __all__ = [
     "CriticAudit",
     "CriticSufficiency",
     "Decision",
+    "Derivation",
     "DocumentVersion",
     "Draft",
     "DroppedClaim",
     "FailureReason",
     "GatedAnswer",
+    "Operand",
+    "Operation",
     "Outcome",
     "Page",
     "Passage",
@@ -156,11 +159,73 @@ class Citation(_Model):
     evidence_id: str | None = Field(default=None, description="passage_id the quote came from.")
 
 
+class Operation(StrEnum):
+    """What a derived claim computes from its operands (in the order the operands are listed).
+
+    ``difference`` a - b; ``sum`` of all; ``average`` of all; ``ratio`` a / b; ``share`` a / b
+    as a percentage; ``percent_change`` (a - b) / |b| as a percentage (a the new value, b the
+    old); ``compare`` a against b, with the result ``greater``, ``less`` or ``equal``.
+    """
+
+    DIFFERENCE = "difference"
+    SUM = "sum"
+    AVERAGE = "average"
+    RATIO = "ratio"
+    SHARE = "share"
+    PERCENT_CHANGE = "percent_change"
+    COMPARE = "compare"
+
+
+class Operand(_Model):
+    """One figure a derived claim computes from, as one of the claim's citations states it."""
+
+    label: str = Field(
+        min_length=1, description="What the figure is, e.g. 'Operating income margin, 2022'."
+    )
+    value: str = Field(
+        min_length=1,
+        description="The figure as the cited quote writes it: '(1,577)', '$1.5 billion', "
+        "'19.1%'. The verifier reads sign, scale and percent from it.",
+    )
+    citation: int = Field(
+        ge=0, description="Index in the claim's citations of the quote stating the figure."
+    )
+
+
+class Derivation(_Model):
+    """How a derived claim's figure is computed from quoted figures; the verifier recomputes it."""
+
+    operation: Operation
+    operands: list[Operand] = Field(min_length=2)
+    result: str = Field(
+        min_length=1,
+        description="The result the claim states: a number written to the precision it is "
+        "stated to ('-1.7', '9.2%', '0.69'), or for compare 'greater', 'less' or 'equal'.",
+    )
+
+
 class Claim(_Model):
     claim_id: str
     text: str = Field(min_length=1)
     required: bool = False
     citations: list[Citation] = Field(default_factory=list)
+    derivation: Derivation | None = Field(
+        default=None,
+        exclude_if=lambda derivation: derivation is None,
+        description="Set on a claim computed from quoted figures (left out of the JSON "
+        "otherwise); every operand cites one of the claim's citations.",
+    )
+
+    @model_validator(mode="after")
+    def _operands_cite_the_claim(self) -> Claim:
+        if self.derivation is not None:
+            for i, operand in enumerate(self.derivation.operands):
+                if operand.citation >= len(self.citations):
+                    raise ValueError(
+                        f"derivation operand {i} cites citation {operand.citation}, but the "
+                        f"claim has {len(self.citations)} citation(s)"
+                    )
+        return self
 
 
 class Draft(_Model):
@@ -189,6 +254,13 @@ class FailureReason(StrEnum):
     NOT_IN_FORCE = "not_in_force"
     AUTHORITY_NOT_ALLOWED = "authority_not_allowed"
     INSTRUCTION_LIKE_TEXT = "instruction_like_text"
+    OPERAND_NOT_QUOTED = "operand_not_quoted"
+    """A derived claim's operand is not a figure its cited quote states."""
+    DERIVATION_INVALID = "derivation_invalid"
+    """A derivation that cannot be computed as given (operands of mixed kinds, a division by
+    zero, a result that is not a figure, a result stated too coarsely or not in the claim)."""
+    DERIVATION_MISMATCH = "derivation_mismatch"
+    """A derived claim's result is not what its quoted operands give."""
 
 
 class VerificationFailure(_Model):

@@ -20,7 +20,7 @@ from evidencegate.critique.llm import CriticJudgement, CriticVerdicts
 from evidencegate.data import data_files
 from evidencegate.evals.golden import GoldenItem
 from evidencegate.evals.metrics import AblationMetrics
-from evidencegate.generation.llm import LLMDraft, LLMDraftV2
+from evidencegate.generation.llm import LLMDraft, LLMDraftV2, LLMDraftV3
 from evidencegate.policy import policy_schema
 
 __all__ = ["SCHEMA_DIR", "all_schemas", "main"]
@@ -42,6 +42,7 @@ _MODELS: dict[str, type[BaseModel]] = {
     "gated_answer": contracts.GatedAnswer,
     "llm_draft": LLMDraft,
     "llm_draft_v2": LLMDraftV2,
+    "llm_draft_v3": LLMDraftV3,
     "critic_judgement": CriticJudgement,
     "critic_verdicts": CriticVerdicts,
     "golden_item": GoldenItem,

@@ -341,7 +341,7 @@ def _careful_reply(request: ChatRequest) -> str:
     question = user.partition("Question: ")[2].partition("\n")[0]
     when = _AS_OF.search(user)
     as_of = dt.date.fromisoformat(when.group(1)) if when else CAPTURE_START.date()
-    if prompt == "generator.draft@v2":
+    if prompt in ("generator.draft@v2", "generator.draft@v3"):
         best = _best_span(question, user, as_of)
         if best is None:
             return json.dumps({"claims": [], "declined": "no span answers the question"})

@@ -168,7 +168,7 @@ class TestLLMLoop:
         assert usage.cost_usd > 0
         assert {c.request["chat"]["metadata"]["prompt"] for c in calls} == {
             "critic.sufficiency@v2",
-            "generator.draft@v2",
+            "generator.draft@v3",
             "critic.audit@v2",
         }
         (draft,) = events_of_kind(trace, DraftEvent)

@@ -1,5 +1,6 @@
-"""The prompted generator: contract v1 (the model copies quotes; kept for replay) and v2
-(claims cite numbered evidence spans, the engine fills the quotes)."""
+"""The prompted generator: contract v1 (the model copies quotes; kept for replay), v2 (claims
+cite numbered evidence spans, the engine fills the quotes; kept for replay) and v3 (v2, and a
+computed answer names its operation and operands; the engine computes the result)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,15 @@ import json
 import pytest
 from llm_support import AS_OF
 
-from evidencegate.contracts import Passage
+from evidencegate.contracts import Operation, Passage
 from evidencegate.exceptions import ModelOutputInvalid
-from evidencegate.generation.llm import DRAFT_SCHEMA, DRAFT_SCHEMA_V2, LLMGenerator
-from evidencegate.prompts import GENERATOR_DRAFT, GENERATOR_DRAFT_V2
+from evidencegate.generation.llm import (
+    DRAFT_SCHEMA,
+    DRAFT_SCHEMA_V2,
+    DRAFT_SCHEMA_V3,
+    LLMGenerator,
+)
+from evidencegate.prompts import GENERATOR_DRAFT, GENERATOR_DRAFT_V2, GENERATOR_DRAFT_V3
 from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.schemas import all_schemas
 
@@ -150,7 +156,7 @@ class TestLLMGeneratorV2:
     def test_evidence_is_given_as_numbered_spans(self) -> None:
         """Each sentence of each passage is a span with an id; a heading is one span."""
         model = ScriptedChatModel([span_draft(declined="none")])
-        LLMGenerator(model).draft(QUESTION, [TWO_SENTENCES, INJECTED], as_of=AS_OF)
+        LLMGenerator(model, contract=2).draft(QUESTION, [TWO_SENTENCES, INJECTED], as_of=AS_OF)
         (request,) = model.requests
         user = request.messages[0].content
         assert "[E1.1] ## 4. Gifts\n[E1.2] Employees may accept a gift of up to $150" in user
@@ -196,3 +202,98 @@ class TestLLMGeneratorV2:
         exported.pop("$schema")
         exported.pop("$id")
         assert DRAFT_SCHEMA_V2.json_schema == exported
+
+
+MARGINS = Passage(
+    passage_id="p-margin",
+    doc_id="3M_2022_10K",
+    version="FY2022",
+    page=27,
+    char_start=0,
+    char_end=120,
+    text="Operating income margin was 19.1% in 2022. Operating income margin was 20.8% in 2021.",
+)
+CHANGE = "By how much did the operating income margin change from 2021 to 2022?"
+
+
+def derived_draft(*values: tuple[str, str], operation: str = "difference") -> str:
+    """A v3 reply naming a derivation: (span id, value) per operand, no result."""
+    operands = [
+        {"span_id": span_id, "value": value, "label": f"margin {span_id}"}
+        for span_id, value in values
+    ]
+    claim = {
+        "text": "Change in operating income margin from 2021 to 2022",
+        "citations": [],
+        "derivation": {"operation": operation, "operands": operands},
+    }
+    return json.dumps({"claims": [claim], "declined": None})
+
+
+class TestLLMGeneratorV3:
+    def test_the_default_contract_asks_for_derivations(self) -> None:
+        """The default prompt is generator.draft@v3 with the v3 schema, operand spans restricted
+        to the evidence's."""
+        model = ScriptedChatModel([span_draft(declined="none")])
+        LLMGenerator(model).draft(CHANGE, [MARGINS], as_of=AS_OF)
+        (request,) = model.requests
+        assert request.metadata["prompt"] == GENERATOR_DRAFT_V3.id
+        assert request.output is not None and request.output.name == "draft_v3"
+        operand = request.output.json_schema["$defs"]["LLMOperand"]["properties"]["span_id"]
+        assert operand["enum"] == ["E1.1", "E1.2"]
+        assert "Never compute a figure yourself" in request.system
+
+    def test_engine_computes_the_result(self) -> None:
+        """The model names the operands; the engine cites their spans and states the result."""
+        model = ScriptedChatModel([derived_draft(("E1.1", "19.1%"), ("E1.2", "20.8%"))])
+        (claim,) = LLMGenerator(model).draft(CHANGE, [MARGINS], as_of=AS_OF).claims
+        assert claim.derivation is not None
+        assert claim.derivation.operation is Operation.DIFFERENCE
+        assert claim.derivation.result == "-1.7"
+        assert claim.text.endswith(": a decrease of 1.7 percentage points")
+        assert [c.quote for c in claim.citations] == [
+            "Operating income margin was 19.1% in 2022.",
+            "Operating income margin was 20.8% in 2021.",
+        ]
+        assert [o.citation for o in claim.derivation.operands] == [0, 1]
+
+    def test_operand_takes_the_span_s_own_writing(self) -> None:
+        """A model writing '1,577' for a span's '(1,577)' gets the span's figure, sign and all."""
+        passage = MARGINS.model_copy(
+            update={"text": "Purchases of PP&E (1,577) in 2018. Purchases of PP&E (1,373) in 2017."}
+        )
+        model = ScriptedChatModel([derived_draft(("E1.1", "1,577"), ("E1.2", "1,373"))])
+        (claim,) = LLMGenerator(model).draft(CHANGE, [passage], as_of=AS_OF).claims
+        assert claim.derivation is not None
+        assert [o.value for o in claim.derivation.operands] == ["(1,577)", "(1,373)"]
+        assert claim.derivation.result == "-204"
+
+    def test_an_uncomputable_derivation_says_so(self) -> None:
+        """Operands of mixed kinds give no result: the claim says why (the verifier rejects it)."""
+        passage = MARGINS.model_copy(
+            update={"text": "Operating income margin was 19.1% in 2022. Sales were 34,229 in 2022."}
+        )
+        model = ScriptedChatModel([derived_draft(("E1.1", "19.1%"), ("E1.2", "34,229"))])
+        (claim,) = LLMGenerator(model).draft(CHANGE, [passage], as_of=AS_OF).claims
+        assert claim.derivation is not None and claim.derivation.result == "not computable"
+        assert "mix percentages and amounts" in claim.text
+
+    def test_unknown_operand_span_is_repaired(self) -> None:
+        """An operand citing a span that does not exist is sent back for repair, naming it."""
+        model = ScriptedChatModel(
+            [
+                derived_draft(("E1.1", "19.1%"), ("E1.7", "20.8%")),
+                derived_draft(("E1.1", "19.1%"), ("E1.2", "20.8%")),
+            ]
+        )
+        (claim,) = LLMGenerator(model).draft(CHANGE, [MARGINS], as_of=AS_OF).claims
+        assert claim.derivation is not None and claim.derivation.result == "-1.7"
+        repair = model.requests[1].messages[2].content
+        assert "claims/0/derivation" in repair and "'E1.7'" in repair
+
+    def test_output_schema_is_the_exported_one(self) -> None:
+        """The v3 schema sent to the model is schemas/llm_draft_v3.schema.json without its ids."""
+        exported = dict(all_schemas()["llm_draft_v3"])
+        exported.pop("$schema")
+        exported.pop("$id")
+        assert DRAFT_SCHEMA_V3.json_schema == exported

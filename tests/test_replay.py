@@ -489,6 +489,30 @@ class TestContractV1Replay:
         assert result.exit_code == EXIT_IDENTICAL
 
 
+class TestContractV2Replay:
+    def test_a_trace_recorded_with_contract_v2_still_replays(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        """A run drafted under generator.draft@v2 (before derivations) replays with the v2
+        generator: identical, exit 0."""
+        trace = tmp_path / "v2.jsonl"
+
+        def models(provider: str, model: str) -> ScriptedChatModel:
+            return ScriptedChatModel(scripted_reply, provider=provider, model=model)
+
+        generator = build_generator(LLM_POLICY, chat_models=models, contract=2)
+        golden = example_item("ex-008")
+        answer = EvidenceGate(store, policy=LLM_POLICY, generator=generator).ask(
+            golden["question"], as_of=dt.date.fromisoformat(golden["as_of"]), trace_out=trace
+        )
+        (call,) = [e.event for e in read_trace(trace) if isinstance(e.event, ModelCallEvent)]
+        assert call.request["chat"]["metadata"]["prompt"] == "generator.draft@v2"
+        assert answer.outcome is Outcome.ANSWERED
+        result = replay_trace(trace, store)
+        assert result.divergence is None
+        assert result.exit_code == EXIT_IDENTICAL
+
+
 class TestReplayChatModel:
     def test_unknown_request_raises_mismatch(self) -> None:
         """A request with no recorded call raises ReplayMismatch naming its purpose."""

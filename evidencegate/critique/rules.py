@@ -42,6 +42,7 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
 from evidencegate.verify.support import negation_cues
 
@@ -185,6 +186,8 @@ class RulesCritic:
                 support_score=0.0,
             )
         quotes = "\n".join(check.citation.quote for check in verification.citations)
+        # A derived claim's figure is the engine's recomputation: evidence beside the quotes.
+        quotes += derivation_evidence(claim)
         edited = _edit_audit(claim, quotes, evidence_ids, prefix="quotes verified, but ")
         if edited is not None:
             return edited

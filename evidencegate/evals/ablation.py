@@ -45,6 +45,7 @@ from evidencegate.policy import Policy
 from evidencegate.protocols import Retriever, SourceLookup
 from evidencegate.trace.events import RetrievalEvent
 from evidencegate.trace.recorder import TraceRecorder
+from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.quotes import QuoteMatch, locate_quote
 from evidencegate.verify.verifier import Verifier
 
@@ -261,6 +262,9 @@ def score_answer(
         verification = judge.verify(claim, as_of=item.as_of, retrieved=retrieved)
         failures = [r.value for r in verification.reasons]
         quotes = "\n".join(c.quote for c in claim.citations)
+        quotes += derivation_evidence(
+            claim
+        )  # a derived claim's figure, as the engine recomputed it
         if (
             not quotes.strip()
             or not claim.text.strip()

@@ -28,6 +28,11 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.generation.derive import (
+    DerivedCandidate,
+    derivation_request,
+    derived_candidates,
+)
 from evidencegate.generation.tables import TableCell, table_cells
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
@@ -81,7 +86,7 @@ class ExtractiveGenerator:
             for candidate in _candidates(passage, self.min_quote_chars)
             if candidate.text not in skip
         ]
-        if not profile.terms or not candidates:
+        if not profile.terms or not (candidates or self.pages is not None):
             return Draft(declined="no primary evidence sentence to draft from")
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
@@ -94,7 +99,7 @@ class ExtractiveGenerator:
         focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
 
-        scored: list[tuple[float, _Candidate | _Cell, set[frozenset[str]]]] = []
+        scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
             candidates, sentence_terms, context_terms, strict=True
         ):
@@ -140,7 +145,10 @@ class ExtractiveGenerator:
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(profile, evidence, skip, focus))
+        scored.extend(self._derived(question, profile, evidence, skip, focus))
         if not scored:
+            if not candidates:
+                return Draft(declined="no primary evidence sentence or table cell to draft from")
             return Draft(declined="every matching sentence concerns another period")
         scored.sort(key=lambda item: (-item[0], *item[1].order))
         cut = max(self.min_score, scored[0][0] * self.relative_cut)
@@ -171,7 +179,7 @@ class ExtractiveGenerator:
         evidence: Sequence[Passage],
         skip: set[str],
         focus: Sequence[str],
-    ) -> list[tuple[float, _Candidate | _Cell, set[frozenset[str]]]]:
+    ) -> list[_Scored]:
         """Table cells of the evidence's pages that answer a figure question, scored."""
         if self.pages is None or profile.answer_type not in _TABLE_TYPES:
             return []
@@ -179,7 +187,7 @@ class ExtractiveGenerator:
         asked = [t for t in profile.terms if t not in named and not t.isdigit()]
         if not asked:
             return []
-        out: list[tuple[float, _Candidate | _Cell, set[frozenset[str]]]] = []
+        out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
             where = (passage.doc_id, passage.version, passage.page)
@@ -204,20 +212,69 @@ class ExtractiveGenerator:
                 candidate = _Cell(passage, source.page.text, cell)
                 if candidate.text in skip:
                     continue
-                # As a sentence would score: the figure asked for (0.25), the year asked for
-                # (0.25), the names where it stands (0.3); a short label is a specific row.
-                score = fit + 0.5 + 0.25 * (1 - len(label_terms) / (len(label_terms) + 8))
-                if focus:
-                    score += 0.3 * covered_share(focus, label_terms)
-                score += 0.2 * covered_share(profile.terms, terms(passage.context))  # as sentences
-                if profile.names:
-                    place = passage.context or passage.title
-                    score += (
-                        0.3 * sum(names_in(n, place) for n in profile.names) / len(profile.names)
-                    )
+                score = _cell_score(profile, passage, fit, label_terms, focus)
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
         return out
 
+    def _derived(
+        self,
+        question: str,
+        profile: QuestionProfile,
+        evidence: Sequence[Passage],
+        skip: set[str],
+        focus: Sequence[str],
+    ) -> list[_Scored]:
+        """Answers computed from table cells, for a question asking for a computation."""
+        if self.pages is None:
+            return []
+        request = derivation_request(question, profile)
+        if request is None:
+            return []
+        out: list[_Scored] = []
+        for candidate in derived_candidates(
+            request,
+            evidence,
+            self.pages,
+            authorities=self.authorities,
+            min_quote_chars=self.min_quote_chars,
+        ):
+            if candidate.text in skip:
+                continue
+            label_terms = [t for label in candidate.labels for t in terms(label)]
+            # Scored as its weakest operand's cell would be, plus what only it does: it
+            # answers the computation asked for (a cell states one operand).
+            score = _cell_score(profile, candidate.passage, candidate.fit, label_terms, focus)
+            score += DERIVED_BONUS
+            out.append((score, candidate, matched_units(profile.terms, label_terms)))
+        return out
+
+
+DERIVED_BONUS = 0.3
+"""What answering the asked computation adds to a derived answer's score over its operands'
+cells (a stated figure of the same row scores as a cell, so it wins only by fitting better)."""
+
+
+def _cell_score(
+    profile: QuestionProfile,
+    passage: Passage,
+    fit: float,
+    label_terms: Sequence[str],
+    focus: Sequence[str],
+) -> float:
+    """A table cell's score, as a sentence would score: the figure asked for (0.25), the year
+    asked for (0.25), the names where it stands (0.3); a short label is a specific row."""
+    score = fit + 0.5 + 0.25 * (1 - len(label_terms) / (len(label_terms) + 8))
+    if focus:
+        score += 0.3 * covered_share(focus, label_terms)
+    score += 0.2 * covered_share(profile.terms, terms(passage.context))  # as sentences
+    if profile.names:
+        place = passage.context or passage.title
+        score += 0.3 * sum(names_in(n, place) for n in profile.names) / len(profile.names)
+    return score
+
+
+_Scored = tuple[float, "_Candidate | _Cell | DerivedCandidate", set[frozenset[str]]]
+"""A candidate answer with its score and the question's units it matches."""
 
 _TABLE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 

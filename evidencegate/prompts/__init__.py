@@ -23,6 +23,7 @@ from evidencegate.prompts.templates import (
     CRITIC_SUFFICIENCY_V2,
     GENERATOR_DRAFT,
     GENERATOR_DRAFT_V2,
+    GENERATOR_DRAFT_V3,
     REPAIR,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "CRITIC_SUFFICIENCY_V2",
     "GENERATOR_DRAFT",
     "GENERATOR_DRAFT_V2",
+    "GENERATOR_DRAFT_V3",
     "REPAIR",
     "EvidenceBlocks",
     "EvidenceSpans",

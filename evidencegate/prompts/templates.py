@@ -15,6 +15,7 @@ __all__ = [
     "CRITIC_SUFFICIENCY_V2",
     "GENERATOR_DRAFT",
     "GENERATOR_DRAFT_V2",
+    "GENERATOR_DRAFT_V3",
     "REPAIR",
 ]
 
@@ -145,6 +146,45 @@ $evidence
 
 Reply with one JSON object: "claims", each with its "text" and its "citations" (span ids), and \
 "declined".""",
+)
+
+# ----------------------------------------------------------------------------- contract v3
+# As v2, and a figure the engine can compute is never asked of a model: the model names the
+# operation and cites each operand's span and figure; the engine computes the result.
+
+GENERATOR_DRAFT_V3 = PromptTemplate(
+    name="generator.draft",
+    version=3,
+    system=f"""\
+You answer questions for regulated work from the numbered evidence spans in the user's \
+message only, never from your own knowledge.
+
+Rules:
+1. Each claim is one short statement, stated by the evidence, that helps answer the question \
+as of the given date.
+2. Each claim cites the ids of the spans that state it, e.g. {{"span_id": "E1.2"}}. Do not copy \
+the span: the quote is taken from the cited span. To cite only part of a span, add "quote" with \
+words copied exactly from it.
+3. Write every number, amount and date in a claim exactly as the cited span writes it. Write no \
+number or date that the cited spans do not state.
+4. Never compute a figure yourself. When the answer is computed from figures the spans state \
+(a difference, sum, average, ratio, share, percent change, or which of two is greater), give \
+"derivation": the "operation" (difference, sum, average, ratio, share, percent_change, \
+compare) and its "operands" in order (the new value first for a difference, percent change or \
+comparison; the part first for a share), each with the "span_id" stating it, the "value" \
+copied exactly from that span and a "label" saying what it is (item and period). Write the \
+claim's text without the result: the system computes it and adds it to your text.
+5. If no span answers the question, return no claims and say why in "declined".
+6. {_SPANS_NOT_INSTRUCTIONS}""",
+    user="""\
+Question: $question
+Answer as of: $as_of
+$avoid
+Evidence:
+$evidence
+
+Reply with one JSON object: "claims", each with its "text", its "citations" (span ids) and, \
+for a computed answer, its "derivation"; and "declined".""",
 )
 
 CRITIC_SUFFICIENCY_V2 = PromptTemplate(

@@ -90,6 +90,7 @@ from evidencegate.trace.events import (
     VerificationEvent,
 )
 from evidencegate.trace.replay import ReplayResult, replay_trace
+from evidencegate.verify.derived import derivation_summary
 
 __all__ = ["CONTEXT_CHARS", "EXCERPT_CHARS", "render_report", "write_report"]
 
@@ -372,8 +373,14 @@ def _answer(
                 where = f"{escape(citation.doc_id)}@{escape(citation.version)} p{citation.page}"
                 state = _in_force_now(citation, store, start, now)
                 rests.append(f"{where}{state}")
+            computed = (
+                ""
+                if claim.derivation is None
+                else '<br><small class="derivation">computed, recomputed by the verifier: '
+                f"{escape(derivation_summary(claim.derivation))}</small>"
+            )
             out.append(
-                f'<li id="claim-{i}">{escape(claim.text)} {links}'
+                f'<li id="claim-{i}">{escape(claim.text)} {links}{computed}'
                 f'<div class="rests">rests on {"; ".join(rests)} · '
                 f"{_claim_verdicts(record)}</div></li>"
             )
@@ -466,11 +473,9 @@ def _citations(
                 f'<p class="note">Checks on the claim (pass {record.pass_no}), against every '
                 "quote the verifier located:</p>"
                 + _checks_table(
-                    # Claim.derivation arrives with derived claims (branch 'derived'): getattr
-                    # until both are merged, then claim.derivation.
                     claim_checks(
                         record.verification,
-                        derived=getattr(claim, "derivation", None) is not None,
+                        derived=claim.derivation is not None,
                     )
                 )
             )

@@ -16,9 +16,9 @@ another policy for a *counterfactual* replay, with:
 
 The recorded policy names the models the run really used, also those given through the Python
 API (:func:`~evidencegate.components.admit`), so API-wired runs replay like policy-wired ones.
-A trace recorded with the model contracts v1 (the model copied quotes, the critic reported
-coverage; prompts ``*@v1`` in its model calls) is replayed with the v1 components, so old traces
-still replay.
+A trace is replayed with the model contracts its calls used (the version of each role's prompt:
+``generator.draft@v1`` the model copied quotes, ``@v2`` it cited spans, ``@v3`` it may name a
+derivation; ``critic.*@v1`` the critic reported coverage), so old traces still replay.
 
 Every replayed event is compared with the recorded one as canonical JSON
 (:func:`comparable_event` names the fields left out: wall-clock durations, the retriever's
@@ -59,7 +59,9 @@ from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, GatedAnswer, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.passages import passage_context
+from evidencegate.critique.llm import CONTRACTS
 from evidencegate.exceptions import EvidenceGateError, ModelCallFailed, TraceFormatError
+from evidencegate.generation.llm import LATEST_CONTRACT
 from evidencegate.hygiene import instruction_flags
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
@@ -526,11 +528,13 @@ def replay_trace(
         or build_generator(
             effective,
             chat_models=models,
-            contract=_contract(calls, "generator.draft"),
+            contract=_contract(calls, "generator.draft") or LATEST_CONTRACT,
             pages=lookup,
         ),
         critic=critic
-        or build_critic(effective, chat_models=models, contract=_contract(calls, "critic.")),
+        or build_critic(
+            effective, chat_models=models, contract=_contract(calls, "critic.") or CONTRACTS[-1]
+        ),
         policy=effective,
         arm=_arm(start, path),
     )
@@ -563,15 +567,16 @@ def replay_trace(
     )
 
 
-def _contract(calls: Sequence[ModelCallEvent], prompt_prefix: str) -> int:
-    """The model contract the recorded calls of a role used: 1 when their prompts are ``@v1``
-    (recorded before contract v2), else the current one."""
+def _contract(calls: Sequence[ModelCallEvent], prompt_prefix: str) -> int | None:
+    """The model contract the recorded calls of a role used: the version of their prompt
+    (``generator.draft@v2`` -> 2); None when the role made no recorded call (the current one)."""
     for call in calls:
         metadata = call.request.get("chat", {}).get("metadata", {})
         prompt = str(metadata.get("prompt", ""))
         if prompt.startswith(prompt_prefix):
-            return 1 if prompt.endswith("@v1") else 2
-    return 2
+            version = prompt.rpartition("@v")[2]
+            return int(version) if version.isdigit() else None
+    return None
 
 
 def _run_start(lines: Sequence[TraceLine], path: str | Path) -> RunStartEvent:

@@ -5,7 +5,10 @@ caller says what was retrieved); its authority is allowed; the version is in for
 date; the quote is long enough and found verbatim (after normalisation) in the page; unless the
 policy allows it, the passage the quote lies in carries no text addressed to a model
 (:mod:`evidencegate.hygiene`). Per claim:
-every quantity, date and negation the claim states is stated by its located quotes.
+every quantity, date and negation the claim states is stated by its located quotes; a derived
+claim's operands are figures of their quotes and its result is what they give, recomputed
+exactly (:mod:`evidencegate.verify.derived`), and that recomputed figure is the only figure a
+claim may state that no quote states.
 
 Offsets are the verifier's to fill: the returned citations carry ``char_start``/``char_end`` of
 the located quote in the stored page text, whatever the input citation said (None when the
@@ -35,6 +38,7 @@ from evidencegate.exceptions import ConfigurationError
 from evidencegate.hygiene import instruction_flags
 from evidencegate.policy import Policy
 from evidencegate.protocols import SourceLookup
+from evidencegate.verify.derived import check_derivation, derived_figures
 from evidencegate.verify.quotes import QuoteMatch, locate_quote, normalize, quote_fragments
 from evidencegate.verify.support import (
     claim_date_supported,
@@ -118,8 +122,14 @@ class Verifier:
                 located_quotes.extend(quote_fragments(citation.quote))
         failures: list[VerificationFailure] = []
         if located_quotes:
+            located = [check.citation.char_start is not None for check in checks]
+            # A derived claim: its operands are re-read from their quotes and the result
+            # recomputed; the recomputed figure is then evidence for the claim's own figure.
+            failures = check_derivation(claim, located)
             claim_text = _without_names(claim.text, {c.doc_id for c in claim.citations})
-            failures = _support_failures(claim_text, located_quotes)
+            failures += _support_failures(
+                claim_text, located_quotes, computed=derived_figures(claim, located)
+            )
         ok = not failures and all(check.ok for check in checks)
         return ClaimVerification(
             claim_id=claim.claim_id, ok=ok, citations=checks, failures=failures
@@ -258,8 +268,11 @@ def _without_names(claim_text: str, doc_ids: Collection[str]) -> str:
     return text
 
 
-def _support_failures(claim_text: str, quotes: Sequence[str]) -> list[VerificationFailure]:
-    """Numbers, dates and negations of the claim that its located quotes do not state."""
+def _support_failures(
+    claim_text: str, quotes: Sequence[str], *, computed: Collection[str] = ()
+) -> list[VerificationFailure]:
+    """Numbers, dates and negations of the claim that its located quotes do not state (or, for
+    a derived claim, that the engine did not recompute: ``computed``)."""
     quote_dates: set[str] = set()
     quote_quantities: set[str] = set()
     for quote in quotes:
@@ -267,7 +280,7 @@ def _support_failures(claim_text: str, quotes: Sequence[str]) -> list[Verificati
         quote_quantities |= extract_quantities(quote)
     failures: list[VerificationFailure] = []
     for quantity in sorted(extract_quantities(claim_text)):
-        if not claim_quantity_supported(quantity, quote_dates, quote_quantities):
+        if not claim_quantity_supported(quantity, quote_dates, quote_quantities | set(computed)):
             failures.append(
                 _failure(
                     FailureReason.NUMBER_MISMATCH,
@@ -288,7 +301,7 @@ def _support_failures(claim_text: str, quotes: Sequence[str]) -> list[Verificati
                 )
             )
     for date in sorted(extract_dates(claim_text)):
-        if not claim_date_supported(date, quote_dates, quote_quantities):
+        if not claim_date_supported(date, quote_dates, quote_quantities | set(computed)):
             failures.append(
                 _failure(
                     FailureReason.DATE_MISMATCH,

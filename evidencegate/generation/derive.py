@@ -1,0 +1,450 @@
+"""Derived answers for the offline generator: what a question asks to compute, and from which cells.
+
+:func:`derivation_request` reads a question for a computation over figures: a change ("by how
+much did X change from 2021 to 2022", "X in 2022 compared with 2021"), a percent change ("by what
+percentage did X grow"), a comparison ("did X grow in 2022?"), a share ("X as a share of Y",
+"what share of Y was X"), a ratio ("ratio of X to Y"), a sum ("total of X and Y") or an average
+("average X from 2020 to 2022"). It names the operation, what each operand is about and the
+years; a question naming no year compares the table's latest column with the one before.
+
+:func:`derived_candidates` finds the operands as cells of the year-columned tables on the
+evidence's pages (:mod:`evidencegate.generation.tables`): the row whose label best states what
+the operand is about, in the column of the asked year. Operands of one derivation come from one
+table of one page of one document version (the scoped evidence: the asked entity's filing), and
+from the asked years only; no operand is guessed, a question whose operands are not all found
+gets no derived answer. The engine computes the result (:mod:`evidencegate.verify.derived`);
+the claim quotes each row with its figures and the table's header with its years.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evidencegate.analysis import QuestionProfile, normalise_question, terms
+from evidencegate.canonical import sha256_hex
+from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
+from evidencegate.generation.tables import TableCell, table_cells
+from evidencegate.lexicon import covered_share
+from evidencegate.protocols import SourceLookup
+from evidencegate.verify.derived import (
+    DerivationError,
+    Figure,
+    compute,
+    parse_figure,
+    state_result,
+)
+
+__all__ = [
+    "DerivationRequest",
+    "DerivedCandidate",
+    "OperandCell",
+    "derivation_request",
+    "derived_candidates",
+    "result_phrase",
+]
+
+MIN_FIT = 0.6
+"""The share of an operand's terms a row label must state for its cell to be that operand."""
+MIN_SPECIFICITY = 0.25
+"""The share of a row label's terms the operand's terms must state: a label that says much
+more than what is asked ("Total Pharmaceutical Sales $ 52,563 ... reclassified") is another
+row, or a page blob the table parser took for one."""
+
+
+@dataclass(frozen=True)
+class DerivationRequest:
+    """A computation a question asks for: the operation, what each operand is about (one subject
+    over several years, or several subjects in one year) and the years named."""
+
+    operation: Operation
+    subjects: tuple[str, ...]
+    years: tuple[int, ...]
+
+
+_CHANGE_WORDS = (
+    r"change[sd]?|chang(?:ing)|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|"
+    r"rise|rose|risen|fall|fell|fallen|drop(?:ped)?|improve[sd]?|move[sd]?|shift(?:ed)?"
+)
+_OPERATION_TERMS = frozenset(
+    terms(
+        "change changed changes grow grew grown growth increase increased decrease decreased "
+        "decline declined rise rose fall fell drop dropped improve improved difference compare "
+        "compared comparison versus share percentage percent proportion portion fraction ratio "
+        "total sum combined average mean much year fiscal period prior previous vs"
+    )
+)
+_Rule = tuple[Operation, re.Pattern[str]]
+_TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
+    (operation, re.compile(pattern, re.IGNORECASE))
+    for operation, pattern in (
+        (
+            Operation.SHARE,
+            r"(?P<x>.+?)\s+as\s+an?\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+"
+            r"of\s+(?P<y>.+)",
+        ),
+        (
+            Operation.SHARE,
+            r"\bwhat\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y>.+?)"
+            r"\s+(?:was|were|is|are|came\s+from|comes\s+from|did|does|do)\s+(?P<x>.+)",
+        ),
+        (Operation.RATIO, r"\bratio\s+(?:of|between)\s+(?P<x>.+?)\s+(?:to|and)\s+(?P<y>.+)"),
+        (Operation.RATIO, r"\b(?P<x>[\w&' -]+?)[\s-]+to[\s-]+(?P<y>[\w&' -]+?)\s+ratio\b"),
+        # Not "total of X and Y": "the total of plant and equipment" names one item.
+        (
+            Operation.SUM,
+            r"\b(?:sum|combined\s+(?:amount|total|value))\s+of\s+(?P<x>.+?)\s+and\s+(?P<y>.+)",
+        ),
+        (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+and\s+(?P<y>[\w&' -]+?)\s+combined\b"),
+        (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+plus\s+(?P<y>[\w&' -]+)"),
+    )
+)
+_ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
+    (operation, re.compile(pattern, re.IGNORECASE))
+    for operation, pattern in (
+        (Operation.AVERAGE, r"\b(?:average|mean)\s+(?P<x>.+)"),
+        (
+            Operation.PERCENT_CHANGE,
+            rf"\b(?:by\s+)?(?:what|which|how\s+much\s+of\s+a)\s+(?:percent(?:age)?|%)\s+"
+            rf"(?:[\w'&.-]+\s+)*?(?:{_CHANGE_WORDS})\b|\bpercent(?:age)?\s+(?:{_CHANGE_WORDS})\b|"
+            r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b|"
+            rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)",
+        ),
+        (
+            Operation.DIFFERENCE,
+            rf"\bby\s+how\s+much\b|\bhow\s+much\s+(?:did|has|have|was|were)\b.*\b(?:{_CHANGE_WORDS})"
+            r"\b|\b(?:change|difference)\s+(?:in|of|between)\b|\bcompared?\s+(?:with|to)\b|"
+            r"\bversus\b|\bvs\.?\s|\brelative\s+to\b",
+        ),
+        (
+            Operation.COMPARE,
+            rf"^\s*(?:did|has|have|was|were|is|are|does|do)\b.*\b(?:{_CHANGE_WORDS})\b",
+        ),
+    )
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_NOT_COMPUTED = frozenset({"reason", "list", "definition", "entity", "date", "duration"})
+"""Answer types no computation answers."""
+
+
+def derivation_request(question: str, profile: QuestionProfile) -> DerivationRequest | None:
+    """The computation ``question`` asks for, or None when it asks for a stated fact."""
+    if profile.answer_type in _NOT_COMPUTED:
+        return None  # "why did X rise as a share of sales" asks for a reason, not the share
+    text = normalise_question(question)
+    years = tuple(profile.period_years)
+    # The names the question uses (3M, J&J) scope the evidence; a row label does not state them.
+    named = frozenset(t for name in profile.names for t in terms(name))
+    for operation, pattern in _TWO_SUBJECT_RULES:
+        match = pattern.search(text)
+        if match is not None and len(years) <= 1:
+            x, y = _subject(match["x"], named), _subject(match["y"], named)
+            if x and y:
+                return DerivationRequest(operation, (x, y), years)
+    for operation, pattern in _ONE_SUBJECT_RULES:
+        if pattern.search(text) is None:
+            continue
+        if operation is Operation.AVERAGE and len(years) < 2:
+            continue  # an average over what? only over named years
+        if operation is not Operation.AVERAGE and len(years) > 2:
+            continue
+        subject = _subject(text, named)
+        if subject:
+            return DerivationRequest(operation, (subject,), years)
+    return None
+
+
+def _subject(phrase: str, named: frozenset[str]) -> str:
+    """What an operand is about: the phrase without years, names and the operation's words."""
+    kept = [
+        t
+        for t in terms(_YEAR.sub(" ", phrase))
+        if t not in _OPERATION_TERMS and t not in named and len(t) > 1
+    ]
+    return " ".join(kept)
+
+
+@dataclass(frozen=True)
+class OperandCell:
+    """A table cell chosen as an operand, with how well its row label states the subject."""
+
+    cell: TableCell
+    figure: Figure
+    fit: float
+
+
+@dataclass(frozen=True)
+class DerivedCandidate:
+    """A derived answer from the cells of one table: operation, operands and the result."""
+
+    passage: Passage
+    page_text: str
+    operation: Operation
+    operands: tuple[OperandCell, ...]
+    result: str
+    row_ends: tuple[tuple[int, int], ...] = ()
+    """(row start, end of the row's last cell) of the operands' rows: a row quoted up to its
+    operands' cells shorter than ``min_quote_chars`` is quoted whole."""
+    min_quote_chars: int = 20
+
+    @property
+    def fit(self) -> float:
+        return min(o.fit for o in self.operands)
+
+    @property
+    def labels(self) -> list[str]:
+        return list(dict.fromkeys(o.cell.label for o in self.operands))
+
+    @property
+    def order(self) -> tuple[str, str, int]:
+        return (self.passage.doc_id, self.passage.version, self.operands[0].cell.row_start)
+
+    @property
+    def text(self) -> str:
+        return _render(self.operation, self.operands, self.result)
+
+    def claim(self) -> Claim:
+        passage = self.passage
+        rows: dict[int, int] = {}
+        for operand in self.operands:
+            cell = operand.cell
+            rows[cell.row_start] = max(rows.get(cell.row_start, 0), cell.row_end)
+        whole = dict(self.row_ends)
+        for start, end in rows.items():
+            if len(" ".join(self.page_text[start:end].split())) < self.min_quote_chars:
+                rows[start] = max(end, whole.get(start, end))
+        header = self.operands[0].cell
+        spans = [*rows.items(), (header.header_start, header.header_end)]
+        quotes = [" ".join(self.page_text[start:end].split()) for start, end in spans]
+        index = {row: i for i, row in enumerate(rows)}
+        derivation = Derivation(
+            operation=self.operation,
+            operands=[
+                Operand(
+                    label=f"{o.cell.label}, {o.cell.year}",
+                    value=o.cell.value,
+                    citation=index[o.cell.row_start],
+                )
+                for o in self.operands
+            ],
+            result=self.result,
+        )
+        where = f"{passage.doc_id}@{passage.version}#{passage.page}:" + ":".join(
+            f"{o.cell.row_start}/{o.cell.year}" for o in self.operands
+        )
+        return Claim(
+            claim_id="c-" + sha256_hex(f"{where}:{self.operation.value}")[:10],
+            text=self.text,
+            citations=[
+                Citation(
+                    doc_id=passage.doc_id,
+                    version=passage.version,
+                    page=passage.page,
+                    quote=quote,
+                    evidence_id=passage.passage_id,
+                )
+                for quote in quotes
+            ],
+            derivation=derivation,
+        )
+
+
+def derived_candidates(
+    request: DerivationRequest,
+    evidence: Sequence[Passage],
+    pages: SourceLookup,
+    *,
+    authorities: Sequence[str] = ("primary",),
+    min_quote_chars: int = 20,
+) -> list[DerivedCandidate]:
+    """The derived answers the tables on the evidence's pages give for ``request``."""
+    out: list[DerivedCandidate] = []
+    seen: set[tuple[str, str, int]] = set()
+    for passage in evidence:
+        where = (passage.doc_id, passage.version, passage.page)
+        if passage.authority not in authorities or where in seen:
+            continue
+        seen.add(where)
+        source = pages.lookup(*where)
+        if source is None:
+            continue
+        cells = table_cells(source.page.text)
+        for table in _tables(cells):
+            candidate = _from_table(request, passage, source.page.text, table, min_quote_chars)
+            if candidate is not None:
+                out.append(candidate)
+    return out
+
+
+def _tables(cells: Sequence[TableCell]) -> list[list[TableCell]]:
+    """The cells grouped by the header (the table) they stand under."""
+    tables: dict[int, list[TableCell]] = {}
+    for cell in cells:
+        tables.setdefault(cell.header_start, []).append(cell)
+    return list(tables.values())
+
+
+def _from_table(
+    request: DerivationRequest,
+    passage: Passage,
+    page_text: str,
+    table: Sequence[TableCell],
+    min_quote_chars: int,
+) -> DerivedCandidate | None:
+    first_row = [c.year for c in table if c.row_start == table[0].row_start]
+    if len(first_row) != len(set(first_row)):
+        return None  # a header naming a year twice (two tables side by side): ambiguous
+    columns = sorted({c.year for c in table}, reverse=True)
+    multi_year = request.operation in (
+        Operation.DIFFERENCE,
+        Operation.PERCENT_CHANGE,
+        Operation.COMPARE,
+        Operation.AVERAGE,
+    )
+    if multi_year:
+        years = _years_of(request, columns)
+        if years is None:
+            return None
+        row = _best_row(request.subjects[0], table, years)
+        if row is None:
+            return None
+        operands = [row[year] for year in years]
+    else:
+        year = request.years[0] if request.years else columns[0]
+        if year not in columns:
+            return None
+        chosen: list[OperandCell] = []
+        for subject in request.subjects:
+            found = _best_row(subject, table, (year,), exclude={c.cell.row_start for c in chosen})
+            if found is None:
+                return None
+            chosen.append(found[year])
+        operands = chosen
+    try:
+        computed = compute(request.operation, [o.figure for o in operands])
+    except DerivationError:
+        return None
+    result = state_result(computed, [o.figure for o in operands])
+    row_ends: dict[int, int] = {}
+    for cell in table:
+        row_ends[cell.row_start] = max(row_ends.get(cell.row_start, 0), cell.row_end)
+    return DerivedCandidate(
+        passage,
+        page_text,
+        request.operation,
+        tuple(operands),
+        result,
+        row_ends=tuple(row_ends.items()),
+        min_quote_chars=min_quote_chars,
+    )
+
+
+def _years_of(request: DerivationRequest, columns: Sequence[int]) -> tuple[int, ...] | None:
+    """The columns to compute over, newest first: the years named (one named year is compared
+    with the year before it), else the table's two latest columns."""
+    if request.operation is Operation.AVERAGE:
+        span = range(min(request.years), max(request.years) + 1)
+        wanted = tuple(sorted(span, reverse=True))
+    elif len(request.years) >= 2:
+        wanted = (max(request.years), min(request.years))
+    elif len(request.years) == 1:
+        wanted = (request.years[0], request.years[0] - 1)
+    elif len(columns) >= 2:
+        wanted = (columns[0], columns[1])
+    else:
+        return None
+    return wanted if all(y in columns for y in wanted) else None
+
+
+def _best_row(
+    subject: str,
+    table: Sequence[TableCell],
+    years: Sequence[int],
+    *,
+    exclude: set[int] | frozenset[int] = frozenset(),
+) -> dict[int, OperandCell] | None:
+    """The row whose label best states ``subject`` and has a figure in every year asked."""
+    wanted = subject.split()
+    rows: dict[int, dict[int, OperandCell]] = {}
+    for cell in table:
+        if cell.row_start in exclude or cell.year not in years:
+            continue
+        figure = parse_figure(cell.value)
+        if figure is None:
+            continue  # a dash: no figure
+        label_terms = terms(cell.label)
+        fit = covered_share(wanted, label_terms)
+        # A label saying much more than the subject is a narrower row ("Operating income
+        # margin" for "margin"); the share of the label the subject covers breaks ties.
+        precision = covered_share(label_terms, wanted) if label_terms else 0.0
+        if fit < MIN_FIT or precision < MIN_SPECIFICITY:
+            continue
+        rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
+            cell, figure, round(fit + 0.1 * precision, 6)
+        )
+    complete = [row for row in rows.values() if all(y in row for y in years)]
+    if not complete:
+        return None
+    return max(complete, key=lambda row: (min(o.fit for o in row.values()), -_first(row)))
+
+
+def _first(row: dict[int, OperandCell]) -> int:
+    return min(o.cell.row_start for o in row.values())
+
+
+def _value(operand: OperandCell) -> str:
+    cell = operand.cell
+    return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
+
+
+def _render(operation: Operation, operands: Sequence[OperandCell], result: str) -> str:
+    """The claim's text: the operands as quoted, with their rows and years, and the result."""
+    first = operands[0].cell
+    percent = operands[0].figure.percent
+    if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
+        new, old = operands
+        stated = (
+            f"{first.label}: {_value(new)} in {new.cell.year}, {_value(old)} in {old.cell.year}"
+        )
+        if operation is Operation.COMPARE:
+            return f"{stated}; " + result_phrase(
+                operation, result, percent, labels=(str(new.cell.year), str(old.cell.year))
+            )
+        negative = all(o.figure.value < 0 for o in operands)
+        return f"{stated}: " + result_phrase(operation, result, percent, negative_operands=negative)
+    if operation is Operation.AVERAGE:
+        values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
+        return f"{first.label}: {values}; " + result_phrase(operation, result, percent)
+    x, y = operands
+    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {first.year}"
+    return f"{stated}: " + result_phrase(operation, result, percent)
+
+
+def result_phrase(
+    operation: Operation,
+    result: str,
+    percent_operands: bool,
+    *,
+    labels: tuple[str, str] = ("the first", "the second"),
+    negative_operands: bool = False,
+) -> str:
+    """How a claim states a computed result: 'a decrease of 1.7 percentage points', 'an
+    increase of 3.2%', 'share 20.8%', '2022 is lower than 2021'."""
+    if operation is Operation.COMPARE:
+        relation = {"greater": "higher than", "less": "lower than"}.get(result, "the same as")
+        return f"{labels[0]} is {relation} {labels[1]}"
+    if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE):
+        if negative_operands and operation is Operation.DIFFERENCE:
+            # A loss that shrinks "increases": state the signed change, not a direction.
+            return f"a change of {result}"
+        magnitude = result.lstrip("-")
+        if magnitude.rstrip("%").strip("0.") == "":
+            direction = "a change"
+        else:
+            direction = "a decrease" if result.startswith("-") else "an increase"
+        points = (
+            " percentage points" if operation is Operation.DIFFERENCE and percent_operands else ""
+        )
+        return f"{direction} of {magnitude}{points}"
+    return f"{operation.value} {result}"
