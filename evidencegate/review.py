@@ -28,7 +28,7 @@ from typing import Literal
 from evidencegate.closing import Closing
 from evidencegate.corpus.store import STORE_FILENAME, Store
 from evidencegate.exceptions import StoreError, UsageError
-from evidencegate.judges.models import AnswerScore
+from evidencegate.judgements import AnswerScore
 
 __all__ = [
     "DISAGREEMENT",

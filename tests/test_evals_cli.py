@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLE_CORPUS
 
+from evidencegate.cli.evals import Gate, Progress, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.contracts import Arm, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.evals.answers import AnswerClass, AnswerGrade
-from evidencegate.evals.cli import Gate, Progress, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.evals.golden import Category
 from evidencegate.evals.metrics import ItemResult, Metric, summarize
 from evidencegate.exceptions import UsageError

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import shared_path
 
-from evidencegate.evals.judge_bench import BenchItem, ProgressBar, read_items, run_bench
-from evidencegate.exceptions import ConfigurationError, ModelOutputInvalid, UsageError
-from evidencegate.judges.cli import (
+from evidencegate.cli.judges import (
     add_judge_bench_arguments,
     build_support_judge,
     run_judge_bench,
 )
-from evidencegate.judges.models import SupportVerdict
+from evidencegate.evals.judge_bench import BenchItem, ProgressBar, read_items, run_bench
+from evidencegate.exceptions import ConfigurationError, ModelOutputInvalid, UsageError
+from evidencegate.judgements import SupportVerdict
 from evidencegate.judges.support import (
     LLMSupportJudge,
     RulesSupportJudge,

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_CORPUS
 
+from evidencegate.audit.report import render_report, write_report
+from evidencegate.cli.audit import add_report_arguments, run_report
 from evidencegate.contracts import Arm, GatedAnswer, Outcome
 from evidencegate.corpus import Store
 from evidencegate.evals.ablation import run_ablation
@@ -26,9 +28,7 @@ from evidencegate.evals.report import write_report as write_ablation_report
 from evidencegate.exceptions import TraceFormatError
 from evidencegate.gate import EvidenceGate
 from evidencegate.policy import Policy
-from evidencegate.report import render_report, write_report
 from evidencegate.trace.chain import read_trace, verify_trace
-from evidencegate.trace.replay_cli import add_report_arguments, run_report
 
 CHROMIUM_FLAGS = (
     "--headless",

@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 
+from evidencegate.audit.report.html import write_report as write_run_report
 from evidencegate.contracts import Arm
 from evidencegate.corpus import Store
 from evidencegate.evals.answers import AnswerClass
@@ -36,7 +37,6 @@ from evidencegate.evals.metrics import (
     quantile,
 )
 from evidencegate.exceptions import TraceFormatError
-from evidencegate.report.html import write_report as write_run_report
 
 __all__ = [
     "ANSWER_ROWS",

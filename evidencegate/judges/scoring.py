@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from evidencegate.judges.models import AnswerRelevance, AnswerScore, TriadResult
+from evidencegate.judgements import AnswerRelevance, AnswerScore, TriadResult
 from evidencegate.policy import DisclaimerPolicy, JudgesPolicy, Policy
 
 __all__ = [

@@ -66,8 +66,8 @@ from typing import Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from evidencegate.analysis import split_sentences, terms
+from evidencegate.judgements import ClaimSupport, SupportVerdict
 from evidencegate.judges.llm import ask_json, validated
-from evidencegate.judges.models import ClaimSupport, SupportVerdict
 from evidencegate.judges.prompts import SUPPORT
 from evidencegate.providers.base import ChatModel
 from evidencegate.verify.edits import (

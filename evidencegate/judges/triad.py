@@ -13,7 +13,7 @@
 
 :class:`RulesTriadJudge` is deterministic and offline; :class:`LLMTriadJudge` asks a
 :class:`~evidencegate.providers.base.ChatModel` with criteria and worked examples. Both return
-schema-validated models (:mod:`evidencegate.judges.models`) and fail closed: any judge error
+schema-validated models (:mod:`evidencegate.judgements`) and fail closed: any judge error
 raises, and never becomes a score.
 """
 
@@ -36,8 +36,7 @@ from evidencegate.analysis import (
     weighted_overlap,
 )
 from evidencegate.contracts import Citation, Claim, Passage
-from evidencegate.judges.llm import ask_json, validated
-from evidencegate.judges.models import (
+from evidencegate.judgements import (
     AnswerRelevance,
     ClaimGrounding,
     ContextRelevance,
@@ -45,6 +44,7 @@ from evidencegate.judges.models import (
     Groundedness,
     TriadResult,
 )
+from evidencegate.judges.llm import ask_json, validated
 from evidencegate.judges.prompts import (
     ANSWER_RELEVANCE,
     CONTEXT_RELEVANCE,

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from evidencegate._version import __version__
+from evidencegate.audit.index import TraceIndex
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Arm
 from evidencegate.corpus import Store
@@ -43,7 +44,6 @@ from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Met
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
 from evidencegate.policy import load_policy
-from evidencegate.trace.index import TraceIndex
 from evidencegate.userio import terminal_safe
 
 __all__ = ["Gate", "Progress", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]

@@ -19,28 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from evidencegate._version import __version__
-from evidencegate.contracts import GatedAnswer, Outcome
-from evidencegate.corpus import IngestOptions, Store
-from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
-from evidencegate.corpus.ingest import parse_date
-from evidencegate.data import example_dir
-from evidencegate.evals.cli import add_ablate_arguments, run_ablate
-from evidencegate.exceptions import EvidenceGateError, UsageError
-from evidencegate.gate import EvidenceGate
-from evidencegate.judges.cli import (
-    add_feedback_arguments,
-    add_flags_arguments,
-    add_judge_bench_arguments,
-    run_feedback,
-    run_flags,
-    run_judge_bench,
-)
-from evidencegate.protocols import TraceSink
-from evidencegate.trace.cli import run_verify
-from evidencegate.trace.logs import LogSink
-from evidencegate.trace.otel import ENV_VAR as OTEL_ENV_VAR
-from evidencegate.trace.otel import configure_telemetry
-from evidencegate.trace.replay_cli import (
+from evidencegate.audit.logs import LogSink
+from evidencegate.audit.otel import ENV_VAR as OTEL_ENV_VAR
+from evidencegate.audit.otel import configure_telemetry
+from evidencegate.cli.audit import (
     add_replay_arguments,
     add_report_arguments,
     add_traces_arguments,
@@ -48,6 +30,24 @@ from evidencegate.trace.replay_cli import (
     run_report,
     run_traces,
 )
+from evidencegate.cli.corpus import add_ingest_arguments, run_ingest
+from evidencegate.cli.evals import add_ablate_arguments, run_ablate
+from evidencegate.cli.judges import (
+    add_feedback_arguments,
+    add_flags_arguments,
+    add_judge_bench_arguments,
+    run_feedback,
+    run_flags,
+    run_judge_bench,
+)
+from evidencegate.cli.trace import run_verify
+from evidencegate.contracts import GatedAnswer, Outcome
+from evidencegate.corpus import IngestOptions, Store
+from evidencegate.corpus.ingest import parse_date
+from evidencegate.data import example_dir
+from evidencegate.exceptions import EvidenceGateError, UsageError
+from evidencegate.gate import EvidenceGate
+from evidencegate.protocols import TraceSink
 from evidencegate.userio import cli_text, terminal_safe
 
 __all__ = ["main"]

@@ -8,7 +8,7 @@ their tokens) with the budgets used; and the result of the hash-chain verificati
 
 Page texts are not in the trace (it records passage ids and text hashes), so the page context
 and the document metadata come from the store when one is given; each citation is then
-re-resolved against it (:func:`~evidencegate.trace.drift.citation_drift`) and the report says
+re-resolved against it (:func:`~evidencegate.audit.drift.citation_drift`) and the report says
 when the source has changed since the run. Without a store the report shows the quotes only
 and says so.
 
@@ -25,12 +25,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from evidencegate.audit.drift import CitationDrift, DriftStatus, citation_drift
+from evidencegate.audit.report.style import CSS
 from evidencegate.contracts import Citation, GatedAnswer, Outcome
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import TraceFormatError
-from evidencegate.report.style import CSS
 from evidencegate.trace.chain import ChainReport, read_trace, verify_trace
-from evidencegate.trace.drift import CitationDrift, DriftStatus, citation_drift
 from evidencegate.trace.events import (
     AuditEvent,
     ComponentFailedEvent,
