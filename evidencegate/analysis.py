@@ -15,10 +15,19 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
+from evidencegate.text import (
+    MONTH_NUMBERS,
+    MONTHS,
+    STOPWORDS,
+    WEEKDAYS,
+    extract_dates,
+    extract_quantities,
+    terms,
+    word_tokens,
+)
+
 __all__ = [
     "FIGURE_TYPES",
-    "MONTHS",
-    "WEEKDAYS",
     "AnswerType",
     "Period",
     "QuestionProfile",
@@ -34,187 +43,10 @@ __all__ = [
     "proper_names",
     "sentence_period",
     "split_sentences",
-    "terms",
     "weighted_overlap",
 ]
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "him",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "no",
-        "nor",
-        "not",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "must",
-        "may",
-        "shall",
-        "might",
-        "also",
-        "per",
-        "within",
-        "without",
-        "upon",
-        "whether",
-        "either",
-        "tell",
-        "give",
-        "list",
-        "explain",
-        "describe",
-        "please",
-        "current",
-        "currently",
-        "today",
-        "apply",
-        "applies",
-        "applicable",
-        # units a question asks its figure in ("in USD millions"), not what it is about
-        "usd",
-        "million",
-        "millions",
-        "billion",
-        "billions",
-        "thousands",
-    ]
-)
-# "not", "no", "nor", "must", "may", "shall" are stop words for relevance only; the verifier
-# checks negation and modality separately, on the full text.
-
-_WORD = re.compile(
-    r"\d+-?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"  # 3M, 10-K: digits and letters, one word
-    r"|[A-Za-z]+\d+[A-Za-z0-9]*"  # FY18, rev5
-    r"|[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]|\d+(?:[.,]\d+)*"
-)
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = {m: i + 1 for i, m in enumerate(MONTHS)}
 _DATE = (
     r"(?:(?P<{p}m>January|February|March|April|May|June|July|August|September|October|November|"
     r"December)\s+(?P<{p}d>\d{{1,2}}),?\s+(?P<{p}y>\d{{4}})|(?P<{p}iso>\d{{4}}-\d{{2}}-\d{{2}}))"
@@ -383,37 +215,6 @@ class QuestionProfile:
     """Whether the question asks several things at once (then an answer has several claims)."""
 
 
-def _stem(word: str) -> str:
-    for suffix, repl in (
-        ("ies", "y"),
-        ("sses", "ss"),
-        ("ings", ""),
-        ("ing", ""),
-        ("edly", ""),
-        ("ed", ""),
-        ("ers", "er"),
-        ("es", "e"),
-        ("s", ""),
-    ):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + repl
-    return word
-
-
-def terms(text: str) -> list[str]:
-    """Content terms: lower-cased words minus stop words, lightly stemmed; numbers kept."""
-    out: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower().strip("'-")
-        if not word or word in STOPWORDS:
-            continue
-        if word[0].isdigit():
-            out.append(word.replace(",", ""))
-        elif len(word) > 1:
-            out.append(_stem(word.replace("'s", "")))
-    return out
-
-
 def idf_weights(vocabulary: Iterable[str], documents: Sequence[Iterable[str]]) -> dict[str, float]:
     """Smoothed inverse document frequency of each term over ``documents``.
 
@@ -474,7 +275,7 @@ def _date_from(match: re.Match[str], p: str) -> dt.date | None:
     try:
         if iso:
             return dt.date.fromisoformat(iso)
-        month = _MONTHS[match.group(f"{p}m").lower()]
+        month = MONTH_NUMBERS[match.group(f"{p}m").lower()]
         return dt.date(int(match.group(f"{p}y")), month, int(match.group(f"{p}d")))
     except (ValueError, KeyError):
         return None
@@ -587,7 +388,7 @@ _MULTI_PART = re.compile(
 def bigrams(text: str) -> set[tuple[str, str]]:
     """Adjacent word pairs (lower-cased, numbers without separators), stop words included:
     "above $5,000" and "above $500 and up to $5,000" share terms but not this pair."""
-    words = [w.lower().replace(",", "") for w in _WORD.findall(text)]
+    words = [w.lower().replace(",", "") for w in word_tokens(text)]
     return set(pairwise(words))
 
 
@@ -830,8 +631,6 @@ def has_figure(
     be of that type: an amount is money ($, USD, millions, or a figure with thousands
     separators as in a financial table), a percentage a share.
     """
-    from evidencegate.verify.support import extract_dates, extract_quantities
-
     text = _SECTION_NUMBER.sub("", text)
     if answer == "duration":
         return bool(_DURATION.search(text))

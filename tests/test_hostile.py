@@ -32,10 +32,10 @@ from evidencegate.corpus import Store
 from evidencegate.exceptions import PolicyError, UsageError
 from evidencegate.hygiene import instruction_flags
 from evidencegate.policy import Policy, load_policy
+from evidencegate.text import normalize
 from evidencegate.trace.anchor import ANCHOR_LOG, KEY_ENV, read_anchors
 from evidencegate.trace.chain import encode_line, read_trace
 from evidencegate.userio import cli_text, terminal_safe
-from evidencegate.verify.quotes import normalize
 from evidencegate.verify.verifier import Verifier
 
 GIFT_QUESTION = (

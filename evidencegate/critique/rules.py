@@ -28,7 +28,6 @@ from evidencegate.analysis import (
     profile_question,
     sentence_period,
     split_sentences,
-    terms,
     weighted_overlap,
 )
 from evidencegate.contracts import (
@@ -42,6 +41,7 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.text import terms
 from evidencegate.verify.edits import EvidenceText, find_edits
 
 __all__ = ["RulesCritic"]

@@ -24,7 +24,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.analysis import STOPWORDS, profile_question
+from evidencegate.analysis import profile_question
 from evidencegate.contracts import Passage
 from evidencegate.judgements import (
     ContextRelevance,
@@ -39,6 +39,7 @@ from evidencegate.judges.prompts import DOCUMENT_RELEVANCE
 from evidencegate.judges.triad import RulesTriadJudge
 from evidencegate.prompts.base import evidence_blocks
 from evidencegate.providers.base import ChatModel
+from evidencegate.text import STOPWORDS
 
 __all__ = [
     "LLMRelevanceJudge",

@@ -65,11 +65,12 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.analysis import split_sentences, terms
+from evidencegate.analysis import split_sentences
 from evidencegate.judgements import ClaimSupport, SupportVerdict
 from evidencegate.judges.llm import ask_json, validated
 from evidencegate.judges.prompts import SUPPORT
 from evidencegate.providers.base import ChatModel
+from evidencegate.text import normalize, terms
 from evidencegate.verify.edits import (
     Edit,
     EvidenceText,
@@ -77,7 +78,6 @@ from evidencegate.verify.edits import (
     find_edits,
     missing_terms,
 )
-from evidencegate.verify.quotes import normalize
 
 __all__ = [
     "LLMSupportJudge",

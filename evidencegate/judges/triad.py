@@ -32,7 +32,6 @@ from evidencegate.analysis import (
     idf_weights,
     profile_question,
     split_sentences,
-    terms,
     weighted_overlap,
 )
 from evidencegate.contracts import Citation, Claim, Passage
@@ -54,6 +53,7 @@ from evidencegate.judges.prompts import (
 from evidencegate.judges.support import RulesSupportJudge, content_sentences, is_trivial
 from evidencegate.prompts.base import evidence_blocks
 from evidencegate.providers.base import ChatModel
+from evidencegate.text import terms
 from evidencegate.verify.verifier import Verifier
 
 __all__ = [

@@ -6,14 +6,14 @@ changes for one claim sentence against one evidence text (a cited quote, or the 
 source the claim was aligned to), deterministically:
 
 * ``number`` / ``date`` — a quantity, amount, percentage or date of the claim
-  (:func:`~evidencegate.verify.support.extract_quantities`, ``extract_dates``) that the evidence
+  (:func:`~evidencegate.text.extract_quantities`, ``extract_dates``) that the evidence
   does not state. Small number words ("two", "ten") are not checked: "two goals" is as often
   "a brace" in the evidence.
 * ``name`` — a part of a named entity (a capitalised word that does not open the sentence, a
   list item or a quotation, or an acronym anywhere; months and weekdays aside) that occurs in the
   evidence neither as a word nor as a stem ("Olympics" has the counterpart "Olympic").
 * ``negation`` — a word negated in the claim and not in the evidence, or the reverse
-  (:func:`~evidencegate.verify.support.negation_mismatch`).
+  (:func:`~evidencegate.verify.agreement.negation_mismatch`).
 * ``word`` — a content word swapped or inserted inside copied text: the claim's neighbours of
   the word stand in the evidence in the same order, at most three terms apart, and the word
   itself has no counterpart anywhere in the evidence ("grossed $5 million on a *production*
@@ -36,13 +36,18 @@ from typing import Literal
 
 import snowballstemmer
 
-from evidencegate.analysis import MONTHS, STOPWORDS, WEEKDAYS, split_sentences
-from evidencegate.verify.quotes import normalize
-from evidencegate.verify.support import (
-    claim_date_supported,
-    claim_quantity_supported,
+from evidencegate.analysis import split_sentences
+from evidencegate.text import (
+    MONTHS,
+    STOPWORDS,
+    WEEKDAYS,
     extract_dates,
     extract_quantities,
+    normalize,
+)
+from evidencegate.verify.agreement import (
+    claim_date_supported,
+    claim_quantity_supported,
     negation_cues,
     negation_mismatch,
 )
