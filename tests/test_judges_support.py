@@ -15,7 +15,7 @@ from evidencegate.cli.judges import (
     build_support_judge,
     run_judge_bench,
 )
-from evidencegate.evals.judge_bench import BenchItem, ProgressBar, read_items, run_bench
+from evidencegate.evals.judge_bench import BenchItem, read_items, run_bench
 from evidencegate.exceptions import ConfigurationError, ModelOutputInvalid, UsageError
 from evidencegate.judgements import SupportVerdict
 from evidencegate.judges.support import (
@@ -26,6 +26,7 @@ from evidencegate.judges.support import (
     is_trivial,
 )
 from evidencegate.providers.scripted import ScriptedChatModel
+from evidencegate.userio import ProgressBar
 
 SOURCE = (
     "The Governor of the Bank of England, Mark Carney, will stay until 2019. "

@@ -34,9 +34,9 @@ from evidencegate.evals.metrics import (
     ItemResult,
     Metric,
     consistent,
-    quantile,
 )
 from evidencegate.exceptions import TraceFormatError
+from evidencegate.stats import quantile
 
 __all__ = [
     "ANSWER_ROWS",
