@@ -99,7 +99,6 @@ _SPACED_HYPHEN = re.compile(r"(?<=\w) -{1,2} (?=\w)")
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\S) +(?=[,.;:!?)\]]|'s\b|n't\b)")
 _SPACE_AFTER_OPEN = re.compile(r"(?<=[(\[]) +")
 _LATEX_QUOTES = re.compile(r"``|''")
-_WORD = re.compile(r"[^\W_]+")
 _CAPITALISED = re.compile(r"(?<![\w'])[A-Z][\w'-]*")
 _FILLER = re.compile(
     r"\b(?:i\s+)?hope\s+(?:this|that|it)\s+helps\b|\blet\s+me\s+know\b|\bfeel\s+free\b"
