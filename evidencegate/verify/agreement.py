@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from evidencegate.text import normalize
+from evidencegate.text import normalize, plural_stem
 
 __all__ = [
     "NegationCue",
@@ -152,22 +152,9 @@ def _polar_terms(text: str) -> tuple[_Term, ...]:
             pending = match
         elif token not in _FUNCTION_WORDS and len(token) > 1:
             if pending is None:
-                terms.append(_Term(token, _stem(token), None, token))
+                terms.append(_Term(token, plural_stem(token), None, token))
             else:
                 phrase = normalized[pending.start() : match.end()]
-                terms.append(_Term(token, _stem(token), pending.group(), phrase))
+                terms.append(_Term(token, plural_stem(token), pending.group(), phrase))
             pending = None
     return tuple(terms)
-
-
-def _stem(word: str) -> str:
-    """A light, deterministic stem: possessive and plural / third-person ``s`` removed."""
-    if word.endswith("'s"):
-        word = word[:-2]
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
