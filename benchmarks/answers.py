@@ -44,10 +44,11 @@ from evidencegate.contracts import Arm
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.evals.ablation import run_ablation
 from evidencegate.evals.golden import load_golden
-from evidencegate.evals.metrics import AnswerCounts, ItemResult, answer_counts, quantile, summarize
+from evidencegate.evals.metrics import AnswerCounts, ItemResult, answer_counts, summarize
 from evidencegate.evals.report import per_answer, ratio, write_report
 from evidencegate.exceptions import EvidenceGateError
 from evidencegate.policy import load_policy
+from evidencegate.stats import quantile
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SHARED = REPO.parent / "shared" / "datasets"

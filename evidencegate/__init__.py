@@ -13,6 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from evidencegate._version import __version__
+from evidencegate.audit.replay import replay_trace
+from evidencegate.audit.report.html import write_report
 from evidencegate.contracts import (
     Arm,
     Citation,
@@ -61,12 +63,10 @@ from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import Critic, Generator, Retriever, TraceSink
 from evidencegate.providers import ChatMessage, ChatModel, ChatRequest, ChatResponse
 from evidencegate.providers.scripted import ScriptedChatModel
-from evidencegate.report.html import write_report
 from evidencegate.review import ReviewQueue
 from evidencegate.testing import ScriptedCritic, ScriptedGenerator
 from evidencegate.trace.chain import verify_trace
 from evidencegate.trace.recorder import TraceRecorder
-from evidencegate.trace.replay import replay_trace
 from evidencegate.verify.verifier import Verifier
 
 if TYPE_CHECKING:

@@ -15,10 +15,22 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
+from evidencegate.text import (
+    MONTH_NUMBERS,
+    MONTHS,
+    STOPWORDS,
+    WEEKDAYS,
+    extract_dates,
+    extract_quantities,
+    terms,
+    word_tokens,
+)
+from evidencegate.text import (
+    stem as stem_word,
+)
+
 __all__ = [
     "FIGURE_TYPES",
-    "MONTHS",
-    "WEEKDAYS",
     "AnswerType",
     "Period",
     "QuestionProfile",
@@ -34,186 +46,10 @@ __all__ = [
     "proper_names",
     "sentence_period",
     "split_sentences",
-    "terms",
     "weighted_overlap",
 ]
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "him",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "no",
-        "nor",
-        "not",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "must",
-        "may",
-        "shall",
-        "might",
-        "also",
-        "per",
-        "within",
-        "without",
-        "upon",
-        "whether",
-        "either",
-        "tell",
-        "give",
-        "list",
-        "explain",
-        "describe",
-        "please",
-        "current",
-        "currently",
-        "today",
-        "apply",
-        "applies",
-        "applicable",
-        # units a question asks its figure in ("in USD millions"), not what it is about
-        "usd",
-        "million",
-        "millions",
-        "billion",
-        "billions",
-        "thousands",
-    ]
-)
-# "not", "no", "nor", "must", "may", "shall" are stop words for relevance only; the verifier
-# checks negation and modality separately, on the full text.
-
-_WORD = re.compile(
-    r"\d+-?[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"  # 3M, 10-K: digits and letters, one word
-    r"|[A-Za-z]+\d+[A-Za-z0-9]*"  # FY18, rev5
-    r"|[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]|\d+(?:[.,]\d+)*"
-)
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
-MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTH_NAME = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
@@ -412,7 +248,10 @@ class QuestionProfile:
         return tuple(
             t
             for t in self.terms
-            if t not in named and t not in _PERIOD_WORDS and not t[:1].isdigit()
+            if t not in named
+            and t not in _PERIOD_WORDS
+            and t not in _NOT_MEASURED
+            and not t[:1].isdigit()
         )
 
     def states_figure(self, text: str) -> bool:
@@ -442,37 +281,6 @@ class QuestionProfile:
                 )
             )
         return has_figure(text, self.wants_figure, self.answer_type)
-
-
-def _stem(word: str) -> str:
-    for suffix, repl in (
-        ("ies", "y"),
-        ("sses", "ss"),
-        ("ings", ""),
-        ("ing", ""),
-        ("edly", ""),
-        ("ed", ""),
-        ("ers", "er"),
-        ("es", "e"),
-        ("s", ""),
-    ):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + repl
-    return word
-
-
-def terms(text: str) -> list[str]:
-    """Content terms: lower-cased words minus stop words, lightly stemmed; numbers kept."""
-    out: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower().strip("'-")
-        if not word or word in STOPWORDS:
-            continue
-        if word[0].isdigit():
-            out.append(word.replace(",", ""))
-        elif len(word) > 1:
-            out.append(_stem(word.replace("'s", "")))
-    return out
 
 
 def idf_weights(vocabulary: Iterable[str], documents: Sequence[Iterable[str]]) -> dict[str, float]:
@@ -539,18 +347,9 @@ def _date_from(match: re.Match[str], p: str) -> dt.date | None:
             month, day, year = match.group(f"{p}m"), match.group(f"{p}d"), match.group(f"{p}y")
         else:
             month, day, year = match.group(f"{p}m2"), match.group(f"{p}d2"), match.group(f"{p}y2")
-        return dt.date(int(year), _month_number(month), int(day))
+        return dt.date(int(year), MONTH_NUMBERS[month.lower().rstrip(".")], int(day))
     except (ValueError, KeyError):
         return None
-
-
-def _month_number(name: str) -> int:
-    """1-12 for a month name or its abbreviation ("Sept.", "jul"); KeyError otherwise."""
-    key = name.lower().rstrip(".")
-    for number, month in enumerate(MONTHS, start=1):
-        if month.startswith(key) and len(key) >= 3:
-            return number
-    raise KeyError(name)
 
 
 def sentence_period(text: str) -> Period | None:
@@ -666,6 +465,15 @@ _FRAME = frozenset(
     )
 )
 """Words that frame a question ("in which situations", "what kind of"), not its topic."""
+_NOT_MEASURED = frozenset(
+    terms(
+        "much many change changed changes increase increased decrease decreased grow grew growth "
+        "decline declined rise rose fall fell drop dropped differ difference compare compared "
+        "comparison versus"
+    )
+)
+"""What a figure question asks done with the figure (compare, change), or how it asks ("how
+much"): not what the figure measures."""
 _PERIOD_WORDS = frozenset(
     terms(
         "latest last recent recently newest current prior previous annual annually yearly year "
@@ -767,7 +575,7 @@ def is_normative(sentence: str) -> bool:
     """Does the sentence state a requirement (shall, must, is required, an instruction)?"""
     if _NORMATIVE_SENTENCE.search(sentence):
         return True
-    words = _WORD.findall(_SECTION_NUMBER.sub("", sentence))
+    words = word_tokens(_SECTION_NUMBER.sub("", sentence))
     return bool(words) and words[0].lower() in _IMPERATIVE_VERBS and words[0][:1].isupper()
 
 
@@ -801,7 +609,7 @@ that example, not the general question."""
 
 
 def _counted_stem(noun: str) -> str:
-    stem = _stem(noun.lower())
+    stem = stem_word(noun.lower())
     return stem[:-1] if stem.endswith("y") else stem
 
 
@@ -829,7 +637,7 @@ _MULTI_PART = re.compile(
 def bigrams(text: str) -> set[tuple[str, str]]:
     """Adjacent word pairs (lower-cased, numbers without separators), stop words included:
     "above $5,000" and "above $500 and up to $5,000" share terms but not this pair."""
-    words = [w.lower().replace(",", "") for w in _WORD.findall(text)]
+    words = [w.lower().replace(",", "") for w in word_tokens(text)]
     return set(pairwise(words))
 
 
@@ -1083,8 +891,6 @@ def has_figure(
     be of that type: an amount is money ($, USD, millions, or a figure with thousands
     separators as in a financial table), a percentage a share.
     """
-    from evidencegate.verify.support import extract_dates, extract_quantities
-
     text = _SECTION_NUMBER.sub("", text)
     if answer == "duration":
         return bool(_DURATION.search(text))

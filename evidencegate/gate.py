@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from evidencegate.audit.tee import TeeSink
 from evidencegate.closing import Closing
 from evidencegate.components import CriticLike, GeneratorLike, admit
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus.backends import StoreBackend, open_store
 from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
-from evidencegate.judges.models import AnswerScore
+from evidencegate.judgements import AnswerScore
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import TraceSink
@@ -22,7 +23,6 @@ from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.events import RunEndEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
-from evidencegate.trace.tee import TeeSink
 from evidencegate.verify.verifier import Verifier
 
 __all__ = ["EvidenceGate"]

@@ -3,7 +3,7 @@
 The groups live in the package data (``data/lexicon/synonyms.yaml``). A question's term is
 *matched* by a text when the text states the term itself or a member of one of the term's
 groups; multi-word members ("capital expenditure", "sign off") match as phrases. Matching is
-on the terms of :func:`evidencegate.analysis.terms` (lower-cased, stop words removed, lightly
+on the terms of :func:`evidencegate.text.terms` (lower-cased, stop words removed, lightly
 stemmed), so inflections match too.
 
 Question analysis, the offline generator and the rules critic all match through
@@ -18,8 +18,8 @@ from functools import cache
 
 import yaml
 
-from evidencegate.analysis import terms
 from evidencegate.data import data_files
+from evidencegate.text import terms
 
 __all__ = [
     "Lexicon",

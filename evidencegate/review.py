@@ -31,7 +31,7 @@ from evidencegate.closing import Closing
 from evidencegate.corpus.postgres import is_postgres_url, open_tables
 from evidencegate.corpus.store import STORE_FILENAME, Store
 from evidencegate.exceptions import StoreError, UsageError
-from evidencegate.judges.models import AnswerScore
+from evidencegate.judgements import AnswerScore
 
 __all__ = [
     "DISAGREEMENT",

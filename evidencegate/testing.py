@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from evidencegate.analysis import has_figure, profile_question, terms
+from evidencegate.analysis import has_figure, profile_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import (
     Authority,
@@ -37,6 +37,7 @@ from evidencegate.hygiene import instruction_flags
 from evidencegate.protocols import Retriever
 from evidencegate.providers.base import ChatRequest
 from evidencegate.providers.scripted import ScriptedChatModel
+from evidencegate.text import terms
 from evidencegate.trace.recorder import TraceRecorder
 
 __all__ = [

@@ -5,6 +5,8 @@ from a file the user names. Python decodes ``argv`` with ``surrogateescape``, so
 not UTF-8 arrives as a lone surrogate (``\\udcff``) that no JSON encoder, trace or store accepts;
 it is refused here, naming the argument and the byte, before anything runs or is written.
 
+Progress: :class:`ProgressBar`, the one progress bar (ingest, judge-bench, ablate).
+
 Out: :func:`terminal_safe` is the one rendering function for every human-facing text output
 (``ask``, ``traces list``, ``report``, ``replay``, ingest summaries, errors). Text from documents
 and traces is data, never terminal input: control characters (C0, DEL, C1: ``ESC [2J``, a bell,
@@ -16,11 +18,14 @@ field can never break a one-line-per-run layout.
 
 from __future__ import annotations
 
+import sys
+import threading
 import unicodedata
+from typing import TextIO
 
 from evidencegate.exceptions import UsageError
 
-__all__ = ["cli_text", "terminal_safe"]
+__all__ = ["ProgressBar", "cli_text", "terminal_safe"]
 
 _MULTILINE_KEPT = frozenset("\n\t")
 """Layout characters kept as they are when ``one_line=False``."""
@@ -83,3 +88,60 @@ def cli_text(value: str, *, what: str) -> str:
         if ch == "\x00":
             raise UsageError(f"{what} contains a NUL character at character {index}")
     return value
+
+
+class ProgressBar:
+    """The one progress bar: a line on ``stream`` (stderr by default), redrawn in place on a
+    terminal, else written once per tenth done.
+
+    ``unit`` names what is counted and ``error_label`` the errors; ``advance(note=...)`` adds a
+    short text after the counts (pages read so far, the last item run), shown through
+    :func:`terminal_safe`. Safe to advance from several threads (the ablation runs items
+    concurrently).
+    """
+
+    def __init__(
+        self,
+        total: int,
+        *,
+        stream: TextIO | None = None,
+        width: int = 30,
+        unit: str = "items",
+        error_label: str = "judge errors",
+    ) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.unit = unit
+        self.error_label = error_label
+        self.done = 0
+        self.errors = 0
+        self._tty = self.stream.isatty()
+        self._last_decile = -1
+        self._longest = 0  # a shorter line is padded to erase the one it redraws
+        self._lock = threading.Lock()
+
+    def advance(self, *, error: bool = False, note: str = "") -> None:
+        with self._lock:
+            self._advance(error=error, note=terminal_safe(note))
+
+    def _advance(self, *, error: bool, note: str) -> None:
+        self.done += 1
+        self.errors += error
+        filled = self.width * self.done // self.total if self.total else self.width
+        text = (
+            f"[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} {self.unit}"
+            f"{f', {note}' if note else ''}"
+            f"{f', {self.errors} {self.error_label}' if self.errors else ''}"
+        )
+        if self._tty:
+            end = "\n" if self.done >= self.total else ""
+            self._longest = max(self._longest, len(text))
+            self.stream.write(f"\r{text.ljust(self._longest)}{end}")
+        else:
+            decile = 10 * self.done // self.total if self.total else 10
+            if decile == self._last_decile and self.done < self.total:
+                return
+            self._last_decile = decile
+            self.stream.write(text + "\n")
+        self.stream.flush()

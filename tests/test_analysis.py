@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from evidencegate.analysis import (
-    Period,
-    profile_question,
-    sentence_period,
-    split_sentences,
-    terms,
-)
+from evidencegate.analysis import Period, profile_question, sentence_period, split_sentences
+from evidencegate.text import terms
 
 
 class TestSentences:

@@ -22,6 +22,7 @@ import pytest
 from conftest import REPO_ROOT, shared_path
 from test_corpus_ingest import make_pdf
 
+from evidencegate.cli.corpus import add_ingest_arguments, run_ingest
 from evidencegate.corpus import (
     IngestOptions,
     IngestSource,
@@ -34,7 +35,6 @@ from evidencegate.corpus import (
 from evidencegate.corpus import ingest as ingest_module
 from evidencegate.corpus import store as store_module
 from evidencegate.corpus.batch import FileDone
-from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
 from evidencegate.corpus.ingest import format_pages, prepare_file
 from evidencegate.exceptions import IngestError, UsageError
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 
+from evidencegate.cli.corpus import add_ingest_arguments, options_from_args, run_ingest
 from evidencegate.corpus import Store
-from evidencegate.corpus.cli import add_ingest_arguments, options_from_args, run_ingest
 from evidencegate.exceptions import UsageError
 
 NIST_MAPPING = REPO_ROOT / "golden_sets" / "mappings" / "nist_sp800_53.yaml"

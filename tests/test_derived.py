@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from evidencegate.analysis import profile_question
+from evidencegate.audit.replay import EXIT_IDENTICAL, replay_trace
+from evidencegate.audit.report.html import write_report
 from evidencegate.cli import main
 from evidencegate.components import build_generator
 from evidencegate.contracts import (
@@ -34,11 +36,9 @@ from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.policy import Policy
 from evidencegate.providers.base import ChatRequest
 from evidencegate.providers.scripted import ScriptedChatModel
-from evidencegate.report.html import write_report
 from evidencegate.testing import InMemoryCorpus
 from evidencegate.trace.chain import read_trace
 from evidencegate.trace.events import DraftEvent
-from evidencegate.trace.replay import EXIT_IDENTICAL, replay_trace
 from evidencegate.verify.derived import (
     check_derivation,
     derivation_evidence,

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLE_CORPUS, example_item
 
+from evidencegate.audit.drift import DriftStatus, citation_drift
+from evidencegate.audit.replay import EXIT_DIVERGED, EXIT_DRIFT, EXIT_TAMPERED, replay_trace
+from evidencegate.cli.audit import add_replay_arguments, run_replay
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import Store
 from evidencegate.gate import EvidenceGate
-from evidencegate.trace.drift import DriftStatus, citation_drift
-from evidencegate.trace.replay import EXIT_DIVERGED, EXIT_DRIFT, EXIT_TAMPERED, replay_trace
-from evidencegate.trace.replay_cli import add_replay_arguments, run_replay
 
 CORPUS = EXAMPLE_CORPUS / "corpus"
 GIFTS_2024 = CORPUS / "HSB-POL-007_2024.1.md"

@@ -6,17 +6,19 @@ import argparse
 import io
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_CORPUS
 
+from evidencegate.cli.evals import Gate, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.contracts import Arm, Outcome
 from evidencegate.evals.answers import AnswerClass, AnswerGrade
-from evidencegate.evals.cli import Gate, Progress, add_ablate_arguments, parse_gate, run_ablate
 from evidencegate.evals.golden import Category
 from evidencegate.evals.metrics import ItemResult, Metric, summarize
 from evidencegate.exceptions import UsageError
+from evidencegate.userio import ProgressBar
 
 GOLDEN = EXAMPLE_CORPUS / "golden.jsonl"
 ALL = list(Arm)
@@ -321,23 +323,34 @@ class TestRunAblate:
 
 class TestProgress:
     def test_non_terminal_stream_gets_one_line_per_tenth(self) -> None:
-        """Twenty runs on a pipe: a line for the first run, then one per tenth done."""
+        """Twenty runs on a pipe: a line for the first run, then one per tenth done, naming the
+        last run and counting failures."""
         stream = io.StringIO()
-        progress = Progress(20, stream)
+        progress = ProgressBar(20, stream=stream, unit="runs", error_label="failed")
         for n in range(20):
-            progress.advance(
-                ItemResult(
-                    item_id=f"i{n}",
-                    arm=Arm.BASELINE,
-                    category=Category.FACTUAL,
-                    latency_ms=1.0,
-                    error="boom" if n == 3 else None,
-                    answer=AnswerGrade(
-                        answer_class=AnswerClass.FAILED if n == 3 else AnswerClass.ABSTAINED
-                    ),
-                )
-            )
+            progress.advance(error=n == 3, note=f"last: baseline i{n}")
         lines = stream.getvalue().splitlines()
         assert len(lines) == 11
-        assert lines[0].startswith("[#....") and " 1/20 " in lines[0]
-        assert lines[-1].startswith("[" + "#" * 30 + "] 20/20  failed 1")
+        assert lines[0].startswith("[#....") and " 1/20 runs, last: baseline i0" in lines[0]
+        assert lines[-1] == "[" + "#" * 30 + "] 20/20 runs, last: baseline i19, 1 failed"
+
+    def test_a_note_from_a_document_cannot_reach_the_terminal_raw(self) -> None:
+        """An item id with an escape sequence is shown escaped."""
+        stream = io.StringIO()
+        ProgressBar(1, stream=stream).advance(note="last: \x1b[2J")
+        assert "\x1b" not in stream.getvalue() and "\\x1b[2J" in stream.getvalue()
+
+    def test_concurrent_advances_are_all_counted(self) -> None:
+        """Advancing from several threads loses no run (the ablation runs items concurrently)."""
+        stream = io.StringIO()
+        progress = ProgressBar(400, stream=stream)
+        threads = [
+            threading.Thread(target=lambda: [progress.advance() for _ in range(100)])
+            for _ in range(4)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert progress.done == 400
+        assert stream.getvalue().splitlines()[-1].startswith("[" + "#" * 30 + "] 400/400")

@@ -76,10 +76,10 @@ class TestBootstrap:
         assert first.low <= first.value <= first.high
 
     def test_single_resample_uses_the_seeded_draws(self) -> None:
-        """With one resample, both bounds are the metric on the items drawn by Random(seed)."""
+        """With one resample, both bounds are the metric on the items drawn by Random(seed),
+        the same draws as the ablation's bootstrap (one resampler for both)."""
         data = outcomes(3, 1, 2, 4)
-        rng = random.Random(11)
-        drawn = [data[rng.randrange(len(data))] for _ in range(len(data))]
+        drawn = [data[i] for i in random.Random(11).choices(range(len(data)), k=len(data))]
         expected = confusion(drawn).balanced_accuracy
         interval = bootstrap_interval(data, lambda c: c.balanced_accuracy, resamples=1, seed=11)
         assert interval.low == interval.high == pytest.approx(expected)

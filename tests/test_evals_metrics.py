@@ -21,10 +21,9 @@ from evidencegate.evals.metrics import (
     item_count,
     metric_value,
     paired_bootstrap,
-    quantile,
-    resample_indices,
     summarize,
 )
+from evidencegate.stats import quantile, resample_indices
 
 
 def cite(*problems: str, stale: bool = False) -> CitationResult:

@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 from test_corpus_ingest import make_pdf
 
 from evidencegate.cli import main
+from evidencegate.cli.trace import run_verify
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.ingest import parse_date
 from evidencegate.exceptions import PolicyError, TraceFormatError, UsageError
 from evidencegate.policy import Policy, load_policy
 from evidencegate.trace.chain import read_trace, verify_trace
-from evidencegate.trace.cli import run_verify
 
 EXAMPLES: Counter[str] = COUNTS["fuzz examples"]
 """Examples run per fuzz test in this session (printed in pytest's terminal summary)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLE_CORPUS, example_corpus_files
 
+from evidencegate.audit.index import TraceIndex
 from evidencegate.cli import main
 from evidencegate.contracts import (
     Citation,
@@ -31,11 +32,10 @@ from evidencegate.corpus import Store
 from evidencegate.exceptions import PolicyError, UsageError
 from evidencegate.hygiene import instruction_flags
 from evidencegate.policy import Policy, load_policy
+from evidencegate.text import normalize
 from evidencegate.trace.anchor import ANCHOR_LOG, KEY_ENV, read_anchors
 from evidencegate.trace.chain import encode_line, read_trace
-from evidencegate.trace.index import TraceIndex
 from evidencegate.userio import cli_text, terminal_safe
-from evidencegate.verify.quotes import normalize
 from evidencegate.verify.verifier import Verifier
 
 GIFT_QUESTION = (

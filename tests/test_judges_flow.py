@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from evidencegate.contracts import Passage
-from evidencegate.judges.models import (
+from evidencegate.judgements import (
     AnswerRelevance,
     AnswerScore,
     DocumentRelevance,
@@ -168,7 +168,7 @@ def triad(
     elif grounded is None:
         groundedness = Groundedness(abstained=False, trivial=["Sure."])
     else:
-        from evidencegate.judges.models import ClaimGrounding, EvidenceRef
+        from evidencegate.judgements import ClaimGrounding, EvidenceRef
 
         score = round(grounded * 3)
         groundedness = Groundedness(

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import shared_path
 
-from evidencegate.evals.judge_bench import BenchItem, ProgressBar, read_items, run_bench
-from evidencegate.exceptions import ConfigurationError, ModelOutputInvalid, UsageError
-from evidencegate.judges.cli import (
+from evidencegate.cli.judges import (
     add_judge_bench_arguments,
     build_support_judge,
     run_judge_bench,
 )
-from evidencegate.judges.models import SupportVerdict
+from evidencegate.evals.judge_bench import BenchItem, read_items, run_bench
+from evidencegate.exceptions import ConfigurationError, ModelOutputInvalid, UsageError
+from evidencegate.judgements import SupportVerdict
 from evidencegate.judges.support import (
     LLMSupportJudge,
     RulesSupportJudge,
@@ -26,6 +26,7 @@ from evidencegate.judges.support import (
     is_trivial,
 )
 from evidencegate.providers.scripted import ScriptedChatModel
+from evidencegate.userio import ProgressBar
 
 SOURCE = (
     "The Governor of the Bank of England, Mark Carney, will stay until 2019. "

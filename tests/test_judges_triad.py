@@ -9,7 +9,7 @@ import pytest
 
 from evidencegate.contracts import Passage
 from evidencegate.exceptions import ModelOutputInvalid
-from evidencegate.judges.models import Groundedness
+from evidencegate.judgements import Groundedness
 from evidencegate.judges.triad import (
     LLMTriadJudge,
     RulesTriadJudge,

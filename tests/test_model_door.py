@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from evidencegate.audit.replay import EXIT_IDENTICAL, replay_trace
 from evidencegate.contracts import GatedAnswer, Outcome, StopReason
 from evidencegate.corpus import Store
 from evidencegate.critique.llm import LLMCritic
@@ -22,7 +23,6 @@ from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.testing import careful_model
 from evidencegate.trace.chain import read_trace
 from evidencegate.trace.events import ModelCallEvent, RunStartEvent, TraceEvent
-from evidencegate.trace.replay import EXIT_IDENTICAL, replay_trace
 
 AS_OF = dt.date(2024, 6, 1)
 QUESTION = "What is the maximum value of a gift an employee may accept per giver?"

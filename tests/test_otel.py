@@ -15,6 +15,9 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
+from evidencegate.audit.logs import LogSink
+from evidencegate.audit.otel import OTelSink, Telemetry, configure_telemetry, export_trace
+from evidencegate.audit.tee import TeeSink
 from evidencegate.contracts import Action, Decision, Draft, GatedAnswer, Outcome, StopReason
 from evidencegate.corpus import Store
 from evidencegate.exceptions import ConfigurationError, UsageError
@@ -29,9 +32,6 @@ from evidencegate.trace.events import (
     RunStartEvent,
     TraceEvent,
 )
-from evidencegate.trace.logs import LogSink
-from evidencegate.trace.otel import OTelSink, Telemetry, configure_telemetry, export_trace
-from evidencegate.trace.tee import TeeSink
 
 AS_OF = dt.date(2023, 6, 15)
 QUESTION = (

@@ -20,9 +20,9 @@ import pytest
 from conftest import EXAMPLE_CORPUS
 from postgres_support import ingest_and_ask, postgres_schema
 
+from evidencegate.audit.index import TraceIndex
 from evidencegate.corpus.postgres import PostgresStore
 from evidencegate.trace.chain import verify_trace
-from evidencegate.trace.index import TraceIndex
 
 WORKERS = 4
 LOAD_DOCS = ("LOAD-A", "LOAD-B", "LOAD-C")

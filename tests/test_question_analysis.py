@@ -13,11 +13,11 @@ from evidencegate.analysis import (
     normalise_question,
     profile_question,
     split_sentences,
-    terms,
 )
 from evidencegate.contracts import DocumentVersion
 from evidencegate.corpus.scope import entity_names, resolve_scope
 from evidencegate.lexicon import Lexicon, covered_share, focus_terms, match_units, synonyms_of
+from evidencegate.text import terms
 
 AS_OF = dt.date(2023, 6, 1)
 

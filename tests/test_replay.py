@@ -13,7 +13,20 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_ITEMS, example_item
 
+from evidencegate.audit.replay import (
+    EXIT_DIVERGED,
+    EXIT_IDENTICAL,
+    EXIT_INCOMPLETE,
+    EXIT_TAMPERED,
+    ReplayChatModel,
+    ReplayMismatch,
+    ReplayRetriever,
+    ReplaySourceLookup,
+    first_divergence,
+    replay_trace,
+)
 from evidencegate.canonical import sha256_hex
+from evidencegate.cli.audit import add_replay_arguments, run_replay
 from evidencegate.components import build_generator
 from evidencegate.contracts import (
     Action,
@@ -39,19 +52,6 @@ from evidencegate.trace.events import (
     TraceEvent,
 )
 from evidencegate.trace.recorder import TraceRecorder
-from evidencegate.trace.replay import (
-    EXIT_DIVERGED,
-    EXIT_IDENTICAL,
-    EXIT_INCOMPLETE,
-    EXIT_TAMPERED,
-    ReplayChatModel,
-    ReplayMismatch,
-    ReplayRetriever,
-    ReplaySourceLookup,
-    first_divergence,
-    replay_trace,
-)
-from evidencegate.trace.replay_cli import add_replay_arguments, run_replay
 
 DECISION = DecisionEvent(decision=Decision(pass_no=1, action=Action.FINAL, reason="contract_met"))
 RUN_END = RunEndEvent(

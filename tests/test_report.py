@@ -18,6 +18,18 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_CORPUS
 
+from evidencegate.audit.report import render_report, write_report
+from evidencegate.audit.report.facts import (
+    STOP_EXPLANATIONS,
+    CheckStatus,
+    citation_checks,
+    claim_checks,
+    evidence_considered,
+    quote_length,
+    thresholds,
+    version_timelines,
+)
+from evidencegate.cli.audit import add_report_arguments, run_report
 from evidencegate.contracts import (
     Arm,
     Citation,
@@ -37,17 +49,6 @@ from evidencegate.evals.report import write_report as write_ablation_report
 from evidencegate.exceptions import TraceFormatError, UsageError
 from evidencegate.gate import EvidenceGate
 from evidencegate.policy import JudgesPolicy, Policy
-from evidencegate.report import render_report, write_report
-from evidencegate.report.facts import (
-    STOP_EXPLANATIONS,
-    CheckStatus,
-    citation_checks,
-    claim_checks,
-    evidence_considered,
-    quote_length,
-    thresholds,
-    version_timelines,
-)
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import read_trace, verify_trace
 from evidencegate.trace.events import (
@@ -58,7 +59,6 @@ from evidencegate.trace.events import (
     RunStartEvent,
 )
 from evidencegate.trace.recorder import TraceRecorder
-from evidencegate.trace.replay_cli import add_report_arguments, run_report
 
 FORMAT1_TRACE = Path(__file__).parent / "fixtures" / "traces" / "format1-ex-001.jsonl"
 SECTIONS = (

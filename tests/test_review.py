@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from evidencegate.corpus.store import STORE_FILENAME, Store
-from evidencegate.exceptions import StoreError, UsageError
-from evidencegate.judges.cli import (
+from evidencegate.cli.judges import (
     add_feedback_arguments,
     add_flags_arguments,
     run_feedback,
     run_flags,
 )
-from evidencegate.judges.models import AnswerScore
+from evidencegate.corpus.store import STORE_FILENAME, Store
+from evidencegate.exceptions import StoreError, UsageError
+from evidencegate.judgements import AnswerScore
 from evidencegate.review import ReviewQueue
 
 NOW = dt.datetime(2024, 5, 1, 12, 0, tzinfo=dt.UTC)

@@ -22,11 +22,11 @@ from pathlib import Path
 
 from conftest import COUNTS, REPO_ROOT, example_corpus_files
 
+from evidencegate.audit.index import TraceIndex
 from evidencegate.cli import main
+from evidencegate.cli.trace import verify_with_anchor
 from evidencegate.corpus import Store
 from evidencegate.trace.chain import verify_trace
-from evidencegate.trace.cli import verify_with_anchor
-from evidencegate.trace.index import TraceIndex
 
 SOAK_SECONDS = float(os.environ.get("EVIDENCEGATE_SOAK_SECONDS", "8"))
 KILLS = int(os.environ.get("EVIDENCEGATE_KILLS", "8"))

@@ -19,6 +19,8 @@ import pytest
 from conftest import EXAMPLE_CORPUS
 from postgres_support import BACKENDS, postgres_dsn, postgres_schema, store_location
 
+from evidencegate.audit.index import TraceIndex
+from evidencegate.cli.judges import add_flags_arguments, run_flags
 from evidencegate.corpus import IngestOptions, IngestSource, ingest_batch
 from evidencegate.corpus.backends import StoreBackend, open_store
 from evidencegate.corpus.ingest import prepare_file
@@ -26,12 +28,10 @@ from evidencegate.corpus.postgres import SCHEMA_VERSION, PostgresStore
 from evidencegate.corpus.store import Store
 from evidencegate.exceptions import IngestError, StoreError, UsageError
 from evidencegate.gate import EvidenceGate
-from evidencegate.judges.cli import add_flags_arguments, run_flags
-from evidencegate.judges.models import AnswerScore
+from evidencegate.judgements import AnswerScore
 from evidencegate.protocols import Retriever, SourceLookup
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import verify_trace
-from evidencegate.trace.index import TraceIndex
 
 GIFTS_V1 = """---
 doc_id: POL-GIFTS

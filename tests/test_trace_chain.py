@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evidencegate.canonical import canonical_json
+from evidencegate.cli.trace import run_verify
 from evidencegate.contracts import (
     Action,
     Citation,
@@ -33,7 +34,6 @@ from evidencegate.trace.chain import (
     read_trace,
     verify_trace,
 )
-from evidencegate.trace.cli import run_verify
 from evidencegate.trace.events import (
     DecisionEvent,
     DraftEvent,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import rfc8785
 
+from evidencegate.audit.replay import EXIT_IDENTICAL, replay_trace
 from evidencegate.canonical import canonical_json, canonical_json_v1, sha256_hex
 from evidencegate.components import build_generator
 from evidencegate.contracts import Action, Decision
@@ -29,7 +30,6 @@ from evidencegate.trace.chain import (
 )
 from evidencegate.trace.events import DecisionEvent, ModelCallEvent, RunStartEvent
 from evidencegate.trace.recorder import TraceRecorder
-from evidencegate.trace.replay import EXIT_IDENTICAL, replay_trace
 
 FIXTURE = Path(__file__).parent / "fixtures" / "traces" / "format1-ex-001.jsonl"
 """ex-001 of the example golden set as recorded by ``evidencegate demo`` before format 2."""

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from evidencegate.audit.index import INDEX_FILENAME, TraceIndex
+from evidencegate.cli.audit import add_traces_arguments, run_traces
 from evidencegate.contracts import GatedAnswer
 from evidencegate.exceptions import StoreError
 from evidencegate.gate import EvidenceGate
 from evidencegate.trace.anchor import ANCHOR_LOG
-from evidencegate.trace.index import INDEX_FILENAME, TraceIndex
-from evidencegate.trace.replay_cli import add_traces_arguments, run_traces
 
 GIFT = (
     "What is the maximum value of a gift an employee may accept per giver per calendar year "

@@ -24,7 +24,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.exceptions import ConfigurationError
 from evidencegate.policy import Policy
-from evidencegate.verify.quotes import normalize
+from evidencegate.text import normalize
 from evidencegate.verify.verifier import Verifier
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from evidencegate.contracts import FailureReason
-from evidencegate.verify.quotes import QuoteMatch, locate_quote, normalize, quote_fragments
+from evidencegate.text import normalize
+from evidencegate.verify.quotes import QuoteMatch, locate_quote, quote_fragments
 
 PAGE = (
     "Consumer lease means a contract in the form of a bailment or lease for the use of personal\n"

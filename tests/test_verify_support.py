@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from evidencegate.verify.support import (
+from evidencegate.text import extract_dates, extract_measures, extract_quantities
+from evidencegate.verify.agreement import (
     NegationCue,
     claim_date_supported,
     claim_measure_supported,
     claim_quantity_supported,
-    extract_dates,
-    extract_measures,
-    extract_quantities,
     negation_cues,
     negation_mismatch,
 )

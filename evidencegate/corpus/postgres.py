@@ -14,7 +14,7 @@
 ``corpus_stats``      one row: the passage and token counts BM25's average length and idf use.
 ``term_stats``        how many passages hold each term (BM25's document frequency).
 ``run_scores``, ``flagged_responses``, ``feedback``  the review queue (:mod:`evidencegate.review`).
-``traces``            the trace index (:mod:`evidencegate.trace.index`).
+``traces``            the trace index (:mod:`evidencegate.audit.index`).
 ``schema_version``    one row per migration applied; :data:`SCHEMA_VERSION` is the newest.
 
 Search is BM25 in SQL, with FTS5's formula (k1 1.2, b 0.75, idf ``ln((N - n + 0.5) / (n + 0.5))``

@@ -24,13 +24,13 @@ from evidencegate.analysis import (
     profile_question,
     sentence_period,
     split_sentences,
-    terms,
 )
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
 from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.lexicon import synonyms_of
+from evidencegate.text import terms
 
 __all__ = ["FeedbackRetriever", "fuse_rankings"]
 

@@ -34,7 +34,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.analysis import terms
 from evidencegate.contracts import (
     Claim,
     ClaimAudit,
@@ -64,6 +63,7 @@ from evidencegate.providers.base import (
     OutputSchema,
 )
 from evidencegate.providers.structured import Check, complete_json, restricted
+from evidencegate.text import terms
 
 __all__ = [
     "CONTRACTS",

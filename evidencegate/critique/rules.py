@@ -28,7 +28,6 @@ from evidencegate.analysis import (
     profile_question,
     sentence_period,
     split_sentences,
-    terms,
     weighted_overlap,
 )
 from evidencegate.contracts import (
@@ -42,9 +41,10 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.text import terms
+from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
-from evidencegate.verify.support import negation_cues
 
 __all__ = ["RulesCritic"]
 

@@ -7,7 +7,7 @@ not load the whole engine):
 - :mod:`~evidencegate.evals.ablation`: run every item through every arm and judge the answers;
 - :mod:`~evidencegate.evals.metrics`: the ablation metrics and their bootstrap intervals;
 - :mod:`~evidencegate.evals.report`: metrics.json, metrics.md and report.html;
-- :mod:`~evidencegate.evals.cli`: ``evidencegate ablate``;
+- :mod:`~evidencegate.cli.evals`: ``evidencegate ablate``;
 - :mod:`~evidencegate.evals.meta` and :mod:`~evidencegate.evals.judge_bench`: critic
   meta-evaluation against human-labelled benchmarks.
 """

@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Protocol
 
-from evidencegate.analysis import terms, weighted_overlap
+from evidencegate.analysis import weighted_overlap
 from evidencegate.components import CriticLike, GeneratorLike, admit
 from evidencegate.contracts import Arm, Citation, FailureReason, GatedAnswer, StopReason
 from evidencegate.corpus.backends import StoreBackend
@@ -43,6 +43,7 @@ from evidencegate.judges.support import RulesSupportJudge, SupportJudge
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy
 from evidencegate.protocols import Retriever, SourceLookup
+from evidencegate.text import terms
 from evidencegate.trace.events import RetrievalEvent
 from evidencegate.trace.recorder import TraceRecorder
 from evidencegate.verify.derived import derivation_evidence

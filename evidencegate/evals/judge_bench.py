@@ -14,22 +14,21 @@ metrics, and their number is reported.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from evidencegate.evals.meta import GOLD_LABELS, Outcome, metric_report
 from evidencegate.exceptions import UsageError
 from evidencegate.judges.support import SupportJudge
+from evidencegate.userio import ProgressBar
 
 __all__ = [
     "BenchItem",
     "ItemResult",
-    "ProgressBar",
     "format_report",
     "read_items",
     "run_bench",
@@ -89,53 +88,6 @@ def read_items(path: Path) -> list[BenchItem]:
     if not items:
         raise UsageError(f"{path}: no items")
     return items
-
-
-class ProgressBar:
-    """A one-line progress bar on ``stream`` (redrawn in place on a terminal, else every 10%).
-
-    ``unit`` names what is counted and ``error_label`` the errors; ``advance(note=...)`` adds a
-    short text after the counts (e.g. pages read so far).
-    """
-
-    def __init__(
-        self,
-        total: int,
-        *,
-        stream: TextIO | None = None,
-        width: int = 30,
-        unit: str = "items",
-        error_label: str = "judge errors",
-    ) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.unit = unit
-        self.error_label = error_label
-        self.done = 0
-        self.errors = 0
-        self._tty = self.stream.isatty()
-        self._last_decile = -1
-
-    def advance(self, *, error: bool = False, note: str = "") -> None:
-        self.done += 1
-        self.errors += error
-        filled = self.width * self.done // self.total if self.total else self.width
-        text = (
-            f"[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} {self.unit}"
-            f"{f', {note}' if note else ''}"
-            f"{f', {self.errors} {self.error_label}' if self.errors else ''}"
-        )
-        if self._tty:
-            end = "\n" if self.done >= self.total else ""
-            self.stream.write(f"\r{text}{end}")
-        else:
-            decile = 10 * self.done // self.total if self.total else 10
-            if decile == self._last_decile and self.done < self.total:
-                return
-            self._last_decile = decile
-            self.stream.write(text + "\n")
-        self.stream.flush()
 
 
 def run_bench(

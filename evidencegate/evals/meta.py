@@ -8,15 +8,16 @@ Conventions where a metric is undefined (never NaN): precision is 0 when nothing
 unsupported, recall 0 when no item is unsupported, F1 0 when precision + recall is 0; Cohen's
 kappa is 1 when expected agreement is 1 and the judge agrees on every item, else 0 there.
 
-Confidence intervals are percentile bootstraps over items (``random.Random(seed)``, stdlib).
+Confidence intervals are percentile bootstraps over items (:func:`evidencegate.stats.bootstrap`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from evidencegate.stats import bootstrap
 
 __all__ = [
     "GOLD_LABELS",
@@ -149,14 +150,16 @@ def bootstrap_interval(
         raise ValueError("no outcomes to evaluate")
     if resamples < 1 or not 0.0 < level < 1.0:
         raise ValueError(f"resamples must be >= 1 and level in (0, 1) (got {resamples}, {level})")
-    rng = random.Random(seed)
-    n = len(outcomes)
-    values = sorted(
-        metric(confusion([outcomes[rng.randrange(n)] for _ in range(n)])) for _ in range(resamples)
+    bounds = bootstrap(
+        len(outcomes),
+        lambda draw: metric(confusion([outcomes[i] for i in draw])),
+        resamples=resamples,
+        seed=seed,
+        level=level,
     )
-    tail = (1.0 - level) / 2
-    low = values[int(tail * resamples)]
-    high = values[min(resamples - 1, int((1.0 - tail) * resamples))]
+    if bounds is None:  # the metric gives a value on every resample: cannot happen
+        raise ValueError("no resample to evaluate")
+    low, high = bounds
     return Interval(value=metric(confusion(outcomes)), low=low, high=high)
 
 

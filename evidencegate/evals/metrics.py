@@ -25,7 +25,6 @@ independent runs). For the difference between an arm and the baseline the bootst
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -36,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from evidencegate.contracts import Arm, Outcome, StopReason
 from evidencegate.evals.answers import AnswerClass, AnswerGrade
 from evidencegate.evals.golden import Category, base_item_id
+from evidencegate.stats import percentile_interval, quantile, resample_indices
 
 __all__ = [
     "METRICS",
@@ -64,8 +64,6 @@ __all__ = [
     "metric_fraction",
     "metric_value",
     "paired_bootstrap",
-    "quantile",
-    "resample_indices",
     "summarize",
 ]
 
@@ -488,22 +486,6 @@ METRICS: Mapping[Metric, MetricSpec] = _specs()
 # --------------------------------------------------------------------------- computing
 
 
-def quantile(values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile (0..1) by linear interpolation between order statistics.
-
-    ``quantile([1, 2, 3, 4], 0.5) == 2.5``; ValueError on an empty sequence.
-    """
-    if not values:
-        raise ValueError("quantile of an empty sequence")
-    if not 0.0 <= q <= 1.0:
-        raise ValueError(f"q must be within [0, 1] (got {q})")
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
 @dataclass(frozen=True)
 class _Column:
     """One metric's per-golden-item terms for one arm, so resamples only re-add numbers.
@@ -575,22 +557,9 @@ class Interval(_Model):
     high: float
 
 
-def resample_indices(n: int, resamples: int, seed: int) -> list[list[int]]:
-    """``resamples`` draws of ``n`` item indices with replacement, from ``random.Random(seed)``.
-
-    An index is a golden item's position among the items (see :func:`item_count`); a drawn
-    item brings all its paraphrase variants.
-    """
-    rng = random.Random(seed)
-    population = range(n)
-    return [rng.choices(population, k=n) for _ in range(resamples)]
-
-
 def _percentile_interval(values: Sequence[float], level: float) -> Interval | None:
-    if not values:
-        return None
-    tail = (1.0 - level) / 2
-    return Interval(low=quantile(values, tail), high=quantile(values, 1.0 - tail))
+    bounds = percentile_interval(values, level)
+    return None if bounds is None else Interval(low=bounds[0], high=bounds[1])
 
 
 def bootstrap_interval(

@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 
+from evidencegate.audit.report.html import write_report as write_run_report
 from evidencegate.contracts import Arm
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.evals.answers import AnswerClass
@@ -33,10 +34,9 @@ from evidencegate.evals.metrics import (
     ItemResult,
     Metric,
     consistent,
-    quantile,
 )
 from evidencegate.exceptions import TraceFormatError
-from evidencegate.report.html import write_report as write_run_report
+from evidencegate.stats import quantile
 
 __all__ = [
     "ANSWER_ROWS",

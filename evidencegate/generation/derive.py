@@ -22,12 +22,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evidencegate.analysis import QuestionProfile, normalise_question, terms
+from evidencegate.analysis import QuestionProfile, normalise_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
 from evidencegate.generation.tables import TableCell, table_cells
 from evidencegate.lexicon import covered_share
 from evidencegate.protocols import SourceLookup
+from evidencegate.text import terms
 from evidencegate.verify.derived import (
     DerivationError,
     Figure,

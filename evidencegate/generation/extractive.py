@@ -24,7 +24,6 @@ from evidencegate.analysis import (
     profile_question,
     sentence_period,
     split_sentences,
-    terms,
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
@@ -36,7 +35,8 @@ from evidencegate.generation.derive import (
 from evidencegate.generation.tables import TableCell, table_cells
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
-from evidencegate.verify.support import negation_cues
+from evidencegate.text import terms
+from evidencegate.verify.agreement import negation_cues
 
 __all__ = ["ExtractiveGenerator"]
 

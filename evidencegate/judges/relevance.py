@@ -11,7 +11,7 @@ knowledge the generator sees, by task:
   or **no documents at all** — a closed question is not answered from loosely related text.
 
 :func:`combine_knowledge` is the pure decision; :func:`knowledge_stage` runs the whole stage
-with a retrieval callable and returns the :class:`~evidencegate.judges.models.KnowledgeSelection`
+with a retrieval callable and returns the :class:`~evidencegate.judgements.KnowledgeSelection`
 (every label and which set was used: what the trace records) with the passages to use.
 """
 
@@ -24,10 +24,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.analysis import STOPWORDS, profile_question
+from evidencegate.analysis import profile_question
 from evidencegate.contracts import Passage
-from evidencegate.judges.llm import ask_json, validated
-from evidencegate.judges.models import (
+from evidencegate.judgements import (
     ContextRelevance,
     DocumentRelevance,
     KnowledgeSelection,
@@ -35,10 +34,12 @@ from evidencegate.judges.models import (
     RelevanceLabel,
     TaskKind,
 )
+from evidencegate.judges.llm import ask_json, validated
 from evidencegate.judges.prompts import DOCUMENT_RELEVANCE
 from evidencegate.judges.triad import RulesTriadJudge
 from evidencegate.prompts.base import evidence_blocks
 from evidencegate.providers.base import ChatModel
+from evidencegate.text import STOPWORDS
 
 __all__ = [
     "LLMRelevanceJudge",

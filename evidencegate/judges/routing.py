@@ -17,7 +17,7 @@ Pure: it reads judgements and counters and returns a decision with its reason.
 
 from __future__ import annotations
 
-from evidencegate.judges.models import Route, RouteDecision, TriadResult
+from evidencegate.judgements import Route, RouteDecision, TriadResult
 from evidencegate.policy import JudgesPolicy
 
 __all__ = ["route_after_generation"]

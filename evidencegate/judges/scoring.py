@@ -9,7 +9,8 @@
   beyond the available sources"), below it the insufficient-evidence text;
 * a run is flagged for review when its review score is below ``judges.flag_threshold`` or its
   answer states no checkable claim;
-* an answer of quality <= ``quality_retry_at`` and at least ``min_judgeable_words`` words is
+* an answer of quality <= ``quality_retry_at`` and at least ``min_judgeable_words`` words (as
+  :func:`~evidencegate.text.word_tokens` counts them) is
   regenerated once (:func:`needs_quality_retry`), and the better-grounded of the two kept
   (:func:`keep_better`).
 
@@ -18,12 +19,12 @@ An abstention is not scored: every field is None and nothing is flagged.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from evidencegate.judges.models import AnswerRelevance, AnswerScore, TriadResult
+from evidencegate.judgements import AnswerRelevance, AnswerScore, TriadResult
 from evidencegate.policy import DisclaimerPolicy, JudgesPolicy, Policy
+from evidencegate.text import word_tokens
 
 __all__ = [
     "Scored",
@@ -36,7 +37,6 @@ __all__ = [
 ]
 
 DraftT = TypeVar("DraftT")
-_WORD = re.compile(r"\w+")
 
 
 def quality_score(answer: AnswerRelevance) -> int:
@@ -100,7 +100,7 @@ def needs_quality_retry(score: AnswerScore, answer: str, policy: JudgesPolicy) -
         policy.quality_retry
         and score.quality is not None
         and score.quality <= policy.quality_retry_at
-        and len(_WORD.findall(answer)) >= policy.min_judgeable_words
+        and len(word_tokens(answer)) >= policy.min_judgeable_words
     )
 
 

@@ -65,11 +65,12 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evidencegate.analysis import split_sentences, terms
+from evidencegate.analysis import split_sentences
+from evidencegate.judgements import ClaimSupport, SupportVerdict
 from evidencegate.judges.llm import ask_json, validated
-from evidencegate.judges.models import ClaimSupport, SupportVerdict
 from evidencegate.judges.prompts import SUPPORT
 from evidencegate.providers.base import ChatModel
+from evidencegate.text import normalize, terms
 from evidencegate.verify.edits import (
     Edit,
     EvidenceText,
@@ -77,7 +78,6 @@ from evidencegate.verify.edits import (
     find_edits,
     missing_terms,
 )
-from evidencegate.verify.quotes import normalize
 
 __all__ = [
     "LLMSupportJudge",
@@ -99,7 +99,6 @@ _SPACED_HYPHEN = re.compile(r"(?<=\w) -{1,2} (?=\w)")
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\S) +(?=[,.;:!?)\]]|'s\b|n't\b)")
 _SPACE_AFTER_OPEN = re.compile(r"(?<=[(\[]) +")
 _LATEX_QUOTES = re.compile(r"``|''")
-_WORD = re.compile(r"[^\W_]+")
 _CAPITALISED = re.compile(r"(?<![\w'])[A-Z][\w'-]*")
 _FILLER = re.compile(
     r"\b(?:i\s+)?hope\s+(?:this|that|it)\s+helps\b|\blet\s+me\s+know\b|\bfeel\s+free\b"

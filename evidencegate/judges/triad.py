@@ -13,7 +13,7 @@
 
 :class:`RulesTriadJudge` is deterministic and offline; :class:`LLMTriadJudge` asks a
 :class:`~evidencegate.providers.base.ChatModel` with criteria and worked examples. Both return
-schema-validated models (:mod:`evidencegate.judges.models`) and fail closed: any judge error
+schema-validated models (:mod:`evidencegate.judgements`) and fail closed: any judge error
 raises, and never becomes a score.
 """
 
@@ -32,12 +32,10 @@ from evidencegate.analysis import (
     idf_weights,
     profile_question,
     split_sentences,
-    terms,
     weighted_overlap,
 )
 from evidencegate.contracts import Citation, Claim, Passage
-from evidencegate.judges.llm import ask_json, validated
-from evidencegate.judges.models import (
+from evidencegate.judgements import (
     AnswerRelevance,
     ClaimGrounding,
     ContextRelevance,
@@ -45,6 +43,7 @@ from evidencegate.judges.models import (
     Groundedness,
     TriadResult,
 )
+from evidencegate.judges.llm import ask_json, validated
 from evidencegate.judges.prompts import (
     ANSWER_RELEVANCE,
     CONTEXT_RELEVANCE,
@@ -54,6 +53,7 @@ from evidencegate.judges.prompts import (
 from evidencegate.judges.support import RulesSupportJudge, content_sentences, is_trivial
 from evidencegate.prompts.base import evidence_blocks
 from evidencegate.providers.base import ChatModel
+from evidencegate.text import terms
 from evidencegate.verify.verifier import Verifier
 
 __all__ = [

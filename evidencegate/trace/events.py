@@ -20,7 +20,7 @@ from evidencegate.contracts import (
     Draft,
     GatedAnswer,
 )
-from evidencegate.judges.models import AnswerScore, KnowledgeSelection, TriadResult
+from evidencegate.judgements import AnswerScore, KnowledgeSelection, TriadResult
 
 __all__ = [
     "TRACE_LINE_ADAPTER",

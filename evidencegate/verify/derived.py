@@ -48,8 +48,8 @@ from evidencegate.contracts import (
     Operation,
     VerificationFailure,
 )
-from evidencegate.verify.quotes import normalize, quote_fragments
-from evidencegate.verify.support import extract_dates, extract_quantities
+from evidencegate.text import extract_dates, extract_quantities, normalize
+from evidencegate.verify.quotes import quote_fragments
 
 __all__ = [
     "ROUNDING",

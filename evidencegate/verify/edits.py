@@ -6,22 +6,22 @@ changes for one claim sentence against one evidence text (a cited quote, or the 
 source the claim was aligned to), deterministically:
 
 * ``number`` / ``date`` — a quantity, amount, percentage or date of the claim
-  (:func:`~evidencegate.verify.support.extract_quantities`, ``extract_dates``) that the evidence
+  (:func:`~evidencegate.text.extract_quantities`, ``extract_dates``) that the evidence
   does not state. Small number words ("two", "ten") are not checked: "two goals" is as often
   "a brace" in the evidence.
 * ``name`` — a part of a named entity (a capitalised word that does not open the sentence, a
   list item or a quotation, or an acronym anywhere; months and weekdays aside) that occurs in the
   evidence neither as a word nor as a stem ("Olympics" has the counterpart "Olympic").
 * ``negation`` — a word negated in the claim and not in the evidence, or the reverse
-  (:func:`~evidencegate.verify.support.negation_mismatch`).
+  (:func:`~evidencegate.verify.agreement.negation_mismatch`).
 * ``word`` — a content word swapped or inserted inside copied text: the claim's neighbours of
   the word stand in the evidence in the same order, at most three terms apart, and the word
   itself has no counterpart anywhere in the evidence ("grossed $5 million on a *production*
   budget" where the evidence says "on a budget").
 
-A content word's counterpart is the same Snowball stem (``snowballstemmer``, English), or a stem
-sharing its first five letters ("produced"/"production"), so inflection and derivation are not
-edits. :func:`missing_terms` lists every content word of a claim without a counterpart.
+A content word's counterpart is the same Snowball stem (:func:`evidencegate.text.porter_stem`),
+or a stem sharing its first five letters ("produced"/"production"), so inflection and derivation
+are not edits. :func:`missing_terms` lists every content word of a claim without a counterpart.
 """
 
 from __future__ import annotations
@@ -31,18 +31,22 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Literal
 
-import snowballstemmer
-
-from evidencegate.analysis import MONTHS, STOPWORDS, WEEKDAYS, split_sentences
-from evidencegate.verify.quotes import normalize
-from evidencegate.verify.support import (
-    claim_date_supported,
-    claim_quantity_supported,
+from evidencegate.analysis import split_sentences
+from evidencegate.text import (
+    MONTHS,
+    STOPWORDS,
+    WEEKDAYS,
     extract_dates,
     extract_quantities,
+    normalized_words,
+    porter_stem,
+)
+from evidencegate.verify.agreement import (
+    claim_date_supported,
+    claim_quantity_supported,
     negation_cues,
     negation_mismatch,
 )
@@ -56,7 +60,6 @@ __all__ = [
     "find_edits",
     "missing_terms",
     "name_parts",
-    "stem",
 ]
 
 EditKind = Literal["number", "date", "name", "negation", "word"]
@@ -64,8 +67,6 @@ EditKind = Literal["number", "date", "name", "negation", "word"]
 #: Edit kinds that decide on their own: a figure, date, name or negation the evidence lacks.
 HARD_EDITS: frozenset[EditKind] = frozenset({"number", "date", "name", "negation"})
 
-_STEMMER = snowballstemmer.stemmer("english")
-_WORD = re.compile(r"[^\W_]+")
 _CAPITALISED = re.compile(r"(?<![\w'])[A-Z][\w'-]*")
 _ACRONYM = re.compile(r"(?<![\w'])[A-Z]{2,}s?(?![\w'])")
 # What may stand before a capitalised word that still only opens a sentence, item or quote.
@@ -80,21 +81,12 @@ _PREFIX = 5  # stems sharing this many leading letters are counterparts
 _GAP = 3  # neighbours at most this many terms apart in the evidence frame a swapped word
 
 
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """The Snowball (Porter 2) English stem of a lower-cased word."""
-    return str(_STEMMER.stemWord(word))
-
-
-def _words(text: str) -> list[str]:
-    """Normalised (lower-cased, accents folded) words of ``text``; hyphens split words."""
-    return _WORD.findall(normalize(text)[0].replace("-", " "))
-
-
 def content_terms(text: str) -> list[str]:
     """Stems of the content words of ``text``, in order (stop words and numbers left out)."""
     return [
-        stem(w) for w in _words(text) if w not in STOPWORDS and len(w) > 1 and not w[0].isdigit()
+        porter_stem(w)
+        for w in normalized_words(text)
+        if w not in STOPWORDS and len(w) > 1 and not w[0].isdigit()
     ]
 
 
@@ -107,7 +99,7 @@ def name_parts(sentence: str) -> list[str]:
         opens = not before or before.endswith(_OPENERS) or _ITEM_MARK.search(before) is not None
         if opens and not acronym:
             continue
-        for part in _words(match.group()):
+        for part in normalized_words(match.group()):
             if part not in STOPWORDS and part not in _CALENDAR and not part.isdigit():
                 out.append(part)
     return out
@@ -145,8 +137,8 @@ class EvidenceText:
         self.sentence_terms = [frozenset(seq) for seq in self.sequences]
         self.terms: frozenset[str] = frozenset().union(*self.sentence_terms)
         self.prefixes = frozenset(t[:_PREFIX] for t in self.terms if len(t) >= _PREFIX)
-        self.words = frozenset(_words(text))
-        self.word_stems = frozenset(stem(w) for w in self.words)
+        self.words = frozenset(normalized_words(text))
+        self.word_stems = frozenset(porter_stem(w) for w in self.words)
         self.dates = set(extract_dates(text))
         self.quantities = set(extract_quantities(text))
         positions: dict[str, list[tuple[int, int]]] = {}
@@ -170,7 +162,7 @@ class EvidenceText:
         return term in self.terms or (len(term) >= _PREFIX and term[:_PREFIX] in self.prefixes)
 
     def has_name(self, part: str) -> bool:
-        return part in self.words or stem(part) in self.word_stems
+        return part in self.words or porter_stem(part) in self.word_stems
 
     def window(self, start: int, size: int) -> str:
         return " ".join(self.sentences[start : start + size])
@@ -224,12 +216,12 @@ def find_edits(
 
 def _polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     """(stems stated without a negation, stems stated negated) in ``text``, each with a word."""
-    negated = Counter(stem(cue.term) for cue in negation_cues(text))
+    negated = Counter(porter_stem(cue.term) for cue in negation_cues(text))
     stated: Counter[str] = Counter()
     word_of: dict[str, str] = {}
-    for word in _words(text):
+    for word in normalized_words(text):
         if word not in STOPWORDS:
-            term = stem(word)
+            term = porter_stem(word)
             stated[term] += 1
             word_of.setdefault(term, word)
     plain = {t: word_of[t] for t, n in stated.items() if n > negated.get(t, 0)}
@@ -254,9 +246,9 @@ def _swapped_words(sentence: str, evidence: EvidenceText) -> list[str]:
     """Runs of words with no counterpart in ``evidence`` whose two neighbours the evidence has
     in the same order and sentence, at most the run's length plus ``_GAP`` terms apart: words
     swapped ("Mark Carney" for "Boris Johnson") or inserted into otherwise copied text."""
-    words = [w for w in _words(sentence) if w not in STOPWORDS and len(w) > 1]
+    words = [w for w in normalized_words(sentence) if w not in STOPWORDS and len(w) > 1]
     words = [w for w in words if not w[0].isdigit()]
-    terms = [stem(w) for w in words]
+    terms = [porter_stem(w) for w in words]
     known = [evidence.has_term(t) for t in terms]
     out: list[str] = []
     i = 1

@@ -38,17 +38,15 @@ from evidencegate.exceptions import ConfigurationError
 from evidencegate.hygiene import instruction_flags
 from evidencegate.policy import Policy
 from evidencegate.protocols import SourceLookup
-from evidencegate.verify.derived import check_derivation, derived_figures
-from evidencegate.verify.quotes import QuoteMatch, locate_quote, normalize, quote_fragments
-from evidencegate.verify.support import (
+from evidencegate.text import extract_dates, extract_measures, extract_quantities, normalize
+from evidencegate.verify.agreement import (
     claim_date_supported,
     claim_measure_supported,
     claim_quantity_supported,
-    extract_dates,
-    extract_measures,
-    extract_quantities,
     negation_mismatch,
 )
+from evidencegate.verify.derived import check_derivation, derived_figures
+from evidencegate.verify.quotes import QuoteMatch, locate_quote, quote_fragments
 
 __all__ = ["Verifier"]
 

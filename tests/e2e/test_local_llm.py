@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from evidencegate.audit.replay import EXIT_IDENTICAL, replay_trace
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
@@ -33,7 +34,6 @@ from evidencegate.protocols import Critic, Generator
 from evidencegate.providers.base import close_model
 from evidencegate.trace.chain import read_trace, verify_trace
 from evidencegate.trace.events import ModelCallEvent
-from evidencegate.trace.replay import EXIT_IDENTICAL, replay_trace
 from evidencegate.verify.verifier import Verifier
 
 HERE = Path(__file__).resolve().parent

@@ -1,6 +1,6 @@
 """``evidencegate replay | report | traces list``: the trace commands (wired in by ``cli``).
 
-Exit codes of ``replay`` (see :mod:`evidencegate.trace.replay`): 0 identical and no drift,
+Exit codes of ``replay`` (see :mod:`evidencegate.audit.replay`): 0 identical and no drift,
 1 tampered chain, 2 bad input, 3 divergence (with ``--policy``: the policy decides
 differently), 4 identical but the cited sources drifted, 5 identical so far but the recording
 is incomplete. ``report``: 0 written, 1 tampered chain (nothing written), 2 bad input (also
@@ -15,14 +15,14 @@ import json
 import sys
 from pathlib import Path
 
+from evidencegate.audit.index import TraceIndex, TraceSummary
+from evidencegate.audit.replay import ReplayResult, replay_trace
+from evidencegate.audit.report.html import write_report
 from evidencegate.corpus.backends import open_store
 from evidencegate.corpus.ingest import DEFAULT_TENANT
 from evidencegate.exceptions import UsageError
-from evidencegate.report.html import write_report
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import verify_trace
-from evidencegate.trace.index import TraceIndex, TraceSummary
-from evidencegate.trace.replay import ReplayResult, replay_trace
 from evidencegate.userio import terminal_safe
 
 __all__ = [

@@ -24,7 +24,7 @@ Every replayed event is compared with the recorded one as canonical JSON
 (:func:`comparable_event` names the fields left out: wall-clock durations, the retriever's
 class name, the recorded policy itself; in a counterfactual replay also the policy name in the
 answer). The first difference is the
-:class:`Divergence`. Then :mod:`~evidencegate.trace.drift` re-resolves the recorded answer's
+:class:`Divergence`. Then :mod:`~evidencegate.audit.drift` re-resolves the recorded answer's
 citations against the store as it is now.
 
 How the verifier reads pages during replay (the choice, and why). Versions are immutable in a
@@ -54,6 +54,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from evidencegate.analysis import Scope
+from evidencegate.audit.drift import CitationDrift, EvidenceChange, citation_drift, evidence_drift
 from evidencegate.canonical import canonical_json
 from evidencegate.components import build_critic, build_generator
 from evidencegate.contracts import Arm, GatedAnswer, Passage, SourcePage
@@ -68,7 +69,6 @@ from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import Critic, Generator
 from evidencegate.providers.base import ChatModel, ChatRequest, ChatResponse
 from evidencegate.trace.chain import read_trace, verify_trace
-from evidencegate.trace.drift import CitationDrift, EvidenceChange, citation_drift, evidence_drift
 from evidencegate.trace.events import (
     ModelCallEvent,
     RetrievalEvent,

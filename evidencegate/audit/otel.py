@@ -52,6 +52,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import Span, Status, StatusCode
 
 from evidencegate._version import __version__
+from evidencegate.audit.logs import FieldValue, event_fields
 from evidencegate.exceptions import ConfigurationError
 from evidencegate.trace.events import (
     AuditEvent,
@@ -70,7 +71,6 @@ from evidencegate.trace.events import (
     TriadEvent,
     VerificationEvent,
 )
-from evidencegate.trace.logs import FieldValue, event_fields
 
 __all__ = [
     "ENV_VAR",

@@ -1,5 +1,5 @@
 """Reports for people: the reviewer's self-contained HTML report of one run."""
 
-from evidencegate.report.html import render_report, write_report
+from evidencegate.audit.report.html import render_report, write_report
 
 __all__ = ["render_report", "write_report"]

@@ -15,7 +15,7 @@ class TeeSink(Closing):
 
     It stands where a :class:`TraceRecorder` stands: ``run_id`` is the recorder's, and using
     it as a context manager closes the recorder and every observer that has a ``close()``
-    (an :class:`~evidencegate.trace.otel.OTelSink` ends spans left open by a run that never
+    (an :class:`~evidencegate.audit.otel.OTelSink` ends spans left open by a run that never
     reached ``run_end``). The recorder writes first, so an event is on disk before anyone
     observes it; an error of the recorder or an observer propagates (nothing is swallowed).
     """

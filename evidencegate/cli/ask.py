@@ -1,9 +1,7 @@
-"""Command line: ``evidencegate ingest | ask | verify | replay | report | traces | judge-bench |
-ablate | feedback | flags | demo``.
+"""``evidencegate ask`` and ``evidencegate demo``: ask a question of a store (or of the packaged
+example corpus) and print the gated answer.
 
-Exit codes: 0 success; 1 a checked property failed (a tampered trace; ``ask --strict`` when the
-answer is not ``answered``); 2 bad input or configuration (the message names what is wrong);
-``replay`` adds 3 diverged, 4 sources drifted, 5 the recording is incomplete.
+``ask`` exits 0, or 1 with ``--strict`` when the outcome is not ``answered``; 2 on bad input.
 """
 
 from __future__ import annotations
@@ -14,153 +12,62 @@ import json
 import sys
 import tempfile
 import uuid
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evidencegate._version import __version__
+from evidencegate.audit.logs import LogSink
+from evidencegate.audit.otel import ENV_VAR as OTEL_ENV_VAR
+from evidencegate.audit.otel import configure_telemetry
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
-from evidencegate.corpus.cli import add_ingest_arguments, run_ingest
 from evidencegate.corpus.ingest import parse_date
 from evidencegate.data import example_dir
-from evidencegate.evals.cli import add_ablate_arguments, run_ablate
-from evidencegate.exceptions import EvidenceGateError, UsageError
+from evidencegate.exceptions import UsageError
 from evidencegate.gate import EvidenceGate
-from evidencegate.judges.cli import (
-    add_feedback_arguments,
-    add_flags_arguments,
-    add_judge_bench_arguments,
-    run_feedback,
-    run_flags,
-    run_judge_bench,
-)
 from evidencegate.protocols import TraceSink
-from evidencegate.trace.cli import run_verify
-from evidencegate.trace.logs import LogSink
-from evidencegate.trace.otel import ENV_VAR as OTEL_ENV_VAR
-from evidencegate.trace.otel import configure_telemetry
-from evidencegate.trace.replay_cli import (
-    add_replay_arguments,
-    add_report_arguments,
-    add_traces_arguments,
-    run_replay,
-    run_report,
-    run_traces,
-)
 from evidencegate.userio import cli_text, terminal_safe
 from evidencegate.verify.derived import derivation_summary
 
-__all__ = ["main"]
+__all__ = ["add_ask_arguments", "add_demo_arguments", "format_answer", "run_ask", "run_demo"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    try:
-        code: int = args.func(args)
-    except EvidenceGateError as exc:
-        print(f"error: {terminal_safe(exc)}", file=sys.stderr)
-        return 2
-    return code
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="evidencegate",
-        description="Evidence-gated answers: every claim quotes a specific version of a primary "
-        "source, or the answer is not emitted.",
-    )
-    parser.add_argument("--version", action="version", version=f"evidencegate {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    ingest = sub.add_parser("ingest", help="ingest PDF, .txt/.md and JSONL sources into a store")
-    add_ingest_arguments(ingest)
-    ingest.set_defaults(func=run_ingest)
-
-    ask = sub.add_parser("ask", help="ask a question; prints the gated answer")
-    ask.add_argument("question", nargs="?", help="the question (or --question-file)")
-    ask.add_argument(
+def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``ask``."""
+    parser.add_argument("question", nargs="?", help="the question (or --question-file)")
+    parser.add_argument(
         "--question-file", type=Path, default=None, help="read the question from a UTF-8 file"
     )
-    ask.add_argument(
+    parser.add_argument(
         "--store", required=True, help="store directory or postgresql:// URL", metavar="STORE"
     )
-    ask.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
-    ask.add_argument("--policy", default=None, help="policy file or builtin name")
-    ask.add_argument("--tenant", default=None)
-    ask.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
-    ask.add_argument("--json", action="store_true", help="print exactly the GatedAnswer JSON")
-    ask.add_argument(
+    parser.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
+    parser.add_argument("--policy", default=None, help="policy file or builtin name")
+    parser.add_argument("--tenant", default=None)
+    parser.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
+    parser.add_argument("--json", action="store_true", help="print exactly the GatedAnswer JSON")
+    parser.add_argument(
         "--strict", action="store_true", help="exit 1 unless the outcome is 'answered'"
     )
-    ask.add_argument(
+    parser.add_argument(
         "--otel",
         choices=["console", "otlp", "memory"],
         default=None,
         help=f"export OpenTelemetry spans (default: ${OTEL_ENV_VAR}, else off)",
     )
-    ask.add_argument(
+    parser.add_argument(
         "--log-json", action="store_true", help="log one JSON line per trace event to stderr"
     )
-    ask.set_defaults(func=_ask)
 
-    verify = sub.add_parser("verify", help="check a trace's hash chain")
-    verify.add_argument("trace", type=Path)
-    verify.add_argument("--json", action="store_true")
-    verify.add_argument(
-        "--anchor",
-        type=Path,
-        default=None,
-        help="anchor log to check the trace's head against; the run must be anchored in it "
-        "(default: the anchors.log beside the trace, checked when it anchors the run)",
-    )
-    verify.set_defaults(func=lambda a: run_verify(str(a.trace), as_json=a.json, anchor=a.anchor))
 
-    replay = sub.add_parser(
-        "replay", help="re-run a trace on its recorded outputs; compare; report drift"
-    )
-    add_replay_arguments(replay)
-    replay.set_defaults(func=run_replay)
-
-    report = sub.add_parser("report", help="write a self-contained HTML report of a trace")
-    add_report_arguments(report)
-    report.set_defaults(func=run_report)
-
-    traces = sub.add_parser("traces", help="the runs recorded in a store")
-    add_traces_arguments(traces)
-    traces.set_defaults(func=run_traces)
-
-    ablate = sub.add_parser("ablate", help="run a golden set through the four ablation arms")
-    add_ablate_arguments(ablate)
-    ablate.set_defaults(func=run_ablate)
-
-    bench = sub.add_parser(
-        "judge-bench", help="measure a support judge on a human-labelled critic benchmark"
-    )
-    add_judge_bench_arguments(bench)
-    bench.set_defaults(func=run_judge_bench)
-
-    feedback = sub.add_parser("feedback", help="record a reviewer's verdict on a run")
-    add_feedback_arguments(feedback)
-    feedback.set_defaults(func=run_feedback)
-
-    flags = sub.add_parser("flags", help="the review queue of flagged runs")
-    add_flags_arguments(flags)
-    flags.set_defaults(func=run_flags)
-
-    demo = sub.add_parser(
-        "demo", help="ingest the packaged example corpus into a temporary store and ask"
-    )
-    demo.add_argument(
+def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``demo``."""
+    parser.add_argument(
         "--corpus",
         type=Path,
         default=None,
         help="a directory with corpus/*.md and golden.jsonl (default: the packaged example)",
     )
-    demo.add_argument("--traces", type=Path, default=None, help="where traces go")
-    demo.set_defaults(func=_demo)
-    return parser
+    parser.add_argument("--traces", type=Path, default=None, help="where traces go")
 
 
 def _date(text: str) -> dt.date:
@@ -185,7 +92,8 @@ def _question(args: argparse.Namespace) -> str:
     return cli_text(text.strip(), what=f"the question in {path}")
 
 
-def _ask(args: argparse.Namespace) -> int:
+def run_ask(args: argparse.Namespace) -> int:
+    """Ask one question; print the answer (or its JSON) and where the trace is."""
     question = _question(args)
     run_id = uuid.uuid4().hex
     telemetry = configure_telemetry(args.otel)
@@ -247,7 +155,8 @@ def format_answer(answer: GatedAnswer) -> str:
     return "\n".join(lines)
 
 
-def _demo(args: argparse.Namespace) -> int:
+def run_demo(args: argparse.Namespace) -> int:
+    """Ingest the example corpus into a temporary store and ask a few of its questions."""
     if args.corpus is not None:
         return _run_demo(args.corpus, args.traces)
     with example_dir() as corpus:

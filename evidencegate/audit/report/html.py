@@ -18,12 +18,13 @@ What a reviewer needs to sign off, from the trace (and the store, when given):
 - the review status: the judges' score recorded at run end, the run's flags and feedback in
   the review queue;
 - drift: each citation re-resolved against the store now
-  (:func:`~evidencegate.trace.drift.citation_drift`), retrieved passages whose text changed
-  (:func:`~evidencegate.trace.drift.evidence_drift`), and, with a replay, whether replaying the
+  (:func:`~evidencegate.audit.drift.citation_drift`), retrieved passages whose text changed
+  (:func:`~evidencegate.audit.drift.evidence_drift`), and, with a replay, whether replaying the
   recording reaches the same decisions;
 - the loop timeline (every recorded event) and the hash-chain verification.
 
-What the report states is computed in :mod:`evidencegate.report.facts`; this module renders it.
+What the report states is computed in :mod:`evidencegate.audit.report.facts`; this module
+renders it.
 Page texts are not in the trace (it records passage ids and text hashes), so page context,
 version timelines and document metadata need the store; without one the report shows the quotes
 only and says so.
@@ -41,11 +42,15 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from evidencegate.contracts import Citation, CitationCheck, GatedAnswer, Outcome
-from evidencegate.corpus.backends import StoreBackend
-from evidencegate.exceptions import TraceFormatError, UsageError
-from evidencegate.hygiene import flag_names
-from evidencegate.report.facts import (
+from evidencegate.audit.drift import (
+    CitationDrift,
+    DriftStatus,
+    EvidenceChange,
+    citation_drift,
+    evidence_drift,
+)
+from evidencegate.audit.replay import ReplayResult, replay_trace
+from evidencegate.audit.report.facts import (
     STOP_EXPLANATIONS,
     Check,
     CheckStatus,
@@ -61,16 +66,13 @@ from evidencegate.report.facts import (
     thresholds,
     version_timelines,
 )
-from evidencegate.report.style import CSS
+from evidencegate.audit.report.style import CSS
+from evidencegate.contracts import Citation, CitationCheck, GatedAnswer, Outcome
+from evidencegate.corpus.backends import StoreBackend
+from evidencegate.exceptions import TraceFormatError, UsageError
+from evidencegate.hygiene import flag_names
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import ChainReport, read_trace, verify_trace
-from evidencegate.trace.drift import (
-    CitationDrift,
-    DriftStatus,
-    EvidenceChange,
-    citation_drift,
-    evidence_drift,
-)
 from evidencegate.trace.events import (
     AuditEvent,
     ComponentFailedEvent,
@@ -89,7 +91,6 @@ from evidencegate.trace.events import (
     TriadEvent,
     VerificationEvent,
 )
-from evidencegate.trace.replay import ReplayResult, replay_trace
 from evidencegate.verify.derived import derivation_summary
 
 __all__ = ["CONTEXT_CHARS", "EXCERPT_CHARS", "render_report", "write_report"]
@@ -127,7 +128,7 @@ def write_report(
 
     ``store`` adds page context, version timelines and drift; ``review`` (the store's
     :class:`~evidencegate.review.ReviewQueue`) adds the run's flags and feedback; ``replay``
-    re-runs the recording over ``store`` (:func:`~evidencegate.trace.replay.replay_trace`) and
+    re-runs the recording over ``store`` (:func:`~evidencegate.audit.replay.replay_trace`) and
     reports whether the decisions are identical.
 
     Raises :class:`TraceFormatError` (and writes nothing) when the hash chain is broken or the

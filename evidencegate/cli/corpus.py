@@ -35,9 +35,8 @@ from evidencegate.corpus.ingest import (
 )
 from evidencegate.corpus.manifest import expand_path, read_manifest
 from evidencegate.corpus.pdf import PDF_EXTRACTORS
-from evidencegate.evals.judge_bench import ProgressBar
 from evidencegate.exceptions import UsageError
-from evidencegate.userio import terminal_safe
+from evidencegate.userio import ProgressBar, terminal_safe
 
 __all__ = ["add_ingest_arguments", "options_from_args", "run_ingest"]
 

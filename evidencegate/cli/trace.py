@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import sys
@@ -12,7 +13,20 @@ from evidencegate.trace.anchor import ANCHOR_LOG, AnchorCheck, check_anchor, loa
 from evidencegate.trace.chain import read_trace, verify_trace
 from evidencegate.userio import terminal_safe
 
-__all__ = ["run_verify", "verify_with_anchor"]
+__all__ = ["add_verify_arguments", "run_verify", "verify_with_anchor"]
+
+
+def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``verify``."""
+    parser.add_argument("trace", type=Path)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--anchor",
+        type=Path,
+        default=None,
+        help="anchor log to check the trace's head against; the run must be anchored in it "
+        "(default: the anchors.log beside the trace, checked when it anchors the run)",
+    )
 
 
 def verify_with_anchor(

@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Literal
 
 from evidencegate._version import __version__
+from evidencegate.audit.index import TraceIndex
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Arm
 from evidencegate.corpus.backends import open_store
@@ -43,10 +44,9 @@ from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Met
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
 from evidencegate.policy import load_policy
-from evidencegate.trace.index import TraceIndex
-from evidencegate.userio import terminal_safe
+from evidencegate.userio import ProgressBar, terminal_safe
 
-__all__ = ["Gate", "Progress", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]
+__all__ = ["Gate", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]
 
 DEFAULT_GATE_ARM = Arm.GROUNDED_FOLLOWUP
 
@@ -160,39 +160,13 @@ def check_gates(gates: list[Gate], metrics: AblationMetrics) -> list[str]:
     return [message for gate in gates if (message := gate.check(metrics)) is not None]
 
 
-class Progress:
-    """A small progress bar on a stream; one line per 10% when the stream is not a terminal."""
+def _advancer(progress: ProgressBar) -> Callable[[ItemResult], None]:
+    """Advance ``progress`` by one run, naming the run just done."""
 
-    def __init__(self, total: int, stream: TextIO, *, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream
-        self.width = width
-        self.done = 0
-        self.failed = 0
-        self._tty = stream.isatty()
-        self._lock = threading.Lock()
-        self._last_decile = -1
+    def advance(result: ItemResult) -> None:
+        progress.advance(error=result.failed, note=f"last: {result.arm.value} {result.item_id}")
 
-    def advance(self, result: ItemResult) -> None:
-        with self._lock:
-            self.done += 1
-            self.failed += result.failed
-            filled = self.width * self.done // self.total
-            bar = "#" * filled + "." * (self.width - filled)
-            line = (
-                f"[{bar}] {self.done}/{self.total}  failed {self.failed}  "
-                f"last: {result.arm.value} {result.item_id}"
-            )
-            if self._tty:
-                end = "\n" if self.done == self.total else ""
-                self.stream.write("\r" + line.ljust(100) + end)
-            else:
-                decile = 10 * self.done // self.total
-                if decile == self._last_decile:
-                    return
-                self._last_decile = decile
-                self.stream.write(line + "\n")
-            self.stream.flush()
+    return advance
 
 
 def _arms(text: str) -> list[Arm]:
@@ -237,7 +211,11 @@ def run_ablate(args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise UsageError(f"cannot create the output directory {outdir}: {exc}") from exc
             runs = len(items) if args.no_paraphrases else len(expand_paraphrases(items))
-            progress = None if args.no_progress else Progress(runs * len(arms), sys.stderr)
+            progress = (
+                None
+                if args.no_progress
+                else ProgressBar(runs * len(arms), unit="runs", error_label="failed")
+            )
             results = run_ablation(
                 items,
                 store,
@@ -245,7 +223,7 @@ def run_ablate(args: argparse.Namespace) -> int:
                 arms=arms,
                 concurrency=args.concurrency,
                 trace_dir=traces,
-                on_result=None if progress is None else progress.advance,
+                on_result=None if progress is None else _advancer(progress),
                 paraphrases=not args.no_paraphrases,
             )
             metrics = summarize(

@@ -1,6 +1,6 @@
 """What the reviewer's report states, as data: derived from a trace and the store as it is now.
 
-:mod:`evidencegate.report.html` only renders what these functions return, so each statement of
+:mod:`evidencegate.audit.report.html` only renders what these functions return, so each statement of
 the report can be checked without parsing HTML:
 
 - :func:`final_claims`: for each claim of the recorded answer, the verification the verifier

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 from evidencegate.evals.judge_bench import (
-    ProgressBar,
     format_report,
     read_items,
     run_bench,
@@ -28,7 +27,7 @@ from evidencegate.judges.support import (
 )
 from evidencegate.policy import load_policy
 from evidencegate.review import ReviewQueue
-from evidencegate.userio import terminal_safe
+from evidencegate.userio import ProgressBar, terminal_safe
 
 __all__ = [
     "add_feedback_arguments",

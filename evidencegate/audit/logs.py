@@ -1,7 +1,7 @@
 """Structured logs of a run: one JSON line per trace event, with the run id bound.
 
 :class:`LogSink` is a :class:`~evidencegate.protocols.TraceSink`; put it next to the recorder
-with :class:`~evidencegate.trace.tee.TeeSink`. It configures nothing globally: by default it
+with :class:`~evidencegate.audit.tee.TeeSink`. It configures nothing globally: by default it
 writes JSON lines to its own stream (stderr) through a structlog logger of its own; pass
 ``logger=`` to log through an application's configured structlog pipeline instead.
 

@@ -1,0 +1,1 @@
+"""Tools for working on evidencegate itself (not used by the engine): ``layers``."""
