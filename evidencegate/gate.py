@@ -15,6 +15,7 @@ from evidencegate.corpus import Store
 from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
+from evidencegate.judges.panel import JudgePanel
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import TraceSink
@@ -53,12 +54,14 @@ class EvidenceGate(Closing):
         self.policy, built_generator, built_critic = admit(
             load_policy(policy), generator, critic, pages=store
         )
+        verifier = Verifier.from_policy(store, self.policy)
         self.controller = LoopController(
             retriever=FeedbackRetriever(store),
-            verifier=Verifier.from_policy(store, self.policy),
+            verifier=verifier,
             generator=built_generator,
             critic=built_critic,
             policy=self.policy,
+            judges=JudgePanel.for_policy(self.policy, verifier),
         )
 
     @classmethod
