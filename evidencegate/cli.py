@@ -40,6 +40,7 @@ from evidencegate.trace.cli import run_verify
 from evidencegate.trace.logs import LogSink
 from evidencegate.trace.otel import ENV_VAR as OTEL_ENV_VAR
 from evidencegate.trace.otel import configure_telemetry
+from evidencegate.trace.recorder import DURABILITIES
 from evidencegate.trace.replay_cli import (
     add_replay_arguments,
     add_report_arguments,
@@ -87,6 +88,13 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--policy", default=None, help="policy file or builtin name")
     ask.add_argument("--tenant", default=None)
     ask.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
+    ask.add_argument(
+        "--trace-durability",
+        choices=DURABILITIES,
+        default=None,
+        help="fsync the trace after every event, or at decisions and the run's end "
+        "(default: the policy's trace_durability, per_run)",
+    )
     ask.add_argument("--json", action="store_true", help="print exactly the GatedAnswer JSON")
     ask.add_argument(
         "--strict", action="store_true", help="exit 1 unless the outcome is 'answered'"
@@ -198,6 +206,7 @@ def _ask(args: argparse.Namespace) -> int:
                 trace_out=args.trace_out,
                 run_id=run_id,
                 sinks=sinks,
+                durability=args.trace_durability,
             )
             trace_path = args.trace_out or gate.store.directory / "traces" / f"{run_id}.jsonl"
     finally:

@@ -17,7 +17,7 @@ from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
 from evidencegate.judges.panel import JudgePanel
 from evidencegate.loop.controller import LoopController
-from evidencegate.policy import Policy, load_policy
+from evidencegate.policy import Durability, Policy, load_policy
 from evidencegate.protocols import TraceSink
 from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
@@ -92,11 +92,13 @@ class EvidenceGate(Closing):
         trace: TraceRecorder | None = None,
         run_id: str | None = None,
         sinks: Sequence[TraceSink] = (),
+        durability: Durability | None = None,
     ) -> GatedAnswer:
         """Run the loop. The trace goes to ``trace_out``, else ``<store>/traces/<run_id>.jsonl``.
 
         ``sinks`` observe the same events after the recorder wrote them (telemetry, logs); they
-        are built for ``run_id``, which the caller may therefore choose.
+        are built for ``run_id``, which the caller may therefore choose. ``durability``
+        overrides the policy's ``trace_durability`` for a trace written here.
         """
         if not question.strip():
             raise UsageError("the question is empty")
@@ -109,7 +111,9 @@ class EvidenceGate(Closing):
                 if trace_out
                 else self.store.directory / "traces" / f"{run_id}.jsonl"
             )
-            recorder = TraceRecorder(path, run_id=run_id)
+            recorder = TraceRecorder(
+                path, run_id=run_id, durability=durability or self.policy.trace_durability
+            )
         ending = _RunEnd()
         sink = TeeSink(recorder, *sinks, ending)
         with sink:

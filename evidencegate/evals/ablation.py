@@ -174,7 +174,9 @@ def run_item(
     started = time.perf_counter()
     latency_ms = 0.0
     try:
-        with TraceRecorder(trace_path, run_id=run_id) as recorder:
+        with TraceRecorder(
+            trace_path, run_id=run_id, durability=controller.policy.trace_durability
+        ) as recorder:
             answer = controller.run(item.question, as_of=item.as_of, trace=recorder, run_id=run_id)
         latency_ms = (time.perf_counter() - started) * 1000
         retrievals = [
