@@ -23,9 +23,7 @@ somewhere else when that matters.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,75 +83,6 @@ def encode_line(
         raise ValueError(f"{event.kind} event cannot be encoded as JSON: {exc}") from exc
     record["hash"] = digest
     return canonical_json(record), digest
-
-
-_NON_BMP = re.compile(rb"[\xf0-\xff]")  # a 4-byte UTF-8 sequence (or a byte no UTF-8 has)
-_HASH_MEMBER = b',"hash":"'
-
-
-class _NotFast(Exception):
-    """A value whose RFC 8785 form Python's C JSON encoder does not write."""
-
-
-def _as_c_json(value: Any) -> Any:
-    """``value`` with every float replaced so that Python's ``json.dumps`` writes its RFC 8785
-    form: integral floats as integers (JCS writes ``1.0`` as ``1``); other floats kept only
-    where the two agree (1e-4 <= |x| < 1e16: both write the shortest round-trip digits
-    positionally). Raises :class:`_NotFast` for anything else."""
-    if isinstance(value, dict):
-        return {k: _as_c_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_c_json(v) for v in value]
-    if isinstance(value, float):
-        magnitude = abs(value)
-        if magnitude < 1e16 and value.is_integer():
-            return int(value)
-        if 1e-4 <= magnitude < 1e16:
-            return value
-        raise _NotFast
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53 - 1:
-        raise _NotFast
-    return value
-
-
-def _decode_fast(raw: bytes) -> TraceLine | None:
-    """:func:`decode_line` for the common line, without the pure-Python JCS encoder; None when
-    the line is not one whose checks this can prove (then :func:`decode_line` decides).
-
-    For a line of format 2 without characters outside the Basic Multilingual Plane, RFC 8785
-    and Python's C ``json.dumps`` (sorted keys, compact separators, floats as
-    :func:`_as_c_json` leaves them) give the same bytes: the same escapes, and key order by
-    code point equals order by UTF-16 unit within the BMP. The hash is taken over the line's
-    bytes with its top-level ``hash`` member cut out, which is the JCS form of the record
-    without it (members stay sorted; ``hash`` is never the first member and ``prev_hash``
-    follows it, so the last match is the top-level member, never one inside the event).
-    """
-    if _NON_BMP.search(raw):
-        return None
-    try:
-        obj = json.loads(raw)
-        if not isinstance(obj, dict) or obj.get("format") != TRACE_FORMAT:
-            return None
-        line = TRACE_LINE_ADAPTER.validate_python(obj)
-        encoded = json.dumps(
-            _as_c_json(line.model_dump(mode="json")),
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
-            allow_nan=False,
-        ).encode("utf-8")
-    except (ValueError, ValidationError, _NotFast):  # UnicodeError is a ValueError
-        return None
-    if encoded != raw:
-        return None
-    stated = line.hash.encode("ascii", "replace")
-    cut = raw.rfind(_HASH_MEMBER + stated + b'","prev_hash":"')
-    if cut < 0:
-        return None
-    without = raw[:cut] + raw[cut + len(_HASH_MEMBER) + len(stated) + 1 :]
-    if hashlib.sha256(without).hexdigest() != line.hash:
-        return None
-    return line
 
 
 def decode_line(raw: bytes) -> TraceLine:
@@ -245,7 +174,7 @@ def _scan(path: Path) -> tuple[list[TraceLine], tuple[int, str] | None]:
             if not raw.endswith(b"\n"):
                 return lines, (index, "truncated final line (no trailing newline): write cut off")
             try:
-                line = _decode_fast(raw[:-1]) or decode_line(raw[:-1])
+                line = decode_line(raw[:-1])
             except TraceFormatError as exc:
                 return lines, (index, str(exc))
             if line.seq != index:
