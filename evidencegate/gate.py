@@ -16,8 +16,9 @@ from evidencegate.corpus.backends import StoreBackend, open_store
 from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judgements import AnswerScore
+from evidencegate.judges.panel import JudgePanel
 from evidencegate.loop.controller import LoopController
-from evidencegate.policy import Policy, load_policy
+from evidencegate.policy import Durability, Policy, load_policy
 from evidencegate.protocols import TraceSink
 from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
@@ -53,12 +54,14 @@ class EvidenceGate(Closing):
         self.policy, built_generator, built_critic = admit(
             load_policy(policy), generator, critic, pages=store
         )
+        verifier = Verifier.from_policy(store, self.policy)
         self.controller = LoopController(
             retriever=FeedbackRetriever(store),
-            verifier=Verifier.from_policy(store, self.policy),
+            verifier=verifier,
             generator=built_generator,
             critic=built_critic,
             policy=self.policy,
+            judges=JudgePanel.for_policy(self.policy, verifier),
         )
 
     @classmethod
@@ -89,12 +92,14 @@ class EvidenceGate(Closing):
         trace: TraceRecorder | None = None,
         run_id: str | None = None,
         sinks: Sequence[TraceSink] = (),
+        durability: Durability | None = None,
     ) -> GatedAnswer:
         """Run the loop. The trace goes to ``trace_out``, else ``<store traces_dir>/<run_id>.jsonl``
         (``STORE/traces`` for a store directory).
 
         ``sinks`` observe the same events after the recorder wrote them (telemetry, logs); they
-        are built for ``run_id``, which the caller may therefore choose.
+        are built for ``run_id``, which the caller may therefore choose. ``durability``
+        overrides the policy's ``trace_durability`` for a trace written here.
         """
         if not question.strip():
             raise UsageError("the question is empty")
@@ -103,7 +108,9 @@ class EvidenceGate(Closing):
         if recorder is None:
             run_id = run_id or uuid.uuid4().hex
             path = Path(trace_out) if trace_out else self.store.traces_dir / f"{run_id}.jsonl"
-            recorder = TraceRecorder(path, run_id=run_id)
+            recorder = TraceRecorder(
+                path, run_id=run_id, durability=durability or self.policy.trace_durability
+            )
         ending = _RunEnd()
         sink = TeeSink(recorder, *sinks, ending)
         with sink:

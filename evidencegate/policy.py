@@ -27,6 +27,7 @@ from evidencegate.exceptions import PolicyError
 __all__ = [
     "BUILTIN_POLICIES",
     "DisclaimerPolicy",
+    "Durability",
     "JudgesPolicy",
     "ModelEndpoint",
     "ModelPrice",
@@ -39,6 +40,8 @@ __all__ = [
 OnFail = Literal["abstain", "redact", "annotate"]
 StructuredOutput = Literal["json_schema", "json_object"]
 Quorum = Literal["all", "any"]
+Durability = Literal["per_event", "per_run"]
+"""When a trace is fsynced: after every event, or at the run's decision points and its end."""
 
 #: Policies shipped as package data (``evidencegate/data/policies/``), addressable by name.
 BUILTIN_POLICIES = ("default", "regulated-strict")
@@ -237,6 +240,13 @@ class Policy(_Strict):
     )
     judges: JudgesPolicy = Field(
         default_factory=JudgesPolicy, description="Judges, routing, disclaimers, review queue."
+    )
+    trace_durability: Durability = Field(
+        default="per_run",
+        description="per_run: every trace line is written to the file as it happens and the "
+        "file is fsynced at each decision and at the run's end (a killed process loses "
+        "nothing; a power cut may lose the lines after the last decision); per_event: "
+        "fsynced after every line.",
     )
 
     def endpoint(self, spec: str) -> ModelEndpoint:

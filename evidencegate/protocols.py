@@ -1,13 +1,14 @@
 """The roles, as protocols. Each has one required method (the critic has its two phases).
 
 Vendor clients and stores are passed in, never built inside a component: that is what makes
-tests offline and replay a provider swap.
+tests offline and replay a provider swap. The loop reaches the judges through :class:`Judges`
+only, never by importing :mod:`evidencegate.judges`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from evidencegate.analysis import Scope
@@ -20,9 +21,32 @@ from evidencegate.contracts import (
     Passage,
     SourcePage,
 )
+
+# The judges' output models are the vocabulary of the Judges protocol (they import nothing but
+# pydantic); where they live is the judges' business, what the loop sees is this module.
+from evidencegate.judgements import (
+    AnswerScore,
+    KnowledgeSelection,
+    Route,
+    RouteDecision,
+    TriadResult,
+)
 from evidencegate.trace.events import TraceEvent
 
-__all__ = ["Critic", "Generator", "Retriever", "Scoping", "SourceLookup", "TraceSink"]
+__all__ = [
+    "AnswerScore",
+    "Critic",
+    "Generator",
+    "Judges",
+    "KnowledgeSelection",
+    "Retriever",
+    "Route",
+    "RouteDecision",
+    "Scoping",
+    "SourceLookup",
+    "TraceSink",
+    "TriadResult",
+]
 
 
 @runtime_checkable
@@ -106,3 +130,60 @@ class TraceSink(Protocol):
     """Receives trace events; decides nothing."""
 
     def emit(self, event: TraceEvent) -> None: ...
+
+
+@runtime_checkable
+class Judges(Protocol):
+    """The judges of ``policy.judges`` as the loop reaches them.
+
+    Several methods, one per use the loop makes of the judges (the relevance stage, the triad on
+    a draft, and the rules that read the triad's scores); all but the first two are pure. The
+    implementation is :class:`evidencegate.judges.panel.JudgePanel`. Each judging method raises
+    on a judge error (fail closed).
+    """
+
+    @property
+    def relevance_judge(self) -> str:
+        """The component id of the relevance judge, recorded with the stage's selection."""
+        ...
+
+    def select_evidence(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        retrieve: Callable[[str], Sequence[Passage]],
+    ) -> tuple[KnowledgeSelection, list[Passage]]:
+        """The relevance stage: the documents kept for the task, and the selection to record."""
+        ...
+
+    def judge_answer(
+        self,
+        question: str,
+        answer: str,
+        passages: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        abstained: bool,
+    ) -> tuple[TriadResult, AnswerScore]:
+        """The triad of an answer and the score it earns."""
+        ...
+
+    def wants_quality_retry(self, score: AnswerScore, answer: str) -> bool:
+        """Is the answer judged poor enough to regenerate it once?"""
+        ...
+
+    def second_is_better(self, first: AnswerScore, second: AnswerScore) -> bool:
+        """Of two scored drafts, is the second one better (the first wins a tie)?"""
+        ...
+
+    def route(
+        self, triad: TriadResult, *, regenerations: int, followups_left: bool
+    ) -> RouteDecision:
+        """Where a judged draft goes next: finish, regenerate or follow up."""
+        ...
+
+    def follow_up_query(self, question: str) -> str:
+        """The query of a follow-up retrieval the route asks for."""
+        ...

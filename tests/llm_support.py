@@ -19,8 +19,9 @@ import httpx2
 import openai
 
 from evidencegate.loop.budget import Budget, RunUsage
-from evidencegate.loop.context import RunContext, run_context
+from evidencegate.loop.context import RunContext
 from evidencegate.policy import Policy
+from evidencegate.runscope import run_scope
 from evidencegate.testing import capture_trace
 from evidencegate.trace.recorder import TraceRecorder
 
@@ -102,5 +103,5 @@ def in_run(
         budget=Budget.from_policy(policy),
         policy=policy,
     )
-    with run_context(ctx):
+    with run_scope(ctx):
         yield ctx, trace

@@ -415,3 +415,31 @@ class TestTenants:
             answer = gate.ask(QUESTION, as_of=AS_OF, tenant="bank-b", trace_out=tmp_path / "t")
         assert answer.outcome is Outcome.ANSWERED, answer.gaps
         assert "$400" in answer.answer and "$100" not in answer.answer
+
+
+class TestStateMachine:
+    def test_a_bug_in_the_loop_raises(
+        self, corpus: InMemoryCorpus, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """An error in the loop's own logic is not turned into component_error: it raises."""
+
+        def broken(situation: object) -> object:
+            raise ZeroDivisionError("bug in decide")
+
+        monkeypatch.setattr("evidencegate.loop.controller.decide", broken)
+        with pytest.raises(ZeroDivisionError, match="bug in decide"):
+            controller(corpus).run(QUESTION, as_of=AS_OF, trace=capture_trace(), run_id="r")
+
+    def test_judges_on_without_judges_refused(self, corpus: InMemoryCorpus) -> None:
+        """A policy turning on the triad needs judges passed in: a configuration error says how."""
+        with pytest.raises(ConfigurationError, match=r"JudgePanel\.for_policy"):
+            controller(corpus, policy=Policy(judges={"triad": True}))  # type: ignore[arg-type]
+
+    def test_passes_counted_by_the_budget(self, corpus: InMemoryCorpus) -> None:
+        """A run regenerating until max_passes reports the passes its usage counted."""
+        bad = fabricated("Gifts up to $999 are fine.", "Gifts up to $999 are fine.")
+        policy = Policy(max_passes=2)
+        ctl = controller(corpus, generator=ScriptedGenerator([bad, bad, bad]), policy=policy)
+        answer = ctl.run(QUESTION, as_of=AS_OF, trace=capture_trace(), run_id="r")
+        assert answer.stop_reason is StopReason.MAX_PASSES
+        assert answer.passes == 3  # the draft and max_passes=2 reflection passes

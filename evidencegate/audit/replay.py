@@ -64,6 +64,7 @@ from evidencegate.critique.llm import CONTRACTS
 from evidencegate.exceptions import EvidenceGateError, ModelCallFailed, TraceFormatError
 from evidencegate.generation.llm import LATEST_CONTRACT
 from evidencegate.hygiene import instruction_flags
+from evidencegate.judges.panel import JudgePanel
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy, load_policy
 from evidencegate.protocols import Critic, Generator
@@ -517,13 +518,14 @@ def replay_trace(
     calls = [e for e in recorded if isinstance(e, ModelCallEvent)]
     models = replay_chat_models(calls)
     scopes = [e for e in recorded if isinstance(e, ScopeEvent)]
+    verifier = Verifier.from_policy(lookup, effective)
     controller = LoopController(
         retriever=(
             ScopedReplayRetriever(retrievals, passages, scopes[0])
             if scopes
             else ReplayRetriever(retrievals, passages)
         ),
-        verifier=Verifier.from_policy(lookup, effective),
+        verifier=verifier,
         generator=generator
         or build_generator(
             effective,
@@ -537,6 +539,7 @@ def replay_trace(
         ),
         policy=effective,
         arm=_arm(start, path),
+        judges=JudgePanel.for_policy(effective, verifier),
     )
     with TraceRecorder(None, run_id=run_id) as recorder:
         replayed_answer = controller.run(

@@ -25,6 +25,7 @@ from evidencegate.data import example_dir
 from evidencegate.exceptions import UsageError
 from evidencegate.gate import EvidenceGate
 from evidencegate.protocols import TraceSink
+from evidencegate.trace.recorder import DURABILITIES
 from evidencegate.userio import cli_text, terminal_safe
 from evidencegate.verify.derived import derivation_summary
 
@@ -44,6 +45,13 @@ def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", default=None, help="policy file or builtin name")
     parser.add_argument("--tenant", default=None)
     parser.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
+    parser.add_argument(
+        "--trace-durability",
+        choices=DURABILITIES,
+        default=None,
+        help="fsync the trace after every event, or at decisions and the run's end "
+        "(default: the policy's trace_durability, per_run)",
+    )
     parser.add_argument("--json", action="store_true", help="print exactly the GatedAnswer JSON")
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 unless the outcome is 'answered'"
@@ -109,6 +117,7 @@ def run_ask(args: argparse.Namespace) -> int:
                 trace_out=args.trace_out,
                 run_id=run_id,
                 sinks=sinks,
+                durability=args.trace_durability,
             )
             trace_path = args.trace_out or gate.store.traces_dir / f"{run_id}.jsonl"
     finally:

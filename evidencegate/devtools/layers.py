@@ -49,7 +49,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("contracts", ("contracts", "judgements", "policy")),
     Layer("text", ("text", "stats")),
     Layer("trace", ("trace",)),
-    Layer("analysis", ("analysis", "lexicon", "protocols")),
+    Layer("analysis", ("analysis", "lexicon", "protocols", "runscope")),
     Layer("services", ("corpus", "verify", "providers", "prompts")),
     Layer("roles", ("generation", "critique", "judges")),
     Layer("loop", ("loop", "components")),
@@ -68,14 +68,7 @@ FORBIDDEN: tuple[tuple[str, str], ...] = (
 )
 """(importer, imported) prefixes that may not meet even where the order would allow it."""
 
-KNOWN_EXCEPTIONS: tuple[tuple[str, str], ...] = (
-    # The "loop" branch (issue 12 part 2) rewrites loop/controller.py to reach the judges through
-    # protocols and moves what providers/recording.py shares with the loop down. Until it is
-    # merged these two imports remain; remove both entries when merging it, and delete
-    # evidencegate/judges/models.py (kept only for the controller) with the first.
-    ("loop.controller", "judges"),
-    ("providers.recording", "loop.context"),
-)
+KNOWN_EXCEPTIONS: tuple[tuple[str, str], ...] = ()
 """(importer, imported) prefixes of imports tolerated for now, each with its reason above.
 
 An entry that no longer matches any import is reported, so the list cannot go stale."""

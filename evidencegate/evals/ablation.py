@@ -39,6 +39,7 @@ from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.evals.answers import AnswerClass, AnswerGrade, EmittedClaim, grade_answer
 from evidencegate.evals.golden import GoldenItem, RequiredEvidence, expand_paraphrases
 from evidencegate.evals.metrics import CitationResult, ClaimResult, ItemResult, RequiredResult
+from evidencegate.judges.panel import JudgePanel
 from evidencegate.judges.support import RulesSupportJudge, SupportJudge
 from evidencegate.loop.controller import LoopController
 from evidencegate.policy import Policy
@@ -87,14 +88,16 @@ def build_controllers(
     models, :func:`~evidencegate.components.admit`); only ``arm`` differs."""
     retriever: Retriever = FeedbackRetriever(corpus) if isinstance(corpus, StoreBackend) else corpus
     policy, admitted_generator, admitted_critic = admit(policy, generator, critic, pages=corpus)
+    verifiers = {arm: Verifier.from_policy(corpus, policy) for arm in arms}
     return {
         arm: LoopController(
             retriever=retriever,
-            verifier=Verifier.from_policy(corpus, policy),
+            verifier=verifiers[arm],
             generator=admitted_generator,
             critic=admitted_critic,
             policy=policy,
             arm=arm,
+            judges=JudgePanel.for_policy(policy, verifiers[arm]),
         )
         for arm in arms
     }
@@ -173,7 +176,9 @@ def run_item(
     started = time.perf_counter()
     latency_ms = 0.0
     try:
-        with TraceRecorder(trace_path, run_id=run_id) as recorder:
+        with TraceRecorder(
+            trace_path, run_id=run_id, durability=controller.policy.trace_durability
+        ) as recorder:
             answer = controller.run(item.question, as_of=item.as_of, trace=recorder, run_id=run_id)
         latency_ms = (time.perf_counter() - started) * 1000
         retrievals = [

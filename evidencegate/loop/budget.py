@@ -1,7 +1,12 @@
 """Budgets: a small frozen object of limits with ``check_*`` methods, and the usage it checks.
 
-The limits come from the policy. The controller checks them at the top of each pass and before
-each retrieval; a ``check_*`` raises :class:`BudgetExceeded` naming the limit and the value seen.
+The limits come from the policy. The controller counts passes and retrievals in the run's
+:class:`RunUsage` (the model door counts calls, tokens and cost) and checks the limits at the top
+of each pass and before each retrieval and model call: a ``check_*`` raises
+:class:`BudgetExceeded` naming the limit and the value seen. Two limits are asked, not raised,
+because the run decides what to do when they are spent: :meth:`Budget.passes_left` (the pass in
+progress is finished and judged before the run stops with ``max_passes``) and
+:meth:`Budget.followups_left`.
 """
 
 from __future__ import annotations
@@ -10,11 +15,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from evidencegate.contracts import StopReason, Usage
+from evidencegate.contracts import Usage
 from evidencegate.exceptions import BudgetExceeded
 from evidencegate.policy import Policy
 
-__all__ = ["Budget", "RunUsage", "stop_reason_for"]
+__all__ = ["Budget", "RunUsage"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,7 +82,13 @@ class Budget:
         self.check_tokens(usage)
         self.check_cost(usage)
 
+    def passes_left(self, usage: RunUsage) -> bool:
+        """May the run take another pass? The first pass is the draft; ``max_passes``
+        reflection passes may follow it."""
+        return usage.passes <= self.max_passes
+
     def followups_left(self, usage: RunUsage) -> bool:
+        """May the run make another follow-up retrieval?"""
         return usage.followups < self.max_followups and usage.retrievals < self.max_retrievals
 
 
@@ -87,6 +98,7 @@ class RunUsage:
 
     clock: Callable[[], float] = time.monotonic
     started: float = field(default=0.0)
+    passes: int = 0
     retrievals: int = 0
     followups: int = 0
     model_calls: int = 0
@@ -101,6 +113,7 @@ class RunUsage:
         return self.clock() - self.started
 
     def snapshot(self) -> Usage:
+        """The usage reported in the answer (passes are reported on their own)."""
         return Usage(
             retrievals=self.retrievals,
             model_calls=self.model_calls,
@@ -108,16 +121,3 @@ class RunUsage:
             output_tokens=self.output_tokens,
             cost_usd=round(self.cost_usd, 6),
         )
-
-
-_LIMIT_TO_STOP = {
-    "time_budget.per_run_s": StopReason.BUDGET_TIME,
-    "max_tokens": StopReason.BUDGET_TOKENS,
-    "max_cost_usd": StopReason.BUDGET_COST,
-    "max_retrievals": StopReason.BUDGET_RETRIEVALS,
-    "max_model_calls": StopReason.BUDGET_CALLS,
-}
-
-
-def stop_reason_for(exc: BudgetExceeded) -> StopReason:
-    return _LIMIT_TO_STOP[exc.limit]

@@ -1,48 +1,55 @@
-"""The run context: what a component wrapper needs to know about the run it is serving.
+"""The loop's side of the run scope: its budget, usage and trace, as model calls see them.
 
-The controller enters a :class:`RunContext` for the duration of a run. Wrappers around model
-providers (recording, budgets, telemetry) read it with :func:`current_run` to emit model-call
-events into the run's trace, add tokens and cost to its usage and check its budgets — without
-every component signature carrying the trace and the budget. Context variables are per thread
-and per asyncio task, so concurrent runs do not see each other's context.
+The controller enters a :class:`RunContext` (a :class:`~evidencegate.runscope.RunScope`) for the
+duration of a run; the model door checks the run's budgets and records its calls through it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 
+from evidencegate.exceptions import BudgetExceeded
 from evidencegate.loop.budget import Budget, RunUsage
 from evidencegate.policy import Policy
 from evidencegate.protocols import TraceSink
+from evidencegate.trace.events import ModelCallEvent
 
-__all__ = ["RunContext", "current_run", "run_context"]
+__all__ = ["RunContext"]
 
 
 @dataclass
 class RunContext:
+    """One run's budget, usage and trace: the :class:`~evidencegate.runscope.RunScope` the
+    loop serves its model calls from."""
+
     run_id: str
     trace: TraceSink
     usage: RunUsage
     budget: Budget
     policy: Policy
-    pass_no: int = 1
 
+    @property
+    def pass_no(self) -> int:
+        return self.usage.passes
 
-_CURRENT: ContextVar[RunContext | None] = ContextVar("evidencegate_run", default=None)
+    def check_model_call(self, *, priced: bool) -> float:
+        self.budget.check_calls(self.usage)
+        self.budget.check_time(self.usage)
+        self.budget.check_tokens(self.usage)
+        self.budget.check_cost(self.usage, priced_call=priced)
+        return self.budget.run_seconds - self.usage.elapsed_s()
 
+    def check_wait(self, seconds: float) -> None:
+        if self.usage.elapsed_s() + seconds >= self.budget.run_seconds:
+            raise BudgetExceeded(
+                "time_budget.per_run_s",
+                allowed=self.budget.run_seconds,
+                used=self.usage.elapsed_s() + seconds,
+            )
 
-def current_run() -> RunContext | None:
-    """The run being served, or None outside a run (a component called directly)."""
-    return _CURRENT.get()
-
-
-@contextmanager
-def run_context(ctx: RunContext) -> Iterator[RunContext]:
-    token = _CURRENT.set(ctx)
-    try:
-        yield ctx
-    finally:
-        _CURRENT.reset(token)
+    def record_model_call(self, event: ModelCallEvent) -> None:
+        self.usage.model_calls += 1
+        self.usage.input_tokens += event.input_tokens
+        self.usage.output_tokens += event.output_tokens
+        self.usage.cost_usd += event.cost_usd
+        self.trace.emit(event)

@@ -1,19 +1,25 @@
-"""THE loop: retrieve → sufficiency → follow-up → draft → verify → audit → decide.
+"""THE loop: retrieve → sufficiency → follow-up → draft → verify → audit → judge → decide.
 
-:meth:`LoopController.run` is written out in full in one function on purpose (like httpx's
-``_send_handling_redirects``): the budget is checked at the top of each pass, every step is
-recorded in the trace, and when the loop ends it says why with a :class:`StopReason`.
+:meth:`LoopController.run` is written out in one function on purpose (like httpx's
+``_send_handling_redirects``): each pass checks the budget at its top, every step is recorded in
+the trace, and the run says why it ended with a :class:`StopReason`. The run's state is one
+:class:`~evidencegate.loop.state.RunState`; what to do after a pass is decided by the pure
+:func:`~evidencegate.loop.decide.decide`; the contract applied at the end is
+:func:`~evidencegate.loop.outcome.gated_answer`.
 
 The controller decides; it never rewrites an answer. When the contract is not met it applies
 ``policy.on_fail`` and never emits a claim that failed verification or the critic's audit.
+Component calls go through one boundary (:meth:`LoopController._call`): a component that raises
+stops the run with ``component_error``; an error in the loop's own logic is a bug and raises.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from evidencegate._version import __version__
 from evidencegate.analysis import profile_question
@@ -22,34 +28,30 @@ from evidencegate.components import check_separation
 from evidencegate.contracts import (
     Action,
     Arm,
-    Claim,
-    ClaimAudit,
     ClaimVerification,
-    CriticAudit,
+    CriticSufficiency,
     Decision,
-    DroppedClaim,
+    Draft,
     GatedAnswer,
-    Outcome,
     Passage,
-    StopReason,
-    Verdict,
 )
-from evidencegate.exceptions import BudgetExceeded, CriticOutputInvalid
-from evidencegate.judges.models import AnswerScore, Route, TriadResult
-from evidencegate.judges.relevance import (
-    RelevanceJudge,
-    RulesRelevanceJudge,
-    classify_task,
-    keyword_query,
-    knowledge_stage,
+from evidencegate.exceptions import BudgetExceeded, ConfigurationError, CriticOutputInvalid
+from evidencegate.loop.budget import Budget, RunUsage
+from evidencegate.loop.context import RunContext
+from evidencegate.loop.decide import (
+    ComponentFailed,
+    Regenerate,
+    Situation,
+    Stop,
+    closing_decision,
+    decide,
+    interrupted,
 )
-from evidencegate.judges.routing import route_after_generation
-from evidencegate.judges.scoring import Scored, keep_better, needs_quality_retry, score_answer
-from evidencegate.judges.triad import RulesTriadJudge, TriadJudge, judge_triad
-from evidencegate.loop.budget import Budget, RunUsage, stop_reason_for
-from evidencegate.loop.context import RunContext, run_context
+from evidencegate.loop.outcome import final_score, gated_answer
+from evidencegate.loop.state import Attempt, RunState, render, within
 from evidencegate.policy import Policy
-from evidencegate.protocols import Critic, Generator, Retriever, Scoping, TraceSink
+from evidencegate.protocols import Critic, Generator, Judges, Retriever, Scoping, TraceSink
+from evidencegate.runscope import run_scope
 from evidencegate.trace.events import (
     AuditEvent,
     ComponentFailedEvent,
@@ -69,18 +71,16 @@ from evidencegate.verify.verifier import Verifier
 
 __all__ = ["LoopController"]
 
-
-@dataclass
-class _Attempt:
-    """The latest audited draft: what on_fail works from when the loop stops unmet."""
-
-    claims: list[Claim]
-    verifications: dict[str, ClaimVerification]
-    audit: CriticAudit
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class LoopController:
-    """Runs one question through the evidence-gated loop under a policy."""
+    """Runs one question through the evidence-gated loop under a policy.
+
+    ``judges`` are required when ``policy.judges`` turns on the triad or the relevance stage
+    (build them with :meth:`evidencegate.judges.panel.JudgePanel.for_policy`).
+    """
 
     def __init__(
         self,
@@ -91,27 +91,25 @@ class LoopController:
         critic: Critic,
         policy: Policy,
         arm: Arm = Arm.GROUNDED_FOLLOWUP,
-        triad_judge: TriadJudge | None = None,
-        relevance_judge: RelevanceJudge | None = None,
+        judges: Judges | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         # The critic must not be the generator (same object, model or provider:model), unless
         # the policy allows it with a stated reason, recorded in run_start.
         self.same_model_reason = check_separation(generator, critic, policy)
+        if judges is None and (policy.judges.triad or policy.judges.relevance):
+            raise ConfigurationError(
+                "policy.judges turns on the triad or the relevance stage but no judges were "
+                "given: pass judges=JudgePanel.for_policy(policy, verifier)"
+            )
         self.retriever = retriever
         self.verifier = verifier
         self.generator = generator
         self.critic = critic
         self.policy = policy
         self.arm = arm
+        self.judges = judges
         self.clock = clock
-        # Judges run only when the policy turns them on; the offline rules judges by default.
-        if triad_judge is None and (policy.judges.triad or policy.judges.relevance):
-            triad_judge = RulesTriadJudge(verifier)
-        self.triad_judge = triad_judge if policy.judges.triad else None
-        if relevance_judge is None and policy.judges.relevance and triad_judge is not None:
-            relevance_judge = RulesRelevanceJudge(RulesTriadJudge(verifier))
-        self.relevance_judge = relevance_judge if policy.judges.relevance else None
 
     def run(
         self,
@@ -122,380 +120,336 @@ class LoopController:
         run_id: str,
         tenant: str | None = None,
     ) -> GatedAnswer:
+        """Answer ``question`` as of ``as_of``, or abstain; every step is emitted to ``trace``."""
         policy = self.policy
-        arm = self.arm
-        grounded = arm in (Arm.GROUNDED, Arm.GROUNDED_FOLLOWUP)
-        may_follow_up = arm is Arm.GROUNDED_FOLLOWUP
-        budget = Budget.from_policy(policy)
-        usage = RunUsage(clock=self.clock)
-        ctx = RunContext(run_id=run_id, trace=trace, usage=usage, budget=budget, policy=policy)
+        s = RunState(
+            question=question,
+            as_of=as_of,
+            tenant=tenant,
+            arm=self.arm,
+            budget=Budget.from_policy(policy),
+            usage=RunUsage(clock=self.clock),
+        )
+        s.need_sufficiency = s.grounded
+        trace.emit(self._run_start(s))
+        ctx = RunContext(run_id=run_id, trace=trace, usage=s.usage, budget=s.budget, policy=policy)
+        try:
+            with run_scope(ctx):
+                if isinstance(self.retriever, Scoping):
+                    self._scope(s, trace)
+                self._retrieve(s, trace, question, "initial")
+                if policy.judges.relevance:
+                    self._select_evidence(s, trace)
+                while True:
+                    # One pass: [sufficiency (+ follow-up)], draft, verify, audit, judge, decide.
+                    s.usage.passes += 1
+                    s.budget.check_pass(s.usage)
+                    s.context = within(list(s.evidence.values()), policy.max_evidence_chars)
+                    if s.need_sufficiency:
+                        self._sufficiency(s, trace)
+                    draft, verifications = self._draft(s, trace)
+                    if s.arm is Arm.BASELINE:
+                        s.attempt = Attempt.unaudited(draft.claims, verifications)
+                    else:
+                        self._audit(s, trace, draft, verifications)
+                        if policy.judges.triad:
+                            self._judge(s, trace, draft)
+                    step = decide(self._situation(s))
+                    if not (isinstance(step, Regenerate) and step.compare):
+                        s.settle()
+                    if isinstance(step, Stop):
+                        stop = step
+                        break
+                    action = Action.REGENERATE if isinstance(step, Regenerate) else Action.FOLLOW_UP
+                    trace.emit(
+                        DecisionEvent(
+                            decision=Decision(
+                                pass_no=s.pass_no,
+                                action=action,
+                                reason=step.reason,
+                                detail=step.detail,
+                            )
+                        )
+                    )
+                    if isinstance(step, Regenerate):
+                        s.avoid.extend(step.avoid)
+                        s.regenerations += step.routed
+                        if step.compare:
+                            s.quality_retried, s.retry_first = True, s.attempt
+                    elif self._retrieve(s, trace, step.query, "follow_up"):
+                        s.need_sufficiency = True
+                    else:
+                        stop = step.if_nothing_new
+                        break
+        except (BudgetExceeded, CriticOutputInvalid, ComponentFailed) as exc:
+            stop = Stop(interrupted(exc))
+            s.gaps = [*s.gaps, str(exc)]
+            if not isinstance(exc, BudgetExceeded):
+                s.attempt = None  # an unjudged draft is never emitted
+                trace.emit(_failure_event(s.pass_no, exc))
+        answer = gated_answer(
+            question=question,
+            as_of=as_of,
+            policy=policy,
+            gated=s.grounded,
+            score=s.score if s.attempt is not None else None,
+            stop=stop.reason,
+            attempt=s.attempt,
+            gaps=s.gaps,
+            dropped=list(s.dropped.values()),
+            passes=s.pass_no,
+            usage=s.usage.snapshot(),
+            run_id=run_id,
+        )
+        closing = closing_decision(s.pass_no, stop, answer.outcome, on_fail=policy.on_fail)
+        if closing is not None:
+            trace.emit(DecisionEvent(decision=closing))
+        trace.emit(
+            RunEndEvent(
+                answer=answer,
+                elapsed_ms=round(s.usage.elapsed_s() * 1000, 3),
+                score=final_score(s.score, answer),
+            )
+        )
+        return answer
+
+    # ------------------------------------------------------------------ the steps of a pass
+
+    def _call(self, component: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """The one boundary around component calls: a component's failure becomes
+        :class:`ComponentFailed` (the run stops with ``component_error``); a spent budget and
+        an invalid critic output keep their own stop reasons."""
+        try:
+            return component(*args, **kwargs)
+        except (BudgetExceeded, CriticOutputInvalid, ComponentFailed):
+            raise
+        except Exception as exc:  # fail closed: a crashing component never becomes a pass
+            raise ComponentFailed(_component_of(exc), exc) from exc
+
+    def _run_start(self, s: RunState) -> RunStartEvent:
         components = {
             "generator": self.generator.component_id,
             "critic": self.critic.component_id,
             "verifier": self.verifier.component_id,
             "retriever": type(self.retriever).__name__,
-            "arm": arm.value,
+            "arm": s.arm.value,
         }
         if self.same_model_reason is not None:
             components["same_model_critic"] = self.same_model_reason
+        return RunStartEvent(
+            question=s.question,
+            as_of=s.as_of,
+            tenant=s.tenant,
+            policy=self.policy.model_dump(mode="json"),
+            policy_sha256=self.policy.sha256(),
+            components=components,
+            evidencegate_version=__version__,
+        )
+
+    def _scope(self, s: RunState, trace: TraceSink) -> None:
+        """Question analysis: the documents the question is about (entity, period)."""
+        assert isinstance(self.retriever, Scoping)
+        profile = profile_question(s.question, as_of=s.as_of)
+        scope = self._call(self.retriever.scope, s.question, as_of=s.as_of, tenant=s.tenant)
+        s.scope_ids = None if scope.doc_ids is None else list(scope.doc_ids)
         trace.emit(
-            RunStartEvent(
-                question=question,
-                as_of=as_of,
-                tenant=tenant,
-                policy=policy.model_dump(mode="json"),
-                policy_sha256=policy.sha256(),
-                components=components,
-                evidencegate_version=__version__,
+            ScopeEvent(
+                pass_no=1,
+                answer_type=profile.answer_type,
+                years=list(profile.period_years),
+                names=list(profile.names),
+                doc_ids=s.scope_ids,
+                reason=scope.reason,
             )
         )
 
-        evidence: dict[str, Passage] = {}
-        seen_sources: set[str] = set()
-        avoid: list[str] = []
-        attempt: _Attempt | None = None
-        dropped: dict[str, DroppedClaim] = {}
-        gaps: list[str] = []
-        pass_no = 0
-        judges = policy.judges
-        regenerations = 0
-        quality_retried = False
-        retry_first: Scored[_Attempt] | None = None
-        final_score: AnswerScore | None = None
-        stop_detail = ""
-        required_facts: list[str] = []
-        stop: StopReason
-
-        scope_ids: list[str] | None = None  # set by question analysis below
-
-        def retrieve(query: str, purpose: str) -> list[str]:
-            """Retrieve, record, merge into the evidence; return new primary sources."""
-            return fetch(query, purpose)[1]
-
-        def fetch(query: str, purpose: str) -> tuple[list[Passage], list[str]]:
-            """Retrieve and record; return the results and the new primary sources."""
-            budget.check_retrieval(usage)
-            usage.retrievals += 1
-            if purpose == "follow_up":
-                usage.followups += 1
-            results = self.retriever.search(
-                query,
-                as_of=as_of,
-                limit=policy.top_k,
-                authorities=policy.allowed_authorities,
-                doc_ids=scope_ids,
-                tenant=tenant,
-            )
-            new_sources = []
-            for p in results:
-                source = f"{p.doc_id}@{p.version}"
-                if p.authority == "primary" and source not in seen_sources:
-                    seen_sources.add(source)
-                    new_sources.append(source)
-                evidence.setdefault(p.passage_id, p)
-            trace.emit(
-                RetrievalEvent(
-                    pass_no=max(pass_no, 1),
-                    purpose="follow_up" if purpose == "follow_up" else "initial",
-                    query=query,
-                    as_of=as_of,
-                    results=[_ref(p) for p in results],
-                    new_primary_sources=new_sources,
-                )
-            )
-            return results, new_sources
-
-        try:
-            with run_context(ctx):
-                # Question analysis: the documents the question is about (entity, period), recorded.
-                if isinstance(self.retriever, Scoping):
-                    profile = profile_question(question, as_of=as_of)
-                    scope = self.retriever.scope(question, as_of=as_of, tenant=tenant)
-                    scope_ids = None if scope.doc_ids is None else list(scope.doc_ids)
-                    trace.emit(
-                        ScopeEvent(
-                            pass_no=1,
-                            answer_type=profile.answer_type,
-                            years=list(profile.period_years),
-                            names=list(profile.names),
-                            doc_ids=scope_ids,
-                            reason=scope.reason,
-                        )
-                    )
-                retrieve(question, "initial")
-                if judges.relevance and self.relevance_judge is not None:
-                    # Task-adaptive knowledge combination: keep only the documents judged
-                    # relevant enough for the task (and a keyword follow-up when it asks).
-                    task = (
-                        classify_task(question, as_of=as_of)
-                        if judges.task == "auto"
-                        else judges.task
-                    )
-                    selection, relevant = knowledge_stage(
-                        question,
-                        list(evidence.values()),
-                        task=task,
-                        judge=self.relevance_judge,
-                        retrieve=lambda q: fetch(q, "follow_up")[0],
-                        as_of=as_of,
-                    )
-                    trace.emit(
-                        RelevanceEvent(
-                            pass_no=1, judge=self.relevance_judge.component_id, selection=selection
-                        )
-                    )
-                    evidence = {p.passage_id: p for p in relevant}
-                need_sufficiency = grounded
-                followup_exhausted = False
-                while True:
-                    pass_no += 1
-                    ctx.pass_no = pass_no
-                    budget.check_pass(usage)
-                    context = _within(list(evidence.values()), policy.max_evidence_chars)
-
-                    # Phase 1: sufficiency, judged on the evidence alone (never the draft).
-                    if need_sufficiency:
-                        sufficiency = self.critic.sufficiency(question, context, as_of=as_of)
-                        trace.emit(
-                            SufficiencyEvent(
-                                pass_no=pass_no,
-                                critic=self.critic.component_id,
-                                evidence_ids=[p.passage_id for p in context],
-                                output=sufficiency,
-                            )
-                        )
-                        required_facts = list(sufficiency.required_facts)
-                        gaps = [*sufficiency.missing_facts, *sufficiency.missing_primary_sources]
-                        need_sufficiency = False
-                        query = sufficiency.suggested_query
-                        if (
-                            may_follow_up
-                            and sufficiency.requires_more_context
-                            and query
-                            and not followup_exhausted
-                            and budget.followups_left(usage)
-                        ):
-                            if retrieve(query, "follow_up"):
-                                context = _within(
-                                    list(evidence.values()), policy.max_evidence_chars
-                                )
-                                sufficiency = self.critic.sufficiency(
-                                    question, context, as_of=as_of
-                                )
-                                trace.emit(
-                                    SufficiencyEvent(
-                                        pass_no=pass_no,
-                                        critic=self.critic.component_id,
-                                        evidence_ids=[p.passage_id for p in context],
-                                        output=sufficiency,
-                                    )
-                                )
-                                required_facts = list(sufficiency.required_facts)
-                                gaps = [
-                                    *sufficiency.missing_facts,
-                                    *sufficiency.missing_primary_sources,
-                                ]
-                            else:
-                                followup_exhausted = True
-
-                    # Draft, verify, audit.
-                    draft = self.generator.draft(question, context, as_of=as_of, avoid=avoid)
-                    trace.emit(
-                        DraftEvent(
-                            pass_no=pass_no,
-                            generator=self.generator.component_id,
-                            evidence_ids=[p.passage_id for p in context],
-                            avoid=list(avoid),
-                            output=draft,
-                        )
-                    )
-                    retrieved = {f"{p.doc_id}@{p.version}" for p in evidence.values()}
-                    verifications = [
-                        self.verifier.verify(claim, as_of=as_of, retrieved=retrieved, tenant=tenant)
-                        for claim in draft.claims
-                    ]
-                    trace.emit(VerificationEvent(pass_no=pass_no, results=verifications))
-                    if arm is Arm.BASELINE:
-                        attempt = _Attempt(
-                            claims=list(draft.claims),
-                            verifications={v.claim_id: v for v in verifications},
-                            audit=_unaudited(draft.claims),
-                        )
-                        stop = StopReason.NO_REFLECTION
-                        break
-                    # Self-critique: the critic sees the draft only — no evidence, no verifier.
-                    audit = self.critic.audit(
-                        question,
-                        draft.claims,
-                        verifications if grounded else [],
-                        context if grounded else [],
-                        as_of=as_of,
-                        required_facts=required_facts,
-                    )
-                    _check_audit(audit, draft.claims, self.critic.component_id)
-                    trace.emit(
-                        AuditEvent(pass_no=pass_no, critic=self.critic.component_id, output=audit)
-                    )
-                    attempt = _Attempt(
-                        claims=list(draft.claims),
-                        verifications={v.claim_id: v for v in verifications},
-                        audit=audit,
-                    )
-                    gaps = list(audit.missing_facts) or gaps
-
-                    # Judges (policy.judges.triad): the RAG triad on what would be emitted.
-                    triad: TriadResult | None = None
-                    if judges.triad and self.triad_judge is not None:
-                        kept_now = _kept(attempt, gated=grounded)
-                        answer_text = _render(kept_now) or (draft.declined or "")
-                        triad = judge_triad(
-                            self.triad_judge,
-                            question,
-                            answer_text,
-                            context,
-                            as_of=as_of,
-                            abstained=not kept_now,
-                        )
-                        score = score_answer(triad, policy=policy)
-                        trace.emit(TriadEvent(pass_no=pass_no, output=triad, score=score))
-                        if retry_first is not None:
-                            # The quality retry's second draft: keep the better-grounded one.
-                            chosen = keep_better(retry_first, Scored(attempt, score))
-                            attempt, score = chosen.draft, chosen.score
-                            retry_first = None
-                        elif (
-                            not quality_retried
-                            and pass_no <= budget.max_passes
-                            and needs_quality_retry(score, answer_text, judges)
-                        ):
-                            quality_retried = True
-                            retry_first = Scored(attempt, score)
-                            avoid.extend(c.text for c in draft.claims)
-                            _decide(
-                                trace,
-                                pass_no,
-                                Action.REGENERATE,
-                                "quality retry",
-                                f"quality {score.quality} <= {judges.quality_retry_at}",
-                            )
-                            continue
-                        final_score = score
-
-                    # Decide.
-                    failed = _failed_claims(attempt, gated=grounded)
-                    for claim_id in sorted(failed):
-                        dropped.setdefault(claim_id, _dropped(attempt, claim_id))
-                    contract_met = (
-                        bool(attempt.claims)
-                        and not failed
-                        and attempt.audit.coverage >= policy.coverage_threshold
-                    )
-                    if contract_met:
-                        stop = StopReason.CONTRACT_MET
-                        _decide(
-                            trace, pass_no, Action.FINAL, stop, "every claim verified and supported"
-                        )
-                        break
-                    if not evidence:
-                        stop = StopReason.NO_EVIDENCE
-                        break
-                    if pass_no > budget.max_passes:
-                        stop = StopReason.MAX_PASSES
-                        break
-                    if judges.routing and triad is not None:
-                        route = route_after_generation(
-                            triad,
-                            policy=judges,
-                            regenerations=regenerations,
-                            followups_left=may_follow_up
-                            and not followup_exhausted
-                            and budget.followups_left(usage),
-                        )
-                        if route.route is Route.REGENERATE:
-                            regenerations += 1
-                            avoid.extend(
-                                c.text for c in attempt.claims if c.claim_id in failed or not failed
-                            )
-                            _decide(trace, pass_no, Action.REGENERATE, "routing", route.reason)
-                            continue
-                        if route.route is Route.FOLLOW_UP:
-                            _decide(trace, pass_no, Action.FOLLOW_UP, "routing", route.reason)
-                            if retrieve(keyword_query(question), "follow_up"):
-                                need_sufficiency = True
-                                continue
-                            stop = StopReason.NO_NEW_SOURCE
-                            break
-                        stop = StopReason.NO_CONCRETE_GAP
-                        stop_detail = f"routing: {route.reason}"
-                        break
-                    if failed:
-                        avoid.extend(c.text for c in draft.claims if c.claim_id in failed)
-                        _decide(
-                            trace,
-                            pass_no,
-                            Action.REGENERATE,
-                            "unsupported claims",
-                            ", ".join(sorted(failed)),
-                        )
-                        continue
-                    if followup_exhausted:
-                        stop = StopReason.NO_NEW_SOURCE
-                        break
-                    if (
-                        not may_follow_up
-                        or not audit.suggested_query
-                        or not budget.followups_left(usage)
-                    ):
-                        stop = StopReason.NO_CONCRETE_GAP
-                        break
-                    _decide(
-                        trace, pass_no, Action.FOLLOW_UP, "missing facts", audit.suggested_query
-                    )
-                    if retrieve(audit.suggested_query, "follow_up"):
-                        need_sufficiency = True
-                    else:
-                        stop = StopReason.NO_NEW_SOURCE
-                        break
-        except BudgetExceeded as exc:
-            stop = stop_reason_for(exc)
-            gaps = [*gaps, str(exc)]
-        except CriticOutputInvalid as exc:
-            stop = StopReason.CRITIC_INVALID
-            attempt = None  # an unjudged draft is never emitted
-            gaps = [*gaps, str(exc)]
-            _failure(trace, pass_no, exc.critic, exc)
-        except Exception as exc:  # fail closed: a crashing component never becomes a pass
-            stop = StopReason.COMPONENT_ERROR
-            attempt = None
-            gaps = [*gaps, f"{type(exc).__name__}: {exc}"]
-            _failure(trace, pass_no, _component_of(exc), exc)
-
-        answer = _gate(
-            question=question,
-            as_of=as_of,
-            policy=policy,
-            gated=grounded,
-            score=final_score if attempt is not None else None,
-            stop=stop,
-            attempt=attempt,
-            gaps=gaps,
-            dropped=list(dropped.values()),
-            passes=pass_no,
-            usage=usage,
-            run_id=run_id,
+    def _fetch(
+        self, s: RunState, trace: TraceSink, query: str, purpose: str
+    ) -> tuple[list[Passage], list[str]]:
+        """Retrieve, record, merge into the evidence; return the results and the new primary
+        sources."""
+        s.budget.check_retrieval(s.usage)
+        s.usage.retrievals += 1
+        if purpose == "follow_up":
+            s.usage.followups += 1
+        results = self._call(
+            self.retriever.search,
+            query,
+            as_of=s.as_of,
+            limit=self.policy.top_k,
+            authorities=self.policy.allowed_authorities,
+            doc_ids=s.scope_ids,
+            tenant=s.tenant,
         )
-        if stop not in (StopReason.CONTRACT_MET, StopReason.NO_REFLECTION):
-            action = Action.ABSTAIN if answer.outcome is Outcome.ABSTAINED else Action.FINAL
-            detail = f"on_fail={policy.on_fail}" + (f"; {stop_detail}" if stop_detail else "")
-            _decide(trace, max(pass_no, 1), action, stop, detail)
+        new_sources = []
+        for p in results:
+            source = f"{p.doc_id}@{p.version}"
+            if p.authority == "primary" and source not in s.seen_sources:
+                s.seen_sources.add(source)
+                new_sources.append(source)
+            s.evidence.setdefault(p.passage_id, p)
         trace.emit(
-            RunEndEvent(
-                answer=answer,
-                elapsed_ms=round(usage.elapsed_s() * 1000, 3),
-                score=_final_score(final_score, answer),
+            RetrievalEvent(
+                pass_no=max(s.pass_no, 1),
+                purpose="follow_up" if purpose == "follow_up" else "initial",
+                query=query,
+                as_of=s.as_of,
+                results=[_ref(p) for p in results],
+                new_primary_sources=new_sources,
             )
         )
-        return answer
+        return results, new_sources
+
+    def _retrieve(self, s: RunState, trace: TraceSink, query: str, purpose: str) -> bool:
+        """Retrieve; True when a new primary source came."""
+        return bool(self._fetch(s, trace, query, purpose)[1])
+
+    def _select_evidence(self, s: RunState, trace: TraceSink) -> None:
+        """The relevance stage: keep only the documents judged relevant enough for the task
+        (and a keyword follow-up when the combination asks for one)."""
+        assert self.judges is not None
+        selection, relevant = self._call(
+            self.judges.select_evidence,
+            s.question,
+            list(s.evidence.values()),
+            as_of=s.as_of,
+            retrieve=lambda q: self._fetch(s, trace, q, "follow_up")[0],
+        )
+        trace.emit(
+            RelevanceEvent(pass_no=1, judge=self.judges.relevance_judge, selection=selection)
+        )
+        s.evidence = {p.passage_id: p for p in relevant}
+
+    def _sufficiency(self, s: RunState, trace: TraceSink) -> None:
+        """Phase 1, judged on the evidence alone (never the draft); one follow-up retrieval
+        when the critic asks for one and names a query."""
+        s.need_sufficiency = False
+        sufficiency = self._ask_sufficiency(s, trace)
+        query = sufficiency.suggested_query
+        if sufficiency.requires_more_context and query and s.can_follow_up():
+            if self._retrieve(s, trace, query, "follow_up"):
+                s.context = within(list(s.evidence.values()), self.policy.max_evidence_chars)
+                self._ask_sufficiency(s, trace)
+            else:
+                s.followup_exhausted = True
+
+    def _ask_sufficiency(self, s: RunState, trace: TraceSink) -> CriticSufficiency:
+        sufficiency = self._call(self.critic.sufficiency, s.question, s.context, as_of=s.as_of)
+        trace.emit(
+            SufficiencyEvent(
+                pass_no=s.pass_no,
+                critic=self.critic.component_id,
+                evidence_ids=[p.passage_id for p in s.context],
+                output=sufficiency,
+            )
+        )
+        s.required_facts = list(sufficiency.required_facts)
+        s.gaps = [*sufficiency.missing_facts, *sufficiency.missing_primary_sources]
+        return sufficiency
+
+    def _draft(self, s: RunState, trace: TraceSink) -> tuple[Draft, list[ClaimVerification]]:
+        """Draft from the pass's evidence, then verify every claim mechanically."""
+        draft = self._call(
+            self.generator.draft, s.question, s.context, as_of=s.as_of, avoid=s.avoid
+        )
+        trace.emit(
+            DraftEvent(
+                pass_no=s.pass_no,
+                generator=self.generator.component_id,
+                evidence_ids=[p.passage_id for p in s.context],
+                avoid=list(s.avoid),
+                output=draft,
+            )
+        )
+        retrieved = {f"{p.doc_id}@{p.version}" for p in s.evidence.values()}
+        verifications = [
+            self._call(
+                self.verifier.verify, claim, as_of=s.as_of, retrieved=retrieved, tenant=s.tenant
+            )
+            for claim in draft.claims
+        ]
+        trace.emit(VerificationEvent(pass_no=s.pass_no, results=verifications))
+        return draft, verifications
+
+    def _audit(
+        self, s: RunState, trace: TraceSink, draft: Draft, verifications: list[ClaimVerification]
+    ) -> None:
+        """Phase 2: the critic audits the claims (self-critique: it sees the draft only)."""
+        audit = self._call(
+            self.critic.audit,
+            s.question,
+            draft.claims,
+            verifications if s.grounded else [],
+            s.context if s.grounded else [],
+            as_of=s.as_of,
+            required_facts=s.required_facts,
+        )
+        judged = sorted(a.claim_id for a in audit.claims)
+        drafted = sorted(c.claim_id for c in draft.claims)
+        if judged != drafted:
+            raise CriticOutputInvalid(
+                f"audit judged claims {[a.claim_id for a in audit.claims]}, the draft has "
+                f"{[c.claim_id for c in draft.claims]}",
+                critic=self.critic.component_id,
+            )
+        trace.emit(AuditEvent(pass_no=s.pass_no, critic=self.critic.component_id, output=audit))
+        verified = {v.claim_id: v for v in verifications}
+        s.attempt = Attempt(tuple(draft.claims), verified, audit, gated=s.grounded)
+        s.gaps = list(audit.missing_facts) or s.gaps
+
+    def _judge(self, s: RunState, trace: TraceSink, draft: Draft) -> None:
+        """The judges' triad on what would be emitted; the second draft of a quality retry is
+        compared with the first and the better one is kept, whole."""
+        assert self.judges is not None and s.attempt is not None
+        kept = s.attempt.kept()
+        answer = render(kept) or (draft.declined or "")
+        triad, score = self._call(
+            self.judges.judge_answer,
+            s.question,
+            answer,
+            s.context,
+            as_of=s.as_of,
+            abstained=not kept,
+        )
+        trace.emit(TriadEvent(pass_no=s.pass_no, output=triad, score=score))
+        s.attempt = dataclasses.replace(s.attempt, triad=triad, score=score, answer=answer)
+        first, s.retry_first = s.retry_first, None
+        if first is not None and first.score is not None:
+            s.attempt = s.attempt if self.judges.second_is_better(first.score, score) else first
+
+    def _situation(self, s: RunState) -> Situation:
+        """The facts :func:`decide` reads at the end of a pass."""
+        attempt = s.attempt
+        assert attempt is not None
+        judges, score, triad = self.judges, attempt.score, attempt.triad
+        poor = None
+        if (
+            judges is not None
+            and score is not None
+            and judges.wants_quality_retry(score, attempt.answer)
+        ):
+            poor = f"quality {score.quality} <= {self.policy.judges.quality_retry_at}"
+        routed = judges is not None and triad is not None and self.policy.judges.routing
+        return Situation(
+            audited=s.arm is not Arm.BASELINE,
+            poor_quality=poor,
+            quality_retried=s.quality_retried,
+            contract_met=attempt.meets_contract(self.policy.coverage_threshold),
+            has_evidence=bool(s.evidence),
+            passes_left=s.budget.passes_left(s.usage),
+            route=(
+                judges.route(triad, regenerations=s.regenerations, followups_left=s.can_follow_up())
+                if routed and judges is not None and triad is not None
+                else None
+            ),
+            keyword_query=judges.follow_up_query(s.question) if routed and judges else "",
+            claims=attempt.claims,
+            failed=attempt.failed(),
+            followup_exhausted=s.followup_exhausted,
+            may_follow_up=s.may_follow_up,
+            followups_left=s.budget.followups_left(s.usage),
+            suggested_query=attempt.audit.suggested_query,
+        )
 
 
 # ---------------------------------------------------------------------- helpers
@@ -516,195 +470,25 @@ def _ref(p: Passage) -> RetrievedRef:
     )
 
 
-def _within(passages: Sequence[Passage], max_chars: int) -> list[Passage]:
-    """The passages, in retrieval order, whose text fits in ``max_chars`` (at least one)."""
-    out: list[Passage] = []
-    used = 0
-    for p in passages:
-        if out and used + len(p.text) > max_chars:
-            break
-        out.append(p)
-        used += len(p.text)
-    return out
-
-
-def _check_audit(audit: CriticAudit, claims: Sequence[Claim], critic: str) -> None:
-    """Fail closed when the audit does not judge exactly the drafted claims."""
-    judged = [a.claim_id for a in audit.claims]
-    drafted = [c.claim_id for c in claims]
-    if sorted(judged) != sorted(drafted):
-        raise CriticOutputInvalid(
-            f"audit judged claims {judged}, the draft has {drafted}", critic=critic
-        )
-
-
-def _failed_claims(attempt: _Attempt, *, gated: bool = True) -> set[str]:
-    """Claims the verifier rejected (when it gates) or the critic did not find supported."""
-    verdicts = {a.claim_id: a.verdict for a in attempt.audit.claims}
-    return {
-        c.claim_id
-        for c in attempt.claims
-        if (gated and not attempt.verifications[c.claim_id].ok)
-        or verdicts.get(c.claim_id) is not Verdict.SUPPORTED
-    }
-
-
-def _final_score(score: AnswerScore | None, answer: GatedAnswer) -> AnswerScore | None:
-    """The judges' score of what was emitted: an abstention scores as an abstention."""
-    if score is None:
-        return None
-    if answer.outcome is Outcome.ABSTAINED:
-        return AnswerScore(abstained=True)
-    return score
-
-
-def _kept(attempt: _Attempt, *, gated: bool) -> list[Claim]:
-    """The claims that may leave, with the citations the verifier located (offsets filled)."""
-    failed = _failed_claims(attempt, gated=gated)
-    kept = []
-    for claim in attempt.claims:
-        if claim.claim_id in failed:
-            continue
-        check = attempt.verifications[claim.claim_id]
-        located = [
-            c.citation if c.citation.char_start is not None else original
-            for c, original in zip(check.citations, claim.citations, strict=False)
-        ]
-        kept.append(claim.model_copy(update={"citations": located or claim.citations}))
-    return kept
-
-
-def _unaudited(claims: Sequence[Claim]) -> CriticAudit:
-    """The baseline arm has no critic: every claim passes through unjudged."""
-    return CriticAudit(
-        claims=[
-            ClaimAudit(claim_id=c.claim_id, verdict=Verdict.SUPPORTED, reason="baseline: no critic")
-            for c in claims
-        ],
-        coverage=1.0 if claims else 0.0,
-        contract_met=bool(claims),
+def _failure_event(
+    pass_no: int, exc: CriticOutputInvalid | ComponentFailed
+) -> ComponentFailedEvent:
+    component, error = (
+        (exc.critic, exc) if isinstance(exc, CriticOutputInvalid) else (exc.component, exc.error)
     )
-
-
-def _dropped(attempt: _Attempt, claim_id: str) -> DroppedClaim:
-    """Why a claim is not emitted: the verifier's reasons and the critic's verdict."""
-    claim = next(c for c in attempt.claims if c.claim_id == claim_id)
-    reasons = [r.value for r in attempt.verifications[claim_id].reasons]
-    verdict = next((a.verdict for a in attempt.audit.claims if a.claim_id == claim_id), None)
-    if verdict is not Verdict.SUPPORTED:
-        reasons.append(f"critic:{verdict.value if verdict else 'no verdict'}")
-    return DroppedClaim(claim_id=claim_id, text=claim.text, reasons=reasons)
-
-
-def _decide(trace: TraceSink, pass_no: int, action: Action, reason: str, detail: str) -> None:
-    trace.emit(
-        DecisionEvent(
-            decision=Decision(pass_no=pass_no, action=action, reason=reason, detail=detail)
-        )
-    )
-
-
-def _failure(trace: TraceSink, pass_no: int, component: str, exc: BaseException) -> None:
-    trace.emit(
-        ComponentFailedEvent(
-            pass_no=max(pass_no, 1),
-            component=component,
-            error_type=type(exc).__name__,
-            message=str(exc),
-        )
+    return ComponentFailedEvent(
+        pass_no=max(pass_no, 1),
+        component=component,
+        error_type=type(error).__name__,
+        message=str(error),
     )
 
 
 def _component_of(exc: BaseException) -> str:
+    """The module of the innermost frame that raised ``exc``."""
     tb = exc.__traceback__
     module = "unknown"
     while tb is not None:
         module = tb.tb_frame.f_globals.get("__name__", module)
         tb = tb.tb_next
     return module
-
-
-def _gate(
-    *,
-    question: str,
-    as_of: dt.date,
-    policy: Policy,
-    gated: bool,
-    score: AnswerScore | None,
-    stop: StopReason,
-    attempt: _Attempt | None,
-    gaps: list[str],
-    dropped: list[DroppedClaim],
-    passes: int,
-    usage: RunUsage,
-    run_id: str,
-) -> GatedAnswer:
-    """Apply the contract: only verified, supported claims leave; on_fail decides the rest."""
-    coverage = attempt.audit.coverage if attempt else 0.0
-    kept: list[Claim] = []
-    if attempt is not None:
-        kept = _kept(attempt, gated=gated)
-
-    base = {
-        "question": question,
-        "as_of": as_of,
-        "coverage": coverage,
-        "stop_reason": stop,
-        "passes": passes,
-        "usage": usage.snapshot(),
-        "policy": policy.name,
-        "trace_id": run_id,
-    }
-    if not gated:
-        # Ablation arms without the verifier's gate: what they emit is marked ungated.
-        if kept and stop in (StopReason.CONTRACT_MET, StopReason.NO_REFLECTION):
-            return GatedAnswer(outcome=Outcome.UNGATED, answer=_render(kept), claims=kept, **base)
-        kept = []
-    if stop is StopReason.CONTRACT_MET:
-        if score is not None and score.disclaimer:
-            # The contract is met, but the judges find the answer weakly grounded.
-            return GatedAnswer(
-                outcome=Outcome.ANSWERED_WITH_DISCLAIMER,
-                answer=_render(kept),
-                claims=kept,
-                disclaimer=score.disclaimer,
-                **base,
-            )
-        return GatedAnswer(outcome=Outcome.ANSWERED, answer=_render(kept), claims=kept, **base)
-    unique_gaps = list(dict.fromkeys(gaps)) or [f"contract not met ({stop.value})"]
-    if kept and policy.on_fail == "redact":
-        return GatedAnswer(
-            outcome=Outcome.REDACTED,
-            answer=_render(kept),
-            claims=kept,
-            dropped_claims=dropped,
-            gaps=unique_gaps,
-            **base,
-        )
-    if kept and policy.on_fail == "annotate":
-        d = policy.disclaimers
-        disclaimer: str | None = None
-        if score is not None and not score.abstained:
-            disclaimer = score.disclaimer  # chosen from groundedness by the judges
-        elif coverage < d.none_at:
-            disclaimer = d.caution_text if coverage >= d.caution_at else d.insufficient_text
-        return GatedAnswer(
-            outcome=Outcome.ANSWERED_WITH_DISCLAIMER if disclaimer else Outcome.ANSWERED,
-            answer=_render(kept),
-            claims=kept,
-            dropped_claims=dropped,
-            gaps=unique_gaps,
-            disclaimer=disclaimer,
-            **base,
-        )
-    return GatedAnswer(
-        outcome=Outcome.ABSTAINED,
-        answer="Abstained: the evidence contract was not met. Gaps: " + "; ".join(unique_gaps),
-        dropped_claims=dropped,
-        gaps=unique_gaps,
-        **base,
-    )
-
-
-def _render(claims: Sequence[Claim]) -> str:
-    return " ".join(f"{c.text} [{i}]" for i, c in enumerate(claims, start=1))

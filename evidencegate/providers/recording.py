@@ -1,7 +1,7 @@
 """The wrapper every model call of a run goes through: trace, usage, budgets, timeout, retries.
 
 Like pydantic-ai's ``InstrumentedModel`` it wraps a :class:`ChatModel` instead of living inside
-one. Within a run (:func:`~evidencegate.loop.context.current_run`), before each attempt it
+one. Within a run (:func:`~evidencegate.runscope.current_run`), before each attempt it
 checks the run's call, time, token and cost budgets (raising
 :class:`~evidencegate.exceptions.BudgetExceeded`, which the controller turns into a stop); it
 caps the call's timeout at the run's remaining time; after each attempt it emits a
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from evidencegate.exceptions import BudgetExceeded, ModelCallFailed
-from evidencegate.loop.context import RunContext, current_run
 from evidencegate.policy import ModelPrice, Policy
 from evidencegate.providers.base import ChatModel, ChatRequest, ChatResponse, close_model
+from evidencegate.runscope import RunScope, current_run
 from evidencegate.trace.events import ModelCallEvent
 
 __all__ = ["RecordingChatModel"]
@@ -88,11 +88,7 @@ class RecordingChatModel:
             attempt += 1
             call_timeout = timeout_s
             if ctx is not None:
-                ctx.budget.check_calls(ctx.usage)
-                ctx.budget.check_time(ctx.usage)
-                ctx.budget.check_tokens(ctx.usage)
-                ctx.budget.check_cost(ctx.usage, priced_call=_priced(price))
-                call_timeout = min(timeout_s, ctx.budget.run_seconds - ctx.usage.elapsed_s())
+                call_timeout = min(timeout_s, ctx.check_model_call(priced=_priced(price)))
             started = self.clock()
             try:
                 response = self.inner.complete(request, timeout_s=call_timeout)
@@ -105,12 +101,11 @@ class RecordingChatModel:
                 if attempt > max_retries:
                     raise
                 delay = self._delay(attempt, exc)
-                if ctx is not None and ctx.usage.elapsed_s() + delay >= ctx.budget.run_seconds:
-                    raise BudgetExceeded(
-                        "time_budget.per_run_s",
-                        allowed=ctx.budget.run_seconds,
-                        used=ctx.usage.elapsed_s() + delay,
-                    ) from exc
+                if ctx is not None:
+                    try:
+                        ctx.check_wait(delay)
+                    except BudgetExceeded as spent:
+                        raise spent from exc
                 self.sleep(delay)
                 continue
             if ctx is not None:
@@ -119,12 +114,12 @@ class RecordingChatModel:
                 )
             return response
 
-    def _price(self, ctx: RunContext | None) -> ModelPrice | None:
+    def _price(self, ctx: RunScope | None) -> ModelPrice | None:
         if self.price is not None or ctx is None:
             return self.price
         return ctx.policy.prices.get(self.spec)
 
-    def _max_retries(self, ctx: RunContext | None) -> int:
+    def _max_retries(self, ctx: RunScope | None) -> int:
         if self.max_retries is not None:
             return self.max_retries
         return (ctx.policy if ctx is not None else Policy()).endpoint(self.spec).max_retries
@@ -155,7 +150,7 @@ class RecordingChatModel:
 
     def _record_success(
         self,
-        ctx: RunContext,
+        ctx: RunScope,
         request: ChatRequest,
         attempt: int,
         response: ChatResponse,
@@ -164,10 +159,6 @@ class RecordingChatModel:
         price: ModelPrice | None,
     ) -> None:
         cost = self._cost(response, price)
-        ctx.usage.model_calls += 1
-        ctx.usage.input_tokens += response.input_tokens
-        ctx.usage.output_tokens += response.output_tokens
-        ctx.usage.cost_usd += cost
         self._emit(
             ctx,
             request,
@@ -186,9 +177,8 @@ class RecordingChatModel:
         )
 
     def _record_failure(
-        self, ctx: RunContext, request: ChatRequest, attempt: int, exc: Exception, latency_s: float
+        self, ctx: RunScope, request: ChatRequest, attempt: int, exc: Exception, latency_s: float
     ) -> None:
-        ctx.usage.model_calls += 1
         failed = exc if isinstance(exc, ModelCallFailed) else None
         self._emit(
             ctx,
@@ -203,7 +193,7 @@ class RecordingChatModel:
 
     def _emit(
         self,
-        ctx: RunContext,
+        ctx: RunScope,
         request: ChatRequest,
         attempt: int,
         *,
@@ -216,7 +206,7 @@ class RecordingChatModel:
         output_tokens: int = 0,
         cost_usd: float = 0.0,
     ) -> None:
-        ctx.trace.emit(
+        ctx.record_model_call(
             ModelCallEvent(
                 pass_no=max(ctx.pass_no, 1),
                 role=self.role,

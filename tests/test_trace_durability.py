@@ -1,0 +1,158 @@
+"""Trace durability (per_event | per_run) and the fast path of trace verification."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+import rfc8785
+
+from evidencegate.canonical import canonical_json
+from evidencegate.contracts import Action, Decision, GatedAnswer, Outcome, StopReason
+from evidencegate.exceptions import TraceFormatError, UsageError
+from evidencegate.policy import Policy
+from evidencegate.testing import ticking_clock
+from evidencegate.trace.chain import decode_line, encode_line, verify_trace
+from evidencegate.trace.events import DecisionEvent, RunEndEvent, ScopeEvent, TraceEvent
+from evidencegate.trace.recorder import TraceRecorder
+
+SCOPE = ScopeEvent(pass_no=1, answer_type="amount", years=[], names=[], doc_ids=None, reason="r")
+DECISION = DecisionEvent(
+    decision=Decision(pass_no=1, action=Action.REGENERATE, reason="unsupported claims")
+)
+RUN_END = RunEndEvent(
+    answer=GatedAnswer(
+        question="q",
+        as_of=dt.date(2024, 1, 1),
+        outcome=Outcome.ABSTAINED,
+        answer="Abstained",
+        coverage=0.25,
+        stop_reason=StopReason.NO_EVIDENCE,
+        passes=1,
+        trace_id="r",
+    ),
+    elapsed_ms=1.5,
+)
+
+
+@pytest.fixture
+def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts os.fsync calls (and still makes them)."""
+    calls: list[int] = []
+    real = os.fsync
+
+    def counting(fd: int) -> None:
+        calls.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", counting)
+    return calls
+
+
+def record(path: Path, events: list[TraceEvent], durability: str) -> None:
+    with TraceRecorder(path, run_id="r", clock=ticking_clock(), durability=durability) as rec:  # type: ignore[arg-type]
+        for event in events:
+            rec.emit(event)
+
+
+class TestDurability:
+    def test_per_event_fsyncs_every_line(self, tmp_path: Path, fsyncs: list[int]) -> None:
+        """per_event: one fsync per appended line (the first line's creation fsyncs too)."""
+        record(tmp_path / "t.jsonl", [SCOPE, SCOPE, SCOPE, DECISION], "per_event")
+        file_syncs = len(fsyncs)
+        fsyncs.clear()
+        record(tmp_path / "u.jsonl", [SCOPE, SCOPE, SCOPE, DECISION], "per_run")
+        assert file_syncs - len(fsyncs) == 2  # the two scope lines in between are not synced
+
+    def test_per_run_syncs_at_decisions_and_end(self, tmp_path: Path, fsyncs: list[int]) -> None:
+        """per_run: lines between decision points reach the file unsynced, the rest synced."""
+        path = tmp_path / "t.jsonl"
+        with TraceRecorder(path, run_id="r", durability="per_run") as rec:
+            rec.emit(SCOPE)
+            base = len(fsyncs)
+            rec.emit(SCOPE)
+            assert len(fsyncs) == base
+            assert path.read_bytes().count(b"\n") == 2  # written, not buffered in the process
+            rec.emit(DECISION)
+            assert len(fsyncs) == base + 1
+            rec.emit(SCOPE)
+            rec.emit(RUN_END)
+            assert len(fsyncs) == base + 2
+        assert verify_trace(path).complete
+
+    def test_close_syncs_an_unfinished_run(self, tmp_path: Path, fsyncs: list[int]) -> None:
+        """A run closed without run_end still has its last lines fsynced before the anchor."""
+        path = tmp_path / "t.jsonl"
+        with TraceRecorder(path, run_id="r", durability="per_run") as rec:
+            rec.emit(SCOPE)
+            rec.emit(SCOPE)
+            base = len(fsyncs)
+        assert len(fsyncs) > base
+        report = verify_trace(path)
+        assert report.ok and not report.complete
+
+    def test_unknown_durability_refused(self, tmp_path: Path) -> None:
+        """A durability that is not per_event or per_run is a usage error naming the choices."""
+        with pytest.raises(UsageError, match="per_event, per_run"):
+            TraceRecorder(tmp_path / "t.jsonl", durability="sometimes")  # type: ignore[arg-type]
+
+    def test_policy_default_is_per_run(self) -> None:
+        """The shipped default keeps per-run durability; per_event is a policy choice."""
+        assert Policy().trace_durability == "per_run"
+        assert Policy(trace_durability="per_event").trace_durability == "per_event"
+
+
+class TestFastCanonical:
+    @pytest.mark.parametrize(
+        "value",
+        [
+            {"b": 1, "a": [1.0, 0.25, -0.0, 1e-7, 1e21, 123456789.125, 2**53 - 1]},
+            {"text": 'tab\t quote" back\\ nul\u0000 del\x7f \u2028 é ☃', "n": None},
+            {"\ue000": 1, "\U0001f600": 2, "z": "\U0001f600"},
+            {"ints": [0, -1, 10**15, -(2**53) + 1], "t": True, "f": False},
+            [0.1, 1e-4, 9.999e15, 1e16, 5e-5, 3.0e20],
+        ],
+        ids=["floats", "escapes", "non-bmp-keys", "ints", "float-edges"],
+    )
+    def test_same_bytes_as_rfc8785(self, value: object) -> None:
+        """canonical_json writes exactly what the rfc8785 library writes."""
+        assert canonical_json(value) == rfc8785.dumps(value)
+
+    @pytest.mark.parametrize(
+        "value", [{"x": float("nan")}, {"x": 2**53}, {"x": "\ud800"}, {"x": float("inf")}]
+    )
+    def test_what_jcs_cannot_write_is_refused(self, value: object) -> None:
+        """NaN, infinity, big integers and lone surrogates raise ValueError, as before."""
+        with pytest.raises(ValueError):
+            canonical_json(value)
+
+
+def line(event: TraceEvent) -> bytes:
+    return encode_line(0, "2024-01-01T00:00:00.000000+00:00", "r", "0" * 64, event)[0]
+
+
+class TestVerifyStrict:
+    @pytest.mark.parametrize(
+        "mutate",
+        [
+            lambda raw: raw.replace(b'"coverage":0.25', b'"coverage":2.5e-1'),
+            lambda raw: raw.replace(b'"elapsed_ms":1.5', b'"elapsed_ms":1.50'),
+            lambda raw: raw.replace(b'"passes":1', b'"passes":1.0'),
+            lambda raw: raw.replace(b'"question":"q"', b'"question":"\\u0071"'),
+            lambda raw: raw.replace(b'"kind":"run_end"', b'"kind": "run_end"'),
+            lambda raw: raw.replace(b'"question":"q"', b'"question":"Q"'),
+        ],
+        ids=["exponent", "trailing-zero", "int-as-float", "escape", "space", "content"],
+    )
+    def test_changed_line_is_rejected(self, mutate: object) -> None:
+        """A line whose bytes are not canonical or whose hash fails is rejected."""
+        raw = mutate(line(RUN_END))  # type: ignore[operator]
+        assert raw != line(RUN_END)
+        with pytest.raises(TraceFormatError):
+            decode_line(raw)
+
+    def test_canonical_line_round_trips(self) -> None:
+        """A recorded line decodes to its event."""
+        assert decode_line(line(RUN_END)).event == RUN_END
