@@ -37,8 +37,8 @@ def exhaustive(
     doc_ids: Sequence[str] | None = None,
     tenant: str = "default",
 ) -> list[tuple[str, float]]:
-    """Score every stored passage by BM25 over distinct contents, filter, sort, cut: the
-    definition the index must reproduce, written as plainly as possible."""
+    """Score every stored passage by BM25 over all passages, filter, sort, cut: the definition
+    the index must reproduce, written as plainly as possible."""
     db = sqlite3.connect(directory / STORE_FILENAME)
     try:
         contents = {
@@ -55,10 +55,10 @@ def exhaustive(
         ).fetchall()
     finally:
         db.close()
-    if not contents:
+    if not passages:
         return []
-    n = len(contents)
-    average = sum(sum(c.values()) for c in contents.values()) / n
+    n = len(passages)  # BM25 counts passages; each distinct content is analysed once
+    average = sum(sum(contents[p[2]].values()) for p in passages) / n
     stems = query_stems(query)
     ranked = []
     for pid, passage_id, cid, ten, doc_id, authority, start, end in passages:
@@ -76,7 +76,7 @@ def exhaustive(
             tf = terms.get(stem, 0)
             if not tf:
                 continue
-            df = sum(1 for c in contents.values() if stem in c)
+            df = sum(1 for p in passages if stem in contents[p[2]])
             idf = max(math.log((n - df + 0.5) / (df + 0.5)), 0.0) or 1e-6
             score += idf * ((tf * 2.2) / (tf + 1.2 * (1.0 - 0.75 + 0.75 * length / average)))
         if score > 0:
@@ -364,13 +364,13 @@ class TestIndexLifecycle:
             assert_same(found(store, "threshold rules", as_of=DATES[1]), want)
         assert "rebuilding the search index" in messages.getvalue()
 
-    def test_document_frequencies_count_distinct_contents(self, library: Path) -> None:
-        """A term's frequency counts each distinct passage content once."""
+    def test_document_frequencies_count_passages(self, library: Path) -> None:
+        """A term's frequency counts the passages that contain it, in any version."""
         with Store.open(library) as store:
             quiet(store)
             frequencies = store.document_frequencies(["rules", "zebra", "the"])
         assert frequencies["zebra"] == 0
-        assert frequencies["rules"] == 60  # 10 docs x 3 pages x 2 versions, each text distinct
+        assert frequencies["rules"] == 60  # 10 docs x 3 pages x 2 versions
         assert set(frequencies) == {"rules", "zebra", "the"}
 
 
@@ -392,6 +392,7 @@ class TestContentAddressedStore:
             quiet(store)
             store.ingest([write_jsonl(tmp_path / "p.jsonl", records)])
             assert [p.version for p in store.search("gifts cap", as_of=DATES[1])] == ["1"]
+            assert store.document_frequencies(["gifts"]) == {"gifts": 3}
             assert store.integrity_problems() == []
         db = sqlite3.connect(tmp_path / "store" / STORE_FILENAME)
         texts = db.execute("SELECT count(*) FROM texts WHERE text LIKE 'Gifts%'").fetchone()[0]

@@ -9,7 +9,9 @@ exhaustive ranking of the passages that pass the filters.
 
 Scoring is the BM25 of SQLite FTS5 (``k1=1.2``, ``b=0.75``, ``idf = ln((N - n + 0.5) /
 (n + 0.5))``, at least 1e-6), over the passage text and its context (label, heading, document
-title) as one field, with N, n and the average length counted over contents. Terms are runs of
+title) as one field. N, n and the average length count passages (each content weighted by how
+many passages use it), as FTS5 did over its rows: a content is scored once, with the score BM25
+gives each of its passages. Terms are runs of
 letters and digits, case-folded, accents removed and Porter-stemmed (:func:`analyze`), the same
 function for the index and the query. Term frequencies and lengths are stored, not final
 weights, so that statistics are always those of the whole store at query time.
@@ -113,7 +115,7 @@ def query_stems(question: str) -> list[str]:
     return [stem for term in query_terms(question) for stem in analyze(term)]
 
 
-def bm25_idf(rows: int, df: int) -> float:
+def bm25_idf(rows: float, df: float) -> float:
     """FTS5's BM25 idf of a term found in ``df`` of ``rows`` contents (never below 1e-6)."""
     idf = math.log((rows - df + 0.5) / (df + 0.5))
     return idf if idf > 0 else 1e-6
@@ -199,10 +201,6 @@ class _Segment:
     flags: npt.NDArray[np.int32]
     """Each row's instruction flags (:func:`instruction_flags` of its text), as a number in
     the index's table of flag lists: computed once per distinct text, not per search."""
-
-    def df(self, stem: str) -> int:
-        tid = self.terms.get(stem)
-        return 0 if tid is None else int(self.indptr[tid + 1] - self.indptr[tid])
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +313,7 @@ class SearchIndex:
         self._delta_rows = np.zeros(0, dtype=np.int64)
         self._delta_passages = np.zeros(0, dtype=np.int64)
         self._delta_versions = np.zeros(0, dtype=np.int32)
+        self._statistics()
 
     # ------------------------------------------------------------------- build, save, load
 
@@ -456,6 +455,7 @@ class SearchIndex:
         all_contents = np.concatenate([self.main.contents, self.delta.contents])
         rows, passages, versions = _occurrences(occ, all_contents)
         self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
+        self._statistics()
         self.generation = generation
 
     def needs_merge(self) -> bool:
@@ -472,35 +472,58 @@ class SearchIndex:
         return len(self.main.contents) + len(self.delta.contents)
 
     def df(self, stem: str) -> int:
-        """How many contents (main and delta) contain ``stem``."""
-        return self.main.df(stem) + self.delta.df(stem)
+        """How many passages (main and delta, any version or tenant) contain ``stem``."""
+        postings = self._postings(stem)
+        return 0 if postings is None else int(self._mult[postings[0]].sum())
+
+    def _postings(self, stem: str) -> tuple[IntArray, FloatArray] | None:
+        """The rows (main, then delta) whose content contains ``stem``, and its frequencies."""
+        found = []
+        for segment, offset in ((self.main, 0), (self.delta, len(self.main.contents))):
+            tid = segment.terms.get(stem)
+            if tid is not None:
+                lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
+                found.append((segment.docs[lo:hi].astype(np.int64) + offset, segment.tfs[lo:hi]))
+        if not found:
+            return None
+        if len(found) == 1:
+            return found[0][0], found[0][1].astype(np.float64)
+        return (
+            np.concatenate([rows for rows, _ in found]),
+            np.concatenate([tf for _, tf in found]).astype(np.float64),
+        )
+
+    def _statistics(self) -> None:
+        """Passages per content row (its multiplicity) and the totals BM25 counts passages by:
+        scores are those of BM25 over every stored passage, computed once per distinct one."""
+        n_main = len(self.main.contents)
+        mult = np.zeros(self.rows, dtype=np.float64)
+        mult[:n_main] = np.diff(self.occurrences.ptr)
+        mult += np.bincount(self._delta_rows, minlength=self.rows)
+        self._mult = mult
+        self._lengths = np.concatenate([self.main.lengths, self.delta.lengths]).astype(np.float64)
+        self._passages_total = float(mult.sum())
+        self._length_total = float(mult @ self._lengths)
 
     # ------------------------------------------------------------------- search
 
     def scores(self, stems: Sequence[str]) -> FloatArray:
         """BM25 score of every content row (main rows, then delta rows) for ``stems``."""
-        n_main = len(self.main.contents)
         total = self.rows
-        if total == 0:
-            return np.zeros(0)
-        length_sum = int(self.main.lengths.sum()) + int(self.delta.lengths.sum())
-        average = length_sum / total if length_sum else 1.0
-        docs: list[IntArray | Int32Array] = []
+        if total == 0 or self._passages_total == 0:
+            return np.zeros(total)
+        average = self._length_total / self._passages_total if self._length_total else 1.0
+        docs: list[IntArray] = []
         weights: list[FloatArray] = []
         for stem in stems:
-            idf = bm25_idf(total, self.df(stem))
-            for segment, offset in ((self.main, 0), (self.delta, n_main)):
-                tid = segment.terms.get(stem)
-                if tid is None:
-                    continue
-                lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
-                rows = segment.docs[lo:hi]
-                tf = segment.tfs[lo:hi].astype(np.float64)
-                length = segment.lengths[rows].astype(np.float64)
-                weights.append(
-                    idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * length / average)))
-                )
-                docs.append(rows + offset if offset else rows)
+            postings = self._postings(stem)
+            if postings is None:
+                continue
+            rows, tf = postings
+            idf = bm25_idf(self._passages_total, int(self._mult[rows].sum()))
+            length = self._lengths[rows]
+            weights.append(idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * length / average))))
+            docs.append(rows)
         if not docs:
             return np.zeros(total)
         summed = np.bincount(np.concatenate(docs), weights=np.concatenate(weights), minlength=total)

@@ -500,8 +500,8 @@ class Store(Closing):
         )
 
     def document_frequencies(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many distinct passage contents (of any version or tenant) contain each term, as
-        the ranking index sees it (a term that analyses to several stems: the rarest one)."""
+        """How many passages (of any version or tenant) contain each term, as BM25 sees it (a
+        term that analyses to several stems: its rarest stem)."""
         out: dict[str, int] = {}
         with self._db() as db:
             index = self._current_index(db)
