@@ -12,7 +12,8 @@ repeat. On each:
 * ``Store.ingest`` passages/s (one transaction per copy) and the ranking index build;
 * search p50/p95 (ms) of ``--queries`` queries (default 200; the first eight words of random
   passages, plus the copy's marker at ~1M), top 8, each at a random as-of date inside the source
-  passage's version, and version-correct recall@8 (a result is the source's doc_id, version and
+  passage's version (a query's latency: the median of 5 runs after a warm-up run, the same for
+  every system), and version-correct recall@8 (a result is the source's doc_id, version and
   text). evidencegate: ``Store.search`` filtered by as-of (the filter applies before the top k).
   bm25s 0.3 (numba backend, ``backend_selection="numba"``, one thread: its fastest documented
   configuration on this machine), unfiltered and with the as-of filter as its ``weight_mask``
@@ -62,6 +63,7 @@ DEFAULT_SHARED = REPO.parent / "shared" / "datasets"
 SEED = 17
 LIMIT = 8
 QUERY_WORDS = 8
+REPEATS = 5
 LAST_DAY = dt.date(2023, 1, 1)
 """As-of dates of a version still in force are drawn up to this day."""
 QUICK_DOC = "12 CFR 1013"
@@ -100,16 +102,22 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def timed(run: Callable[[Query], list[tuple[str, str, str]]], queries: Sequence[Query]) -> Measure:
-    """Run every query twice (the first pass warms caches), time the second, count recall."""
+    """Each query once to warm caches, then REPEATS times: its latency is the median of those
+    (on a loaded machine one sample is mostly scheduler noise); p50/p95 over the queries, and
+    recall@8 of the first timed run."""
     for query in queries:
         run(query)
     seconds = []
     hits = 0
     for query in queries:
-        start = time.perf_counter()
-        found = run(query)
-        seconds.append(time.perf_counter() - start)
-        hits += query.truth in found
+        samples = []
+        for repeat in range(REPEATS):
+            start = time.perf_counter()
+            found = run(query)
+            samples.append(time.perf_counter() - start)
+            if repeat == 0:
+                hits += query.truth in found
+        seconds.append(statistics.median(samples))
     return Measure(
         p50=1000 * statistics.median(seconds),
         p95=1000 * percentile(seconds, 0.95),

@@ -74,7 +74,7 @@ MERGE_FRACTION = 0.125
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
 _BUILD_CHUNK = 5000
-_FIRST_CANDIDATES = 64
+_FIRST_CANDIDATES = 16
 _OPEN_END = np.iinfo(np.int32).max
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -473,8 +473,15 @@ class SearchIndex:
 
     def df(self, stem: str) -> int:
         """How many passages (main and delta, any version or tenant) contain ``stem``."""
-        postings = self._postings(stem)
-        return 0 if postings is None else int(self._mult[postings[0]].sum())
+        df = 0.0
+        tid = self.main.terms.get(stem)
+        if tid is not None:
+            df += self._main_df[tid]
+        tid = self.delta.terms.get(stem)
+        if tid is not None:
+            lo, hi = self.delta.indptr[tid], self.delta.indptr[tid + 1]
+            df += float(self._mult[self.delta.docs[lo:hi] + len(self.main.contents)].sum())
+        return int(df)
 
     def _postings(self, stem: str) -> tuple[IntArray, FloatArray] | None:
         """The rows (main, then delta) whose content contains ``stem``, and its frequencies."""
@@ -504,6 +511,11 @@ class SearchIndex:
         self._lengths = np.concatenate([self.main.lengths, self.delta.lengths]).astype(np.float64)
         self._passages_total = float(mult.sum())
         self._length_total = float(mult @ self._lengths)
+        indptr = self.main.indptr
+        self._main_df = np.zeros(len(indptr) - 1)
+        if len(self.main.docs):  # passages per term: the multiplicities summed over postings
+            nonempty = indptr[:-1] < indptr[1:]
+            self._main_df[nonempty] = np.add.reduceat(mult[self.main.docs], indptr[:-1][nonempty])
 
     # ------------------------------------------------------------------- search
 
@@ -520,7 +532,7 @@ class SearchIndex:
             if postings is None:
                 continue
             rows, tf = postings
-            idf = bm25_idf(self._passages_total, int(self._mult[rows].sum()))
+            idf = bm25_idf(self._passages_total, self.df(stem))
             length = self._lengths[rows]
             weights.append(idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * length / average))))
             docs.append(rows)
@@ -541,25 +553,36 @@ class SearchIndex:
         if len(candidates) == 0:
             return []
         values = scores[candidates]
-        size = _FIRST_CANDIDATES
+        size = max(_FIRST_CANDIDATES, 2 * limit)
         while True:
             if size < len(candidates):
                 part = np.argpartition(-values, size - 1)[:size]
                 chosen = np.flatnonzero(values >= values[part].min())
             else:
                 chosen = np.arange(len(candidates))
-            hits = self._passages(candidates[chosen], values[chosen], allowed)
-            if len(hits) >= limit or len(chosen) == len(candidates):
+            passages, owners = self._allowed(candidates[chosen], allowed)
+            if len(passages) >= limit or len(chosen) == len(candidates):
                 break
             size *= 8
-        hits.sort(key=lambda hit: -hit.score)
-        if len(hits) > limit:
-            last = hits[limit - 1].score
-            hits = [hit for hit in hits if hit.score >= last]
-        return hits
+        hit_scores = values[chosen][owners]
+        order = np.argsort(-hit_scores, kind="stable")
+        if len(order) > limit:  # keep every passage tied with the last one kept
+            order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
+        codes = self._row_flags[candidates[chosen][owners[order]]]
+        lists = self._flag_lists
+        return [
+            Hit(p, s, lists[c])
+            for p, s, c in zip(
+                passages[order].tolist(),
+                hit_scores[order].tolist(),
+                codes.tolist(),
+                strict=True,
+            )
+        ]
 
-    def _passages(self, rows: IntArray, scores: FloatArray, allowed: BoolArray) -> list[Hit]:
-        """The allowed passages of content ``rows`` (main or delta), each with its row's score."""
+    def _allowed(self, rows: IntArray, allowed: BoolArray) -> tuple[IntArray, IntArray]:
+        """The allowed passages of content ``rows`` (main or delta), and for each the position
+        in ``rows`` of its content."""
         occ = self.occurrences
         n_main = len(self.main.contents)
         main = rows < n_main
@@ -582,18 +605,7 @@ class SearchIndex:
                 ok = allowed[self._delta_versions[picked]]
                 found_passages.append(self._delta_passages[picked][ok])
                 found_owner.append(place[ok])
-        all_passages = np.concatenate(found_passages)
-        owners = np.concatenate(found_owner)
-        all_scores = scores[owners]
-        owner_rows = rows[owners]
-        codes = self._row_flags[owner_rows]
-        lists = self._flag_lists
-        return [
-            Hit(int(p), float(s), lists[c])
-            for p, s, c in zip(
-                all_passages.tolist(), all_scores.tolist(), codes.tolist(), strict=True
-            )
-        ]
+        return np.concatenate(found_passages), np.concatenate(found_owner)
 
 
 def _content_rows(
