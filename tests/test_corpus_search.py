@@ -12,10 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import shared_path
-from hypothesis import given
-from hypothesis import strategies as st
 
-from evidencegate.canonical import canonical_json, sha256_hex
 from evidencegate.contracts import Passage
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.index import analyze, query_stems
@@ -112,27 +109,6 @@ class TestSplitPassages:
     def test_blank_text_has_no_passages(self) -> None:
         """Whitespace-only text yields no passage."""
         assert split_passages(" \n\f\t") == []
-
-    @given(
-        text=st.text(st.characters(blacklist_categories=["Cs"]), max_size=40),
-        doc_id=st.text(max_size=10),
-        numbers=st.tuples(st.integers(0, 2**40), st.integers(0, 2**40), st.integers(1, 9999)),
-    )
-    def test_passage_id_hashes_the_rfc_8785_bytes(
-        self, text: str, doc_id: str, numbers: tuple[int, int, int]
-    ) -> None:
-        """The fast writer gives the same id as hashing the RFC 8785 form of the fields."""
-        start, end, page = numbers
-        fields = {
-            "doc_id": doc_id,
-            "version": "v",
-            "page": page,
-            "char_start": start,
-            "char_end": end,
-            "text": text,
-        }
-        expected = sha256_hex(canonical_json(fields))[:24]
-        assert passage_id(doc_id, "v", page, start, end, text) == expected
 
     def test_passage_id_is_a_content_hash(self) -> None:
         """The id is 24 hex characters that change with any of its inputs."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from evidencegate.canonical import canonical_json, canonical_json_v1, sha256_hex
+from evidencegate.canonical import canonical_json, sha256_hex
 
 __all__ = ["MAX_PASSAGE_CHARS", "passage_context", "passage_id", "split_passages"]
 
@@ -49,26 +49,19 @@ def split_passages(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[Span]:
 def passage_id(
     doc_id: str, version: str, page: int, char_start: int, char_end: int, text: str
 ) -> str:
-    """Content hash of a passage: the first 24 hex characters of sha256 of its canonical JSON.
-
-    On ASCII keys, integers and strings, sorted-key compact JSON (:func:`canonical_json_v1`)
-    is byte for byte RFC 8785, and ~20x faster than the general JCS writer that ingest spent a
-    quarter of its time in; a text JCS refuses (a lone surrogate) goes to :func:`canonical_json`,
-    which raises as before.
-    """
-    fields = {
-        "doc_id": doc_id,
-        "version": version,
-        "page": page,
-        "char_start": char_start,
-        "char_end": char_end,
-        "text": text,
-    }
-    try:
-        data = canonical_json_v1(fields)
-    except UnicodeEncodeError:
-        data = canonical_json(fields)
-    return sha256_hex(data)[:24]
+    """Content hash of a passage: the first 24 hex characters of sha256 of its canonical JSON."""
+    return sha256_hex(
+        canonical_json(
+            {
+                "doc_id": doc_id,
+                "version": version,
+                "page": page,
+                "char_start": char_start,
+                "char_end": char_end,
+                "text": text,
+            }
+        )
+    )[:24]
 
 
 def _split(text: str, span: Span, level: int, max_chars: int, out: list[Span]) -> None:
