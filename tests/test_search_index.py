@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from store_schemas import SCHEMA_3
 from evidencegate.corpus import Store
 from evidencegate.corpus import index as index_module
 from evidencegate.corpus import store as store_module
-from evidencegate.corpus.index import INDEX_FILENAME, analyze, query_stems
+from evidencegate.corpus.index import INDEX_FILENAME, _kth_largest, analyze, query_stems
 from evidencegate.corpus.store import STORE_FILENAME
 
 WORDS = ("loan", "lease", "threshold", "credit", "report", "fee", "limit", "gift", "policy", "cap")
@@ -456,3 +457,20 @@ class TestContentAddressedStore:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 4
         assert db.execute("SELECT count(*) FROM contents").fetchone()[0] == 1
         db.close()
+
+
+class TestKthLargest:
+    @settings(max_examples=60, deadline=None)
+    @given(
+        values=st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.5, 7.0]), min_size=1, max_size=200)
+        | st.lists(st.floats(0.001, 100.0), min_size=1, max_size=200),
+        repeat=st.integers(1, 60),
+        k=st.integers(1, 300),
+    )
+    def test_equals_the_kth_of_the_sorted_values(
+        self, values: list[float], repeat: int, k: int
+    ) -> None:
+        """The sampled threshold never changes the answer, ties and large arrays included."""
+        array = np.repeat(np.array(values), repeat)
+        k = min(k, len(array))
+        assert _kth_largest(array, k) == np.sort(array)[-k]
