@@ -13,7 +13,8 @@ repeat. On each:
 * search p50/p95 (ms) of ``--queries`` queries (default 200; the first eight words of random
   passages, plus the copy's marker at ~1M), top 8, each at a random as-of date inside the source
   passage's version (a query's latency: the median of 5 runs after a warm-up run, the same for
-  every system), and version-correct recall@8 (a result is the source's doc_id, version and
+  every system), the share of queries whose top 8 holds a passage of a version not in force on
+  the as-of date, and version-correct recall@8 (a result is the source's doc_id, version and
   text). evidencegate: ``Store.search`` filtered by as-of (the filter applies before the top k).
   bm25s 0.3 (numba backend, ``backend_selection="numba"``, one thread: its fastest documented
   configuration on this machine), unfiltered and with the as-of filter as its ``weight_mask``
@@ -86,6 +87,8 @@ class Query:
     text: str
     as_of: dt.date
     truth: tuple[str, str, str]
+    stale: frozenset[tuple[str, str]]
+    """(doc_id, version) pairs of the corpus not in force on ``as_of``."""
 
 
 @dataclass
@@ -93,6 +96,7 @@ class Measure:
     p50: float = float("nan")
     p95: float = float("nan")
     recall: float = float("nan")
+    stale: float = float("nan")
     note: str = ""
 
 
@@ -109,6 +113,7 @@ def timed(run: Callable[[Query], list[tuple[str, str, str]]], queries: Sequence[
         run(query)
     seconds = []
     hits = 0
+    stale = 0
     for query in queries:
         samples = []
         for repeat in range(REPEATS):
@@ -117,11 +122,13 @@ def timed(run: Callable[[Query], list[tuple[str, str, str]]], queries: Sequence[
             samples.append(time.perf_counter() - start)
             if repeat == 0:
                 hits += query.truth in found
+                stale += any((doc, version) in query.stale for doc, version, _ in found)
         seconds.append(statistics.median(samples))
     return Measure(
         p50=1000 * statistics.median(seconds),
         p95=1000 * percentile(seconds, 0.95),
         recall=hits / len(queries),
+        stale=stale / len(queries),
     )
 
 
@@ -195,13 +202,18 @@ def make_queries(rows: Sequence[Row], count: int, marked: bool) -> list[Query]:
     random day inside the passage's version (passages of versions never in force skipped)."""
     rng = random.Random(SEED)
     live = [r for r in rows if r.end > r.start and len(r.text.split()) >= 3]
+    intervals = {(r.doc_id, r.version): (r.start, r.end) for r in rows}
     queries = []
     for row in rng.sample(live, min(count, len(live))):
         words = row.text.split()[:QUERY_WORDS]
         if marked and "#" in row.doc_id:
             words.append("copy" + row.doc_id.rsplit("#", 1)[1])
         day = dt.date.fromordinal(rng.randrange(row.start, min(row.end, LAST_DAY.toordinal())))
-        queries.append(Query(" ".join(words), day, (row.doc_id, row.version, row.text)))
+        ordinal = day.toordinal()
+        stale = frozenset(
+            key for key, (start, end) in intervals.items() if not start <= ordinal < end
+        )
+        queries.append(Query(" ".join(words), day, (row.doc_id, row.version, row.text), stale))
     return queries
 
 
@@ -396,6 +408,10 @@ def ms(measure: Measure | None) -> str:
     return f"{measure.p50:.2f} / {measure.p95:.2f}"
 
 
+def stale(measure: Measure | None) -> str:
+    return "—" if measure is None else f"{measure.stale:.3f}"
+
+
 def recall(measure: Measure | None) -> str:
     return "—" if measure is None else f"{measure.recall:.3f}"
 
@@ -428,6 +444,11 @@ def table(scales: Sequence[Scale], queries: int) -> str:
     add("· bm25s unfiltered", lambda s: recall(s.bm25s))
     add("· bm25s weight_mask", lambda s: recall(s.bm25s_masked))
     add("· rank_bm25", lambda s: recall(s.rank_bm25))
+    add("queries with a version not in force in the top 8:", lambda s: "")
+    add("· evidencegate, out of force", lambda s: stale(s.ours))
+    add("· bm25s unfiltered, out of force", lambda s: stale(s.bm25s))
+    add("· bm25s weight_mask, out of force", lambda s: stale(s.bm25s_masked))
+    add("· rank_bm25, out of force", lambda s: stale(s.rank_bm25))
     add(
         "+1 version (ingest + first search)",
         lambda s: "—" if s.add_version is None else f"{s.add_version:.2f} s",
