@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import shared_path
+from store_schemas import write_schema_1_store
 
 from evidencegate.contracts import Outcome, Passage
 from evidencegate.corpus import IngestOptions, Store
@@ -131,18 +131,7 @@ class TestFeedbackRetriever:
 def v1_store(tmp_path: Path) -> Path:
     """A store as schema version 1 wrote it: no entity, aliases, period or extractor."""
     directory = tmp_path / "store"
-    with Store.open(directory) as store:
-        store.ingest(
-            [_md(tmp_path, "a.md", "doc_id: A\nversion: '1'\nversion_date: 2020-01-01")],
-            IngestOptions(authority="primary"),
-        )
-    db = sqlite3.connect(directory / "evidencegate.sqlite3")
-    for column in ("entity", "aliases", "period", "extractor"):
-        db.execute(f"ALTER TABLE versions DROP COLUMN {column}")
-    db.execute("DROP TABLE ingested_files")
-    db.execute("PRAGMA user_version = 1")
-    db.commit()
-    db.close()
+    write_schema_1_store(directory, "The gift limit is $100 per giver per year.")
     return directory
 
 

@@ -121,3 +121,45 @@ class TestIngestBenchmark:
         assert any(cell.startswith("pypdf ") for cell in firsts)
         assert {"ingest_batch jobs=1", "ingest_batch jobs=2"} <= set(firsts)
         assert "target: jobs=2" in result.stdout
+
+
+class TestScaleBenchmark:
+    def test_quick_prints_the_table_beside_the_peers(self) -> None:
+        """benchmarks/scale.py --quick exits 0 and prints our and the peers' rows at both
+        scales; evidencegate never returns a version out of force."""
+        paragraphs = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
+        script = str(REPO / "benchmarks" / "scale.py")
+        result = subprocess.run(
+            [sys.executable, script, "--quick", "--shared", str(paragraphs.parents[2])],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        rows = {
+            line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
+            for line in result.stdout.splitlines()
+            if line.startswith("| ")
+        }
+        assert re.fullmatch(
+            r"[\d.]+ / [\d.]+", rows["· evidencegate Store.search, as-of filtered"][1]
+        )
+        assert re.fullmatch(r"[\d.]+ / [\d.]+", rows["· bm25s numba, unfiltered"][1])
+        assert re.fullmatch(r"[\d.]+ / [\d.]+", rows["· rank_bm25 BM25Okapi, unfiltered"][0])
+        assert rows["· evidencegate, out of force"] == ["0.000", "0.000"]
+        assert float(rows["· evidencegate"][0]) > 0.5
+        assert rows["+1 version (ingest + first search)"][1].endswith(" s")
+
+    def test_missing_shared_data_exits_2(self, tmp_path: Path) -> None:
+        """Without the CFPB paragraphs under --shared it exits 2 naming the path."""
+        script = str(REPO / "benchmarks" / "scale.py")
+        result = subprocess.run(
+            [sys.executable, script, "--quick", "--shared", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=False,
+        )
+        assert result.returncode == 2
+        assert "paragraphs.jsonl" in result.stderr and result.stdout == ""

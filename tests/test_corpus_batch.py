@@ -20,6 +20,7 @@ import pypdf
 import pypdfium2
 import pytest
 from conftest import REPO_ROOT, shared_path
+from store_schemas import SCHEMA_1
 from test_corpus_ingest import make_pdf
 
 from evidencegate.cli.corpus import add_ingest_arguments, run_ingest
@@ -62,7 +63,7 @@ def encrypted_pdf() -> bytes:
 
 
 def check_complete(store_path: Path) -> list[str]:
-    """Every stored version has all its pages, passages and index rows; the version names."""
+    """Every stored version has all its pages, passages and their contents; the version names."""
     with contextlib.closing(sqlite3.connect(store_path)) as db:
         rows = db.execute("SELECT id, doc_id, pages, passages FROM versions").fetchall()
         for version_id, doc_id, pages, passages in rows:
@@ -73,9 +74,11 @@ def check_complete(store_path: Path) -> list[str]:
                 "SELECT count(*) FROM passages WHERE version_id = ?", (version_id,)
             ).fetchone()[0]
             assert (stored_pages, stored_passages) == (pages, passages), doc_id
-        indexed = db.execute("SELECT count(*) FROM passages_fts").fetchone()[0]
+        with_content = db.execute(
+            "SELECT count(*) FROM passages AS p JOIN contents AS c ON c.id = p.content_id"
+        ).fetchone()[0]
         total = db.execute("SELECT count(*) FROM passages").fetchone()[0]
-        assert indexed == total
+        assert with_content == total
         return sorted(row[1] for row in rows)
 
 
@@ -490,9 +493,5 @@ class TestMigration:
 
 def _version_1_schema() -> str:
     """The store schema before entity metadata (version 2) and extractors (version 3)."""
-    schema = store_module._SCHEMA
-    added = "    entity TEXT,\n    aliases TEXT,\n    period TEXT,\n    extractor TEXT,\n"
-    assert added in schema and "CREATE TABLE ingested_files" in schema
-    schema = schema.replace(added, "")
-    start = schema.index("CREATE TABLE ingested_files")
-    return schema[:start] + schema[schema.index(";", start) + 1 :]
+    assert "entity" not in SCHEMA_1 and "ingested_files" not in SCHEMA_1
+    return SCHEMA_1

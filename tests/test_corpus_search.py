@@ -14,8 +14,9 @@ import pytest
 
 from evidencegate.contracts import Passage
 from evidencegate.corpus import IngestOptions, Store
+from evidencegate.corpus.index import analyze, query_stems
 from evidencegate.corpus.passages import MAX_PASSAGE_CHARS, passage_id, split_passages
-from evidencegate.corpus.query import fts_query, query_terms
+from evidencegate.corpus.query import query_terms
 from evidencegate.exceptions import UsageError
 from evidencegate.protocols import Retriever, SourceLookup
 
@@ -122,21 +123,38 @@ class TestSplitPassages:
         assert base not in others and len(others) == 4
 
 
-class TestFtsQuery:
-    def test_terms_are_quoted_and_ored_without_stopwords(self) -> None:
-        """Content words become quoted terms joined by OR; stopwords and repeats are dropped."""
-        assert fts_query("What is the gift limit for the gift register?") == (
-            '"gift" OR "limit" OR "register"'
-        )
+class TestQueryTerms:
+    def test_terms_are_content_words_without_stopwords_or_repeats(self) -> None:
+        """Content words in order of first appearance; stopwords and repeats are dropped."""
+        assert query_terms("What is the gift limit for the gift register?") == [
+            "gift",
+            "limit",
+            "register",
+        ]
+        assert query_stems("What is the gift limit for the gift registers?") == [
+            "gift",
+            "limit",
+            "regist",
+        ]
 
-    def test_fts_syntax_in_the_question_is_plain_text(self) -> None:
-        """Operators, quotes, stars and column filters in user text become quoted plain terms."""
-        query = fts_query('"foo" OR bar* NEAR( text:baz ^qux')
-        assert query == '"foo" OR "bar" OR "near" OR "text" OR "baz" OR "qux"'
+    def test_search_syntax_in_the_question_is_plain_text(self) -> None:
+        """Operators, quotes, stars and column filters in user text are plain words."""
+        assert query_terms('"foo" OR bar* NEAR( text:baz ^qux') == [
+            "foo",
+            "bar",
+            "near",
+            "text",
+            "baz",
+            "qux",
+        ]
 
-    def test_a_question_of_stopwords_has_no_query(self) -> None:
+    def test_a_question_of_stopwords_has_no_terms(self) -> None:
         """Only stopwords and punctuation give no query at all."""
-        assert fts_query("what is it? -- (and) *") is None
+        assert query_stems("what is it? -- (and) *") == []
+
+    def test_accents_are_removed_and_words_stemmed_like_the_index(self) -> None:
+        """Query and index share one analyser: accents folded, Porter stems."""
+        assert analyze("Gebühren REQUIREMENTS") == ["gebuhren", "requir"]
 
     def test_numbers_and_accents_are_terms(self) -> None:
         """Digits and non-ASCII letters are kept as terms, split like the unicode61 tokenizer."""

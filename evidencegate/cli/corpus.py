@@ -168,6 +168,8 @@ def run_ingest(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 130
+            if report.added:  # build or update the ranking index now, not at the first search
+                store.refresh_index()
             stats = store.stats()
     except UsageError as exc:
         print(f"error: {terminal_safe(exc)}", file=sys.stderr)

@@ -1,17 +1,17 @@
-"""Turn a natural-language question into a safe SQLite FTS5 query.
+"""Turn a natural-language question into search terms.
 
-User text never reaches FTS5 as syntax: the question is cut into runs of letters and digits
-(the same notion of a token as the ``unicode61`` tokenizer), stopwords are dropped, and every
-remaining term is written as a double-quoted string, so ``OR``, ``NEAR(``, ``*``, ``^``, ``:``
-and quotes in the question are plain words or separators. The terms are joined with ``OR`` and
-BM25 ranks passages by how many of them they contain and how rare those are.
+The question is cut into runs of letters and digits, case-folded, and stopwords are dropped;
+there is no query syntax, so ``OR``, ``NEAR(``, ``*``, ``^``, ``:`` and quotes in the question
+are plain words or separators. The ranking index (:mod:`evidencegate.corpus.index`) stems the
+terms with the analyser it indexes passages with, and BM25 ranks passages by how many of them
+they contain and how rare those are.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["STOPWORDS", "fts_query", "query_terms"]
+__all__ = ["STOPWORDS", "query_terms"]
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -40,11 +40,3 @@ def query_terms(question: str) -> list[str]:
         seen.add(token)
         terms.append(token)
     return terms
-
-
-def fts_query(question: str) -> str | None:
-    """An FTS5 MATCH expression OR-ing the quoted content terms; None when there are none."""
-    terms = query_terms(question)
-    if not terms:
-        return None
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)

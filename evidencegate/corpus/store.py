@@ -4,10 +4,17 @@
 
 ``versions``  one row per (tenant, doc_id, version), immutable content with its sha256;
               ``effective_to`` and ``superseded_by`` are derived (see ``_supersede``).
-``pages``     the page texts the verifier checks quotes against.
-``passages``  spans of pages (text, offsets, content-hash id) plus a context string (label,
-              page heading, document title), indexed by the FTS5 table ``passages_fts``
-              (external content, ``porter unicode61`` tokenizer).
+``texts``     every distinct string once (page texts, headings, passage texts, contexts),
+              keyed by its sha256: versions that repeat a paragraph share its text.
+``pages``     the page (text and heading ids) the verifier checks quotes against.
+``contents``  each distinct (passage text, context) pair once; the unit the ranking index
+              scores. The context is the passage's label, page heading and document title.
+``passages``  spans of pages (offsets, content-hash id) and their content.
+``meta``      the store's random id and its generation (bumped by every commit that adds rows).
+
+Search goes through the derived ranking index (:mod:`evidencegate.corpus.index`), saved beside
+the database as ``DIR/evidencegate.index.npz``, brought up to the store's generation before any
+search and rebuilt when missing or not this store's.
 
 Tenants: every read takes ``tenant``; ``None`` means the default tenant ``"default"``, never
 "all tenants", so a caller that forgets its tenant sees less, not someone else's documents.
@@ -21,24 +28,33 @@ version fully stored or absent, and ``ingested_files`` lets the next run skip wh
 Schema version 3 added ``versions.extractor`` (the PDF extractor and its version the page
 text came from; ``pypdf`` for PDFs stored before it was recorded, when pypdf was the only
 extractor) and ``ingested_files`` (file content + options key -> the versions that file gave).
+Schema version 4 stores texts once (``texts``, ``contents``) and drops the FTS5 table.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from evidencegate.closing import Closing
 from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
+from evidencegate.corpus.index import (
+    INDEX_FILENAME,
+    SearchIndex,
+    query_stems,
+)
 from evidencegate.corpus.ingest import (
     AUTHORITIES,
     DEFAULT_TENANT,
@@ -51,9 +67,7 @@ from evidencegate.corpus.ingest import (
     PreparedVersion,
     prepare_file,
 )
-from evidencegate.corpus.query import fts_query
 from evidencegate.exceptions import IngestError, StoreError, UsageError
-from evidencegate.hygiene import instruction_flags
 
 __all__ = ["STORE_FILENAME", "Store", "supersession"]
 
@@ -61,20 +75,19 @@ _Day = TypeVar("_Day", str, dt.date)
 
 STORE_FILENAME = "evidencegate.sqlite3"
 _APPLICATION_ID = 0x45564754  # "EVGT" in the SQLite header marks an evidencegate store
-_SCHEMA_VERSION = 3
+_SCHEMA_VERSION = 4
 """2 added the versions' entity, aliases (JSON list) and period; 3 the versions' extractor and
-the ingested_files table. An older store is migrated when opened (the new columns are NULL for
-versions stored before, except extractor, which is 'pypdf' for PDFs)."""
+the ingested_files table; 4 content-addressed texts (texts, contents, meta) instead of texts
+per row and the FTS5 table. An older store is migrated when opened (the new columns are NULL
+for versions stored before, except extractor, which is 'pypdf' for PDFs)."""
 _BUSY_TIMEOUT_S = 300.0
 """How long a write waits for another writer's transaction (one file's commit) to end: long,
 because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
-_CONTEXT_WEIGHT = 1.0
-"""BM25 weight of the context column (label, heading, document title) relative to the passage
-text. Equal: the context column is short, so BM25's length normalisation already makes a heading
-match count; weighting it lower split enumerated paragraphs (e.g. the yearly Regulation M
-threshold figures, whose only link to the question is their parent heading) from their list."""
+_IN_CHUNK = 500
+"""Ids per ``IN (...)`` list when looking texts up by hash (well under SQLite's limit)."""
 
 _SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value ANY NOT NULL) WITHOUT ROWID;
 CREATE TABLE versions (
     id INTEGER PRIMARY KEY,
     tenant TEXT NOT NULL,
@@ -102,14 +115,25 @@ CREATE TABLE ingested_files (
     version_id INTEGER NOT NULL REFERENCES versions (id),
     PRIMARY KEY (key, version_id)
 ) WITHOUT ROWID;
+CREATE TABLE texts (
+    id INTEGER PRIMARY KEY,
+    sha256 BLOB NOT NULL UNIQUE,
+    text TEXT NOT NULL
+);
+CREATE TABLE contents (
+    id INTEGER PRIMARY KEY,
+    text_id INTEGER NOT NULL REFERENCES texts (id),
+    context_id INTEGER NOT NULL REFERENCES texts (id),
+    UNIQUE (text_id, context_id)
+);
 CREATE TABLE pages (
     version_id INTEGER NOT NULL REFERENCES versions (id),
     page INTEGER NOT NULL,
     label TEXT,
-    heading TEXT NOT NULL,
-    text TEXT NOT NULL,
+    heading_id INTEGER NOT NULL REFERENCES texts (id),
+    text_id INTEGER NOT NULL REFERENCES texts (id),
     PRIMARY KEY (version_id, page)
-);
+) WITHOUT ROWID;
 CREATE TABLE passages (
     id INTEGER PRIMARY KEY,
     passage_id TEXT NOT NULL,
@@ -117,13 +141,7 @@ CREATE TABLE passages (
     page INTEGER NOT NULL,
     char_start INTEGER NOT NULL,
     char_end INTEGER NOT NULL,
-    label TEXT,
-    text TEXT NOT NULL,
-    context TEXT NOT NULL
-);
-CREATE INDEX passages_by_id ON passages (passage_id);
-CREATE VIRTUAL TABLE passages_fts USING fts5 (
-    text, context, content='passages', content_rowid='id', tokenize='porter unicode61'
+    content_id INTEGER NOT NULL REFERENCES contents (id)
 );
 """
 
@@ -131,7 +149,58 @@ _VERSION_COLUMNS = (
     "doc_id, version, version_date, effective_from, effective_to, superseded_by, authority, "
     "title, source_uri, sha256, tenant, pages, entity, aliases, period, extractor"
 )
-_MIGRATIONS = {
+
+
+def _content_addressed(db: sqlite3.Connection) -> None:
+    """Schema 3 -> 4: every distinct string (page text, heading, passage text, context) into
+    ``texts`` once, passages onto ``contents``; the FTS5 table gives way to the derived index."""
+    db.create_function("evg_sha256", 1, _text_hash, deterministic=True)
+    statements = [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value ANY NOT NULL) WITHOUT ROWID",
+        "CREATE TABLE texts (id INTEGER PRIMARY KEY, sha256 BLOB NOT NULL UNIQUE, "
+        "text TEXT NOT NULL)",
+        "CREATE TABLE contents (id INTEGER PRIMARY KEY, "
+        "text_id INTEGER NOT NULL REFERENCES texts (id), "
+        "context_id INTEGER NOT NULL REFERENCES texts (id), UNIQUE (text_id, context_id))",
+        "CREATE TEMP TABLE old_pages AS SELECT version_id, page, label, "
+        "evg_sha256(heading) AS heading_sha, heading, evg_sha256(text) AS text_sha, text "
+        "FROM pages",
+        "CREATE TEMP TABLE old_passages AS SELECT id, passage_id, version_id, page, char_start, "
+        "char_end, evg_sha256(text) AS text_sha, text, evg_sha256(context) AS context_sha, "
+        "context FROM passages",
+        "INSERT OR IGNORE INTO texts (sha256, text) SELECT text_sha, text FROM old_pages",
+        "INSERT OR IGNORE INTO texts (sha256, text) SELECT heading_sha, heading FROM old_pages",
+        "INSERT OR IGNORE INTO texts (sha256, text) SELECT text_sha, text FROM old_passages",
+        "INSERT OR IGNORE INTO texts (sha256, text) SELECT context_sha, context FROM old_passages",
+        "INSERT OR IGNORE INTO contents (text_id, context_id) SELECT t.id, c.id "
+        "FROM old_passages AS p JOIN texts AS t ON t.sha256 = p.text_sha "
+        "JOIN texts AS c ON c.sha256 = p.context_sha ORDER BY p.id",
+        "DROP TABLE passages_fts",
+        "DROP TABLE passages",
+        "DROP TABLE pages",
+        "CREATE TABLE pages (version_id INTEGER NOT NULL REFERENCES versions (id), "
+        "page INTEGER NOT NULL, label TEXT, heading_id INTEGER NOT NULL REFERENCES texts (id), "
+        "text_id INTEGER NOT NULL REFERENCES texts (id), PRIMARY KEY (version_id, page)) "
+        "WITHOUT ROWID",
+        "INSERT INTO pages SELECT p.version_id, p.page, p.label, h.id, t.id FROM old_pages AS p "
+        "JOIN texts AS h ON h.sha256 = p.heading_sha JOIN texts AS t ON t.sha256 = p.text_sha",
+        "CREATE TABLE passages (id INTEGER PRIMARY KEY, passage_id TEXT NOT NULL, "
+        "version_id INTEGER NOT NULL REFERENCES versions (id), page INTEGER NOT NULL, "
+        "char_start INTEGER NOT NULL, char_end INTEGER NOT NULL, "
+        "content_id INTEGER NOT NULL REFERENCES contents (id))",
+        "INSERT INTO passages SELECT p.id, p.passage_id, p.version_id, p.page, p.char_start, "
+        "p.char_end, c.id FROM old_passages AS p JOIN texts AS t ON t.sha256 = p.text_sha "
+        "JOIN texts AS x ON x.sha256 = p.context_sha "
+        "JOIN contents AS c ON c.text_id = t.id AND c.context_id = x.id",
+        "DROP TABLE old_pages",
+        "DROP TABLE old_passages",
+    ]
+    for statement in statements:
+        db.execute(statement)
+    _init_meta(db)
+
+
+_MIGRATIONS: dict[int, tuple[str, ...] | Callable[[sqlite3.Connection], None]] = {
     1: (
         "ALTER TABLE versions ADD COLUMN entity TEXT",
         "ALTER TABLE versions ADD COLUMN aliases TEXT",
@@ -144,6 +213,7 @@ _MIGRATIONS = {
         "version_id INTEGER NOT NULL REFERENCES versions (id), "
         "PRIMARY KEY (key, version_id)) WITHOUT ROWID",
     ),
+    3: _content_addressed,
 }
 """Statements that take a store from schema version N to N + 1."""
 
@@ -164,6 +234,10 @@ class Store(Closing):
         """What ``open_store`` opens this store from (see :mod:`evidencegate.corpus.backends`)."""
         self.traces_dir = directory / "traces"
         """Where runs write their trace files by default."""
+        self.index_path = directory / INDEX_FILENAME
+        self._index: SearchIndex | None = None
+        self.messages: TextIO = sys.stderr
+        """Where index messages and the rebuild progress bar go (stderr by default)."""
 
     # ----------------------------------------------------------------------- lifecycle
 
@@ -281,54 +355,98 @@ class Store(Closing):
         for authority in authorities or ():
             if authority not in AUTHORITIES:
                 raise UsageError(f"unknown authority {authority!r} (expected primary or secondary)")
-        match = fts_query(query)
-        if match is None or authorities == [] or doc_ids == []:
+        stems = query_stems(query)
+        if not stems or authorities == [] or doc_ids == []:
             return []
-        day = as_of.isoformat()
-        conditions = [
-            "passages_fts MATCH ?",
-            "v.tenant = ?",
-            "v.effective_from <= ?",
-            "(v.effective_to IS NULL OR v.effective_to > ?)",
-        ]
-        params: list[Any] = [match, tenant or DEFAULT_TENANT, day, day]
-        for column, values in (("v.authority", authorities), ("v.doc_id", doc_ids)):
-            if values is not None:
-                conditions.append(f"{column} IN ({', '.join('?' * len(values))})")
-                params.extend(values)
-        # CROSS JOIN fixes the join order: the full-text match drives, versions are looked up
-        # by primary key. Otherwise SQLite may re-run the match once per candidate version.
-        sql = (
-            "SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text, "
-            "p.label, v.title, v.authority, v.version_date, "
-            f"-bm25(passages_fts, 1.0, {_CONTEXT_WEIGHT}) AS score, p.context "
-            "FROM passages_fts CROSS JOIN passages AS p ON p.id = passages_fts.rowid "
-            "CROSS JOIN versions AS v ON v.id = p.version_id "
-            f"WHERE {' AND '.join(conditions)} "
-            "ORDER BY score DESC, p.passage_id, p.id LIMIT ?"
-        )
-        params.append(limit)
         with self._db() as db:
-            rows = db.execute(sql, params).fetchall()
+            index = self._current_index(db)
+            assert index.versions is not None
+            allowed = index.versions.mask(tenant or DEFAULT_TENANT, as_of, authorities, doc_ids)
+            hits = index.top(stems, allowed, limit) if allowed.any() else []
+            score = {hit.passage: hit.score for hit in hits}
+            flags = {hit.passage: hit.flags for hit in hits}
+            rows = []
+            ids = list(score)
+            for at in range(0, len(ids), _IN_CHUNK):
+                chunk = ids[at : at + _IN_CHUNK]
+                rows.extend(
+                    db.execute(
+                        "SELECT p.id, p.passage_id, v.doc_id, v.version, p.page, p.char_start, "
+                        "p.char_end, t.text, g.label, v.title, v.authority, v.version_date, x.text "
+                        "FROM passages AS p JOIN versions AS v ON v.id = p.version_id "
+                        "JOIN pages AS g ON g.version_id = p.version_id AND g.page = p.page "
+                        "JOIN contents AS c ON c.id = p.content_id "
+                        "JOIN texts AS t ON t.id = c.text_id "
+                        "JOIN texts AS x ON x.id = c.context_id "
+                        f"WHERE p.id IN ({', '.join('?' * len(chunk))})",
+                        chunk,
+                    ).fetchall()
+                )
+        rows.sort(key=lambda row: (-score[row[0]], row[1], row[0]))
         return [
             Passage(
-                passage_id=row[0],
-                doc_id=row[1],
-                version=row[2],
-                page=row[3],
-                char_start=row[4],
-                char_end=row[5],
-                text=row[6],
-                label=row[7],
-                title=row[8],
-                authority=row[9],
-                version_date=dt.date.fromisoformat(row[10]),
-                score=row[11],
+                passage_id=row[1],
+                doc_id=row[2],
+                version=row[3],
+                page=row[4],
+                char_start=row[5],
+                char_end=row[6],
+                text=row[7],
+                label=row[8],
+                title=row[9],
+                authority=row[10],
+                version_date=dt.date.fromisoformat(row[11]),
+                score=score[row[0]],
                 context=row[12],
-                flags=instruction_flags(row[6]),
+                flags=list(flags[row[0]]),
             )
-            for row in rows
+            for row in rows[:limit]
         ]
+
+    def refresh_index(self) -> int:
+        """Bring the ranking index up to date now (rebuilding or merging it if needed) rather
+        than at the next search; return how many distinct passage contents it holds."""
+        with self._db() as db:
+            return self._current_index(db).rows
+
+    def _current_index(self, db: sqlite3.Connection) -> SearchIndex:
+        """The ranking index at the store's current generation: loaded, rebuilt when missing or
+        not this store's, its delta refreshed when the store changed, merged when large."""
+        store_id, generation = _meta(db)
+        index = self._index
+        if index is None or index.store_id != store_id:
+            index, why = SearchIndex.load(self.index_path)
+            if index is not None:
+                why = index.mismatch(db, store_id) or ""
+            if index is None or why:
+                index = self._rebuild(db, store_id, why)
+            self._index = index
+        if index.generation != generation:
+            index.refresh(db, generation)
+            if index.needs_merge():
+                self.messages.write(
+                    f"evidencegate: merging {len(index.delta.contents)} new passage contents "
+                    f"into the search index of {self.directory}\n"
+                )
+                index = self._rebuild(db, store_id, "")
+                index.refresh(db, generation)
+                self._index = index
+        return index
+
+    def _rebuild(self, db: sqlite3.Connection, store_id: str, why: str) -> SearchIndex:
+        if why:
+            self.messages.write(
+                f"evidencegate: rebuilding the search index of {self.directory} ({why})\n"
+            )
+        index = SearchIndex.build(db, store_id, stream=self.messages)
+        try:
+            index.save(self.index_path)
+        except OSError as exc:  # a read-only store still answers, from the index in memory
+            self.messages.write(
+                f"evidencegate: cannot save the search index {self.index_path} ({exc}); "
+                "it is kept in memory for this process\n"
+            )
+        return index
 
     # ----------------------------------------------------------------------- lookups
 
@@ -341,8 +459,9 @@ class Store(Closing):
             if document is None:
                 return None
             row = db.execute(
-                "SELECT pg.label, pg.text, pg.heading FROM pages AS pg "
+                "SELECT pg.label, t.text, h.text FROM pages AS pg "
                 "JOIN versions AS v ON v.id = pg.version_id "
+                "JOIN texts AS t ON t.id = pg.text_id JOIN texts AS h ON h.id = pg.heading_id "
                 "WHERE v.tenant = ? AND v.doc_id = ? AND v.version = ? AND pg.page = ?",
                 (document.tenant, doc_id, version, page),
             ).fetchone()
@@ -386,16 +505,15 @@ class Store(Closing):
         )
 
     def document_frequencies(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many passages (of any version or tenant) contain each term, as BM25 sees it."""
+        """How many passages (of any version or tenant) contain each term, as BM25 sees it (a
+        term that analyses to several stems: its rarest stem)."""
         out: dict[str, int] = {}
         with self._db() as db:
+            index = self._current_index(db)
             for term in dict.fromkeys(terms):
-                match = fts_query(term)
-                if match is None:
-                    continue
-                out[term] = db.execute(
-                    "SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", (match,)
-                ).fetchone()[0]
+                stems = query_stems(term)  # a stopword is no query term: left out, as before
+                if stems:
+                    out[term] = min(index.df(stem) for stem in stems)
         return out
 
     def stats(self) -> dict[str, int]:
@@ -411,9 +529,10 @@ class Store(Closing):
     def integrity_problems(self) -> list[str]:
         """Everything wrong with the store's file and its own invariants; [] when sound.
 
-        SQLite's ``integrity_check`` and ``foreign_key_check``, the full-text index against
-        its content table, and the store's invariants: each version's page and passage counts
-        match its rows, and each passage's text is exactly its span of its page.
+        SQLite's ``integrity_check`` and ``foreign_key_check``, and the store's invariants:
+        each version's page and passage counts match its rows, each stored text hashes to its
+        key, and each passage's text is exactly its span of its page. (The ranking index is
+        derived: it is rebuilt, not checked, when it does not match the store.)
         """
         checks = (
             ("sqlite integrity_check", "PRAGMA integrity_check", lambda rows: rows != [("ok",)]),
@@ -433,26 +552,28 @@ class Store(Closing):
                 bool,
             ),
             (
+                "text is its sha256",
+                "SELECT id FROM texts WHERE sha256 != evg_sha256(text) LIMIT 5",
+                bool,
+            ),
+            (
                 "passage text is its span of the page",
                 "SELECT p.passage_id FROM passages AS p JOIN pages AS g "
                 "ON g.version_id = p.version_id AND g.page = p.page "
-                "WHERE substr(g.text, p.char_start + 1, p.char_end - p.char_start) != p.text "
+                "JOIN texts AS pt ON pt.id = g.text_id JOIN contents AS c ON c.id = p.content_id "
+                "JOIN texts AS t ON t.id = c.text_id "
+                "WHERE substr(pt.text, p.char_start + 1, p.char_end - p.char_start) != t.text "
                 "LIMIT 5",
                 bool,
             ),
         )
         problems = []
         with self._db() as db:
+            db.create_function("evg_sha256", 1, _text_hash, deterministic=True)
             for name, sql, bad in checks:
                 rows = db.execute(sql).fetchall()
                 if bad(rows):
                     problems.append(f"{name}: {rows[:5]}")
-            try:  # FTS5 compares its index with the content table (no change is made)
-                db.execute(
-                    "INSERT INTO passages_fts (passages_fts, rank) VALUES ('integrity-check', 1)"
-                )
-            except sqlite3.DatabaseError as exc:
-                problems.append(f"full-text index: {exc}")
         return problems
 
     def _versions(
@@ -500,6 +621,7 @@ def _create_schema(db: sqlite3.Connection) -> None:
         for statement in _SCHEMA.split(";"):
             if statement.strip():
                 db.execute(statement)
+        _init_meta(db)
         db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
         db.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
     except BaseException:
@@ -531,8 +653,12 @@ def _migrate(db: sqlite3.Connection, schema: int) -> None:
     try:
         current = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have won
         while current in _MIGRATIONS:
-            for statement in _MIGRATIONS[current]:
-                db.execute(statement)
+            step = _MIGRATIONS[current]
+            if callable(step):
+                step(db)
+            else:
+                for statement in step:
+                    db.execute(statement)
             current += 1
             db.execute(f"PRAGMA user_version = {current}")
     except BaseException:
@@ -553,6 +679,68 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
             db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def _init_meta(db: sqlite3.Connection) -> None:
+    db.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)",
+        (("store_id", uuid.uuid4().hex), ("generation", 1)),
+    )
+
+
+def _meta(db: sqlite3.Connection) -> tuple[str, int]:
+    """The store's id and generation (bumped by every commit that stores a version)."""
+    values = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    return str(values["store_id"]), int(values["generation"])
+
+
+def _text_hash(text: str) -> bytes:
+    """The key of a stored text: sha256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _intern_texts(db: sqlite3.Connection, strings: Iterable[str]) -> dict[str, int]:
+    """The ``texts`` row id of each string, storing the strings not yet stored."""
+    keys = {text: _text_hash(text) for text in strings}
+    ids: dict[bytes, int] = {}
+    hashes = list(set(keys.values()))
+    for at in range(0, len(hashes), _IN_CHUNK):
+        chunk = hashes[at : at + _IN_CHUNK]
+        ids.update(
+            db.execute(
+                f"SELECT sha256, id FROM texts WHERE sha256 IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+        )
+    for text, key in keys.items():
+        if key not in ids:
+            cursor = db.execute("INSERT INTO texts (sha256, text) VALUES (?, ?)", (key, text))
+            assert cursor.lastrowid is not None
+            ids[key] = cursor.lastrowid
+    return {text: ids[key] for text, key in keys.items()}
+
+
+def _intern_contents(
+    db: sqlite3.Connection, pairs: Iterable[tuple[int, int]]
+) -> dict[tuple[int, int], int]:
+    """The ``contents`` row id of each (text id, context id) pair, storing new pairs."""
+    wanted = set(pairs)
+    ids: dict[tuple[int, int], int] = {}
+    text_ids = list({text for text, _ in wanted})
+    for at in range(0, len(text_ids), _IN_CHUNK):
+        chunk = text_ids[at : at + _IN_CHUNK]
+        for cid, text, context in db.execute(
+            "SELECT id, text_id, context_id FROM contents "
+            f"WHERE text_id IN ({', '.join('?' * len(chunk))})",
+            chunk,
+        ):
+            if (text, context) in wanted:
+                ids[(text, context)] = cid
+    for pair in sorted(wanted - ids.keys()):
+        cursor = db.execute("INSERT INTO contents (text_id, context_id) VALUES (?, ?)", pair)
+        assert cursor.lastrowid is not None
+        ids[pair] = cursor.lastrowid
+    return ids
 
 
 def _skip_keys(db: sqlite3.Connection) -> frozenset[str]:
@@ -583,18 +771,14 @@ def _commit_file(db: sqlite3.Connection, prepared: PreparedFile) -> list[Ingeste
             )
             for row in rows
         ]
-    last_passage: int = db.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0]
     stored: list[IngestedVersion] = []
     version_ids: list[int] = []
     for version in prepared.versions:
         version_id, result = _store_version(db, version)
         stored.append(result)
         version_ids.append(version_id)
-    db.execute(
-        "INSERT INTO passages_fts (rowid, text, context) "
-        "SELECT id, text, context FROM passages WHERE id > ?",
-        (last_passage,),
-    )
+    if any(v.status == "added" for v in stored):
+        db.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
     for tenant, doc_id in sorted({(v.tenant, v.doc_id) for v in stored if v.status == "added"}):
         _supersede(db, tenant, doc_id)
     db.executemany(
@@ -657,17 +841,32 @@ def _store_version(
         ),
     ).lastrowid
     assert version_id is not None
+    text_ids = _intern_texts(
+        db,
+        [
+            *(page.text for page in version.pages),
+            *(page.heading for page in version.pages),
+            *(row[5] for row in prepared.passages),
+            *(row[6] for row in prepared.passages),
+        ],
+    )
     db.executemany(
-        "INSERT INTO pages (version_id, page, label, heading, text) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO pages (version_id, page, label, heading_id, text_id) VALUES (?, ?, ?, ?, ?)",
         (
-            (version_id, number, page.label, page.heading, page.text)
+            (version_id, number, page.label, text_ids[page.heading], text_ids[page.text])
             for number, page in enumerate(version.pages, 1)
         ),
     )
+    content_ids = _intern_contents(
+        db, ((text_ids[row[5]], text_ids[row[6]]) for row in prepared.passages)
+    )
     db.executemany(
-        "INSERT INTO passages (passage_id, version_id, page, char_start, char_end, label, text, "
-        "context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ((pid, version_id, *rest) for pid, *rest in prepared.passages),
+        "INSERT INTO passages (passage_id, version_id, page, char_start, char_end, content_id) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            (pid, version_id, page, start, end, content_ids[(text_ids[text], text_ids[context])])
+            for pid, page, start, end, _label, text, context in prepared.passages
+        ),
     )
     added = IngestedVersion(
         **common,

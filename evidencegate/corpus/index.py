@@ -1,0 +1,665 @@
+"""The ranking index: BM25 over the store's distinct passage contents, filtered before the top k.
+
+The store (:mod:`evidencegate.corpus.store`) is the source of truth; this index is derived from
+it and can always be rebuilt. Its unit is a *content*: one distinct (passage text, context)
+pair, indexed once however many versions repeat it. Each content keeps the list of passages
+that use it (its *occurrences*) with their version, so a search masks versions first (tenant,
+as-of interval, authority, doc_id) and only then takes the top k: the result is exactly the
+exhaustive ranking of the passages that pass the filters.
+
+Scoring is the BM25 of SQLite FTS5 (``k1=1.2``, ``b=0.75``, ``idf = ln((N - n + 0.5) /
+(n + 0.5))``, at least 1e-6), over the passage text and its context (label, heading, document
+title) as one field. N, n and the average length count passages (each content weighted by how
+many passages use it), as FTS5 did over its rows: a content is scored once, with the score BM25
+gives each of its passages. Terms are runs of
+letters and digits, case-folded, accents removed and Porter-stemmed (:func:`analyze`), the same
+function for the index and the query. Term frequencies and lengths are stored, not final
+weights, so that statistics are always those of the whole store at query time.
+
+Segments, as search engines keep them: the *main* segment is written to
+``DIR/evidencegate.index.npz`` (numpy arrays, atomically replaced) and records the store's id
+and the last content and passage row it covers. Contents and passages stored after it form the
+*delta*, built in memory from the store when a search sees a new store generation; when the delta
+grows past :data:`MERGE_FRACTION` of the main segment, the two are merged (the main segment is
+rebuilt and saved). An index file that is missing, unreadable, of another format or of another
+store is rebuilt, with a message and a progress bar on stderr; a search never answers from it
+without the delta that brings it up to the store's current generation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import math
+import os
+import re
+import sqlite3
+import tempfile
+import time
+import unicodedata
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
+import snowballstemmer
+
+from evidencegate._version import __version__
+from evidencegate.corpus.query import query_terms
+from evidencegate.hygiene import instruction_flags
+
+__all__ = [
+    "INDEX_FILENAME",
+    "MERGE_FRACTION",
+    "Hit",
+    "SearchIndex",
+    "VersionTable",
+    "analyze",
+    "bm25_idf",
+    "bm25_weight",
+    "query_stems",
+]
+
+INDEX_FILENAME = "evidencegate.index.npz"
+_FORMAT = 1
+"""Version of the index file layout; another value is rebuilt."""
+K1 = 1.2
+B = 0.75
+MERGE_FRACTION = 0.125
+"""The delta is merged into the main segment once it holds this fraction of the main segment's
+contents or passages (and at least :data:`_MERGE_MIN` of them)."""
+_MERGE_MIN = 2000
+_BUILD_CHUNK = 5000
+_FIRST_CANDIDATES = 16
+_OPEN_END = np.iinfo(np.int32).max
+
+_TOKEN = re.compile(r"[^\W_]+")
+_STEMMER = snowballstemmer.stemmer("porter")
+_STEMS: dict[str, str] = {}
+
+IntArray = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def analyze(text: str) -> list[str]:
+    """The index terms of ``text`` in order: letter/digit runs, case-folded, accents removed,
+    Porter-stemmed (like FTS5's ``porter unicode61`` tokenizer). Stopwords are kept (they count
+    in a passage's length); queries drop them before (:func:`query_stems`)."""
+    folded = text.casefold()
+    if not folded.isascii():
+        folded = "".join(
+            ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(ch)
+        )
+    stems = _STEMS
+    out = []
+    for token in _TOKEN.findall(folded):
+        stem = stems.get(token)
+        if stem is None:
+            stem = stems[token] = _STEMMER.stemWord(token) if len(token) > 2 else token
+        out.append(stem)
+    return out
+
+
+def query_stems(question: str) -> list[str]:
+    """The stems a question searches for: its content terms (:func:`query_terms`, stopwords
+    dropped), each analysed. Two words with one stem count twice, as two FTS5 phrases did."""
+    return [stem for term in query_terms(question) for stem in analyze(term)]
+
+
+def bm25_idf(rows: float, df: float) -> float:
+    """FTS5's BM25 idf of a term found in ``df`` of ``rows`` contents (never below 1e-6)."""
+    idf = math.log((rows - df + 0.5) / (df + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def bm25_weight(idf: float, tf: float, length: float, average: float) -> float:
+    """One term's BM25 contribution to a content (the formula the index vectorises)."""
+    return idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * length / average)))
+
+
+# --------------------------------------------------------------------------- versions
+
+
+@dataclass(frozen=True, slots=True)
+class VersionTable:
+    """Every stored version's filter fields as arrays indexed by version row id."""
+
+    tenant: Int32Array
+    doc: Int32Array
+    authority: Int32Array
+    start: Int32Array
+    end: Int32Array
+    tenants: dict[str, int]
+    docs: dict[str, int]
+
+    @classmethod
+    def load(cls, db: sqlite3.Connection) -> VersionTable:
+        rows = db.execute(
+            "SELECT id, tenant, doc_id, authority, effective_from, effective_to FROM versions"
+        ).fetchall()
+        size = max((row[0] for row in rows), default=0) + 1
+        tenant = np.full(size, -1, dtype=np.int32)
+        doc = np.full(size, -1, dtype=np.int32)
+        authority = np.full(size, -1, dtype=np.int32)
+        start = np.full(size, _OPEN_END, dtype=np.int32)
+        end = np.zeros(size, dtype=np.int32)
+        tenants: dict[str, int] = {}
+        docs: dict[str, int] = {}
+        for vid, ten, doc_id, auth, begin, until in rows:
+            tenant[vid] = tenants.setdefault(ten, len(tenants))
+            doc[vid] = docs.setdefault(doc_id, len(docs))
+            authority[vid] = 0 if auth == "primary" else 1
+            start[vid] = dt.date.fromisoformat(begin).toordinal()
+            end[vid] = dt.date.fromisoformat(until).toordinal() if until else _OPEN_END
+        return cls(tenant, doc, authority, start, end, tenants, docs)
+
+    def mask(
+        self,
+        tenant: str,
+        as_of: dt.date,
+        authorities: Sequence[str] | None,
+        doc_ids: Sequence[str] | None,
+    ) -> BoolArray:
+        """Which versions pass the filters: tenant, ``start <= as_of < end``, authority, doc."""
+        code = self.tenants.get(tenant)
+        if code is None:
+            return np.zeros(len(self.tenant), dtype=bool)
+        day = as_of.toordinal()
+        keep: BoolArray = (self.tenant == code) & (self.start <= day) & (day < self.end)
+        if authorities is not None:
+            wanted = [0 if a == "primary" else 1 for a in authorities]
+            keep &= np.isin(self.authority, wanted)
+        if doc_ids is not None:
+            codes = [self.docs[d] for d in doc_ids if d in self.docs]
+            keep &= np.isin(self.doc, codes)
+        return keep
+
+
+# --------------------------------------------------------------------------- segments
+
+
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    """Postings (CSR by term) of a run of contents, and the passages that use each content."""
+
+    terms: dict[str, int]
+    indptr: IntArray
+    docs: Int32Array
+    tfs: npt.NDArray[np.uint16]
+    lengths: Int32Array
+    contents: IntArray
+    """SQLite ``contents.id`` of each row (ascending)."""
+    flags: npt.NDArray[np.int32]
+    """Each row's instruction flags (:func:`instruction_flags` of its text), as a number in
+    the index's table of flag lists: computed once per distinct text, not per search."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Occurrences:
+    """Passages by content row: ``passage[ptr[r]:ptr[r + 1]]`` use row ``r``."""
+
+    ptr: IntArray
+    passage: IntArray
+    version: Int32Array
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A passage row that passed the filters, with its content's BM25 score and the
+    instruction flags of its text."""
+
+    passage: int
+    score: float
+    flags: tuple[str, ...]
+
+
+def _build_segment(
+    rows: Iterable[tuple[int, str, str]],
+    flag_sets: dict[tuple[str, ...], int],
+    progress: Callable[[int], None] | None = None,
+) -> _Segment:
+    """Analyse contents ``(id, text, context)`` (ascending id) into a segment; new flag lists
+    are added to ``flag_sets``."""
+    terms: dict[str, int] = {}
+    tokens = array("i")
+    lengths = array("i")
+    contents = array("q")
+    flags = array("i")
+    done = 0
+    for cid, text, context in rows:
+        stems = analyze(text)
+        stems.extend(analyze(context))
+        tokens.extend([terms.setdefault(s, len(terms)) for s in stems])
+        lengths.append(len(stems))
+        contents.append(cid)
+        flags.append(flag_sets.setdefault(tuple(instruction_flags(text)), len(flag_sets)))
+        done += 1
+        if progress is not None and done % _BUILD_CHUNK == 0:
+            progress(done)
+    if progress is not None:
+        progress(done)
+    n = len(contents)
+    length_array = np.frombuffer(lengths, dtype=np.int32).copy()
+    term_ids = np.frombuffer(tokens, dtype=np.int32).astype(np.int64)
+    doc_ids = np.repeat(np.arange(n, dtype=np.int64), length_array)
+    keys, counts = np.unique(term_ids * max(n, 1) + doc_ids, return_counts=True)
+    posting_terms = keys // max(n, 1)
+    indptr = np.zeros(len(terms) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(posting_terms, minlength=len(terms)), out=indptr[1:])
+    return _Segment(
+        terms=terms,
+        indptr=indptr,
+        docs=(keys % max(n, 1)).astype(np.int32),
+        tfs=np.minimum(counts, np.iinfo(np.uint16).max).astype(np.uint16),
+        lengths=length_array,
+        contents=np.frombuffer(contents, dtype=np.int64).copy(),
+        flags=np.frombuffer(flags, dtype=np.int32).copy(),
+    )
+
+
+def _occurrences(
+    rows: Sequence[tuple[int, int, int]], contents: IntArray
+) -> tuple[IntArray, IntArray, Int32Array]:
+    """Passages ``(id, content_id, version_id)`` as (content row, passage, version) arrays,
+    sorted by content row then passage; ``contents`` maps rows to content ids (ascending)."""
+    if not rows:
+        return (
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int32),
+        )
+    table = np.array(rows, dtype=np.int64)
+    row = np.searchsorted(contents, table[:, 1])
+    order = np.lexsort((table[:, 0], row))
+    return row[order], table[order, 0], table[order, 2].astype(np.int32)
+
+
+# --------------------------------------------------------------------------- the index
+
+
+class SearchIndex:
+    """The main segment (loaded from or saved to disk) plus the delta of newer store rows."""
+
+    def __init__(
+        self,
+        main: _Segment,
+        occurrences: _Occurrences,
+        *,
+        store_id: str,
+        last_content: int,
+        last_passage: int,
+        flag_sets: dict[tuple[str, ...], int],
+    ) -> None:
+        self.flag_sets = flag_sets
+        self._flag_lists = list(flag_sets)
+        self.main = main
+        self.occurrences = occurrences
+        self.store_id = store_id
+        self.last_content = last_content
+        self.last_passage = last_passage
+        self.delta = _build_segment((), flag_sets)
+        self.generation: int | None = None
+        self.versions: VersionTable | None = None
+        self._row_flags = main.flags
+        self._delta_rows = np.zeros(0, dtype=np.int64)
+        self._delta_passages = np.zeros(0, dtype=np.int64)
+        self._delta_versions = np.zeros(0, dtype=np.int32)
+        self._statistics()
+
+    # ------------------------------------------------------------------- build, save, load
+
+    @classmethod
+    def build(
+        cls, db: sqlite3.Connection, store_id: str, *, stream: TextIO | None = None
+    ) -> SearchIndex:
+        """Index every content and passage of the store (one read transaction)."""
+        db.execute("BEGIN")
+        try:
+            last_content = db.execute("SELECT coalesce(max(id), 0) FROM contents").fetchone()[0]
+            last_passage = db.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0]
+            bar = _Progress(stream, "indexing", last_content)
+            flag_sets: dict[tuple[str, ...], int] = {(): 0}
+            main = _build_segment(_content_rows(db, 0, last_content), flag_sets, bar.update)
+            occ = db.execute(
+                "SELECT id, content_id, version_id FROM passages WHERE id <= ?", (last_passage,)
+            ).fetchall()
+        finally:
+            db.execute("COMMIT")
+        rows, passages, versions = _occurrences(occ, main.contents)
+        ptr = np.zeros(len(main.contents) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(main.contents)), out=ptr[1:])
+        bar.done()
+        return cls(
+            main,
+            _Occurrences(ptr, passages, versions),
+            store_id=store_id,
+            last_content=last_content,
+            last_passage=last_passage,
+            flag_sets=flag_sets,
+        )
+
+    def save(self, path: Path) -> None:
+        """Write the main segment to ``path`` atomically (a temporary file, then a rename)."""
+        meta = {
+            "format": _FORMAT,
+            "built_by": __version__,
+            "flag_sets": [list(flags) for flags in self.flag_sets],
+            "store_id": self.store_id,
+            "last_content": self.last_content,
+            "last_passage": self.last_passage,
+        }
+        words = "\n".join(sorted(self.main.terms, key=self.main.terms.__getitem__))
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.savez(
+                    out,
+                    meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+                    terms=np.frombuffer(words.encode(), dtype=np.uint8),
+                    indptr=self.main.indptr,
+                    docs=self.main.docs,
+                    tfs=self.main.tfs,
+                    lengths=self.main.lengths,
+                    contents=self.main.contents,
+                    flags=self.main.flags,
+                    occ_ptr=self.occurrences.ptr,
+                    occ_passage=self.occurrences.passage,
+                    occ_version=self.occurrences.version,
+                )
+            os.replace(name, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name)
+            raise
+
+    @classmethod
+    def load(cls, path: Path) -> tuple[SearchIndex | None, str]:
+        """The index saved at ``path``, or None and why it cannot be used."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(bytes(data["meta"]).decode())
+                if meta.get("format") != _FORMAT or meta.get("built_by") != __version__:
+                    return None, (
+                        f"index format {meta.get('format')} by evidencegate "
+                        f"{meta.get('built_by')} (this is format {_FORMAT}, {__version__})"
+                    )
+                flag_sets = {tuple(flags): i for i, flags in enumerate(meta["flag_sets"])}
+                text = bytes(data["terms"]).decode()
+                terms = {word: i for i, word in enumerate(text.split("\n"))} if text else {}
+                main = _Segment(
+                    terms=terms,
+                    indptr=data["indptr"],
+                    docs=data["docs"],
+                    tfs=data["tfs"],
+                    lengths=data["lengths"],
+                    contents=data["contents"],
+                    flags=data["flags"],
+                )
+                occurrences = _Occurrences(
+                    data["occ_ptr"], data["occ_passage"], data["occ_version"]
+                )
+            index = cls(
+                main,
+                occurrences,
+                store_id=str(meta["store_id"]),
+                last_content=int(meta["last_content"]),
+                last_passage=int(meta["last_passage"]),
+                flag_sets=flag_sets,
+            )
+        except FileNotFoundError:
+            return None, "no index yet"
+        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            return None, f"unreadable index ({type(exc).__name__}: {exc})"
+        if len(terms) + 1 != len(main.indptr) or len(occurrences.ptr) != len(main.contents) + 1:
+            return None, "inconsistent index arrays"
+        return index, ""
+
+    def mismatch(self, db: sqlite3.Connection, store_id: str) -> str | None:
+        """Why this index does not describe the store's first rows, or None when it does."""
+        if self.store_id != store_id:
+            return "it was built for another store"
+        contents, passages = db.execute(
+            "SELECT (SELECT count(*) FROM contents WHERE id <= ?), "
+            "(SELECT count(*) FROM passages WHERE id <= ?)",
+            (self.last_content, self.last_passage),
+        ).fetchone()
+        if contents != len(self.main.contents) or passages != len(self.occurrences.passage):
+            return "its contents and passages differ from the store's"
+        return None
+
+    # ------------------------------------------------------------------- delta
+
+    def refresh(self, db: sqlite3.Connection, generation: int) -> None:
+        """Bring versions and the delta up to the store's ``generation`` (one read snapshot)."""
+        db.execute("BEGIN")
+        try:
+            self.versions = VersionTable.load(db)
+            self.delta = _build_segment(_content_rows(db, self.last_content, None), self.flag_sets)
+            occ = db.execute(
+                "SELECT id, content_id, version_id FROM passages WHERE id > ?",
+                (self.last_passage,),
+            ).fetchall()
+        finally:
+            db.execute("COMMIT")
+        self._flag_lists = list(self.flag_sets)
+        self._row_flags = np.concatenate([self.main.flags, self.delta.flags])
+        all_contents = np.concatenate([self.main.contents, self.delta.contents])
+        rows, passages, versions = _occurrences(occ, all_contents)
+        self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
+        self._statistics()
+        self.generation = generation
+
+    def needs_merge(self) -> bool:
+        """Whether the delta has grown enough to be merged into the main segment."""
+        contents = len(self.delta.contents)
+        passages = len(self._delta_passages)
+        return max(contents, passages) >= max(
+            _MERGE_MIN,
+            MERGE_FRACTION * min(len(self.main.contents), len(self.occurrences.passage)),
+        )
+
+    @property
+    def rows(self) -> int:
+        return len(self.main.contents) + len(self.delta.contents)
+
+    def df(self, stem: str) -> int:
+        """How many passages (main and delta, any version or tenant) contain ``stem``."""
+        df = 0.0
+        tid = self.main.terms.get(stem)
+        if tid is not None:
+            df += self._main_df[tid]
+        tid = self.delta.terms.get(stem)
+        if tid is not None:
+            lo, hi = self.delta.indptr[tid], self.delta.indptr[tid + 1]
+            df += float(self._mult[self.delta.docs[lo:hi] + len(self.main.contents)].sum())
+        return int(df)
+
+    def _statistics(self) -> None:
+        """Passages per content row (its multiplicity) and the totals BM25 counts passages by:
+        scores are those of BM25 over every stored passage, computed once per distinct one."""
+        n_main = len(self.main.contents)
+        mult = np.zeros(self.rows, dtype=np.float64)
+        mult[:n_main] = np.diff(self.occurrences.ptr)
+        mult += np.bincount(self._delta_rows, minlength=self.rows)
+        self._mult = mult
+        self._lengths = np.concatenate([self.main.lengths, self.delta.lengths]).astype(np.float64)
+        self._passages_total = float(mult.sum())
+        self._length_total = float(mult @ self._lengths)
+        # Each posting's BM25 term-frequency part at the current average length (its idf is
+        # applied per query), in the formula's own order of operations, so that scores are
+        # bit for bit bm25_weight's.
+        average = self._length_total / self._passages_total if self._length_total else 1.0
+        self._main_docs = self.main.docs.astype(np.intp)
+        self._delta_docs = self.delta.docs.astype(np.intp) + n_main
+        self._main_weights = _tf_part(self.main.tfs, self._lengths[self._main_docs], average)
+        self._delta_weights = _tf_part(self.delta.tfs, self._lengths[self._delta_docs], average)
+        indptr = self.main.indptr
+        self._main_df = np.zeros(len(indptr) - 1)
+        if len(self.main.docs):  # passages per term: the multiplicities summed over postings
+            nonempty = indptr[:-1] < indptr[1:]
+            self._main_df[nonempty] = np.add.reduceat(mult[self.main.docs], indptr[:-1][nonempty])
+
+    # ------------------------------------------------------------------- search
+
+    def scores(self, stems: Sequence[str]) -> FloatArray:
+        """BM25 score of every content row (main rows, then delta rows) for ``stems``."""
+        total = self.rows
+        if total == 0 or self._passages_total == 0:
+            return np.zeros(total)
+        scores = np.zeros(total)
+        for stem in stems:
+            idf = bm25_idf(self._passages_total, self.df(stem))
+            for segment, docs, weights in (
+                (self.main, self._main_docs, self._main_weights),
+                (self.delta, self._delta_docs, self._delta_weights),
+            ):
+                tid = segment.terms.get(stem)
+                if tid is not None:
+                    lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
+                    scores += np.bincount(
+                        docs[lo:hi], weights=idf * weights[lo:hi], minlength=total
+                    )
+        return scores
+
+    def top(self, stems: Sequence[str], allowed: BoolArray, limit: int) -> list[Hit]:
+        """The best passages whose version is ``allowed``: at least ``limit`` of them when that
+        many match, plus every passage tied with the last one (the caller orders ties).
+
+        Candidates are taken best first in growing slices; each slice's passages are filtered
+        by version before any is kept, so the result is the exhaustive filtered ranking.
+        """
+        scores = self.scores(stems)
+        candidates = np.flatnonzero(scores)  # (partitioning the zeros too is 10x slower)
+        if len(candidates) == 0:
+            return []
+        values = scores[candidates]
+        size = max(_FIRST_CANDIDATES, 2 * limit)
+        while True:
+            if size < len(candidates):
+                chosen = candidates[values >= _kth_largest(values, size)]
+            else:
+                chosen = candidates
+            passages, owners = self._allowed(chosen, allowed)
+            if len(passages) >= limit or len(chosen) == len(candidates):
+                break
+            size *= 8
+        hit_scores = scores[chosen][owners]
+        order = np.argsort(-hit_scores, kind="stable")
+        if len(order) > limit:  # keep every passage tied with the last one kept
+            order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
+        codes = self._row_flags[chosen[owners[order]]]
+        lists = self._flag_lists
+        return [
+            Hit(p, s, lists[c])
+            for p, s, c in zip(
+                passages[order].tolist(),
+                hit_scores[order].tolist(),
+                codes.tolist(),
+                strict=True,
+            )
+        ]
+
+    def _allowed(self, rows: IntArray, allowed: BoolArray) -> tuple[IntArray, IntArray]:
+        """The allowed passages of content ``rows`` (main or delta), and for each the position
+        in ``rows`` of its content."""
+        occ = self.occurrences
+        n_main = len(self.main.contents)
+        main = rows < n_main
+        main_rows = rows[main]
+        starts = occ.ptr[main_rows]
+        counts = occ.ptr[main_rows + 1] - starts
+        owner = np.repeat(np.flatnonzero(main), counts)
+        positions = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(
+            int(counts.sum())
+        )
+        passages = occ.passage[positions]
+        keep = allowed[occ.version[positions]]
+        found_passages = [passages[keep]]
+        found_owner = [owner[keep]]
+        if len(self._delta_rows):
+            picked = np.isin(self._delta_rows, rows)
+            if picked.any():
+                where = np.argsort(rows)
+                place = where[np.searchsorted(rows, self._delta_rows[picked], sorter=where)]
+                ok = allowed[self._delta_versions[picked]]
+                found_passages.append(self._delta_passages[picked][ok])
+                found_owner.append(place[ok])
+        return np.concatenate(found_passages), np.concatenate(found_owner)
+
+
+def _kth_largest(values: FloatArray, k: int) -> float:
+    """The k-th largest of ``values`` (1 <= k <= len). A strided sample gives a threshold
+    that about 2k values pass; only those are partitioned (numpy's partition of 100k+ values,
+    many of them tied, costs milliseconds). Falls back to the whole array."""
+    n = len(values)
+    if n > 8 * k and n > 4096:
+        sample = values[:: n // 1024]
+        take = min(len(sample), 2 + 2 * k * len(sample) // n)
+        estimate = np.partition(sample, len(sample) - take)[len(sample) - take]
+        above = values[values >= estimate]
+        if len(above) >= k:
+            values = above
+            n = len(above)
+    return float(np.partition(values, n - k)[n - k])
+
+
+def _tf_part(tfs: npt.NDArray[np.uint16], lengths: FloatArray, average: float) -> FloatArray:
+    tf = tfs.astype(np.float64)
+    part: FloatArray = (tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * lengths / average))
+    return part
+
+
+def _content_rows(
+    db: sqlite3.Connection, after: int, upto: int | None
+) -> Iterable[tuple[int, str, str]]:
+    sql = (
+        "SELECT c.id, t.text, x.text FROM contents AS c JOIN texts AS t ON t.id = c.text_id "
+        "JOIN texts AS x ON x.id = c.context_id WHERE c.id > ?"
+    )
+    params: tuple[Any, ...] = (after,)
+    if upto is not None:
+        sql += " AND c.id <= ?"
+        params = (after, upto)
+    cursor = db.execute(sql + " ORDER BY c.id", params)
+    while batch := cursor.fetchmany(_BUILD_CHUNK):
+        yield from batch
+
+
+class _Progress:
+    """A one-line progress bar on a terminal; start and end lines otherwise."""
+
+    def __init__(self, stream: TextIO | None, what: str, total: int) -> None:
+        self.stream = stream
+        self.what = what
+        self.total = total
+        self.started = time.perf_counter()
+        self.tty = bool(stream is not None and stream.isatty())
+
+    def update(self, done: int) -> None:
+        if self.stream is None or not self.tty:
+            return
+        width = 30
+        filled = width * done // max(self.total, 1)
+        self.stream.write(
+            f"\r{self.what} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}"
+        )
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.stream is None:
+            return
+        seconds = time.perf_counter() - self.started
+        prefix = "\r" if self.tty else ""
+        self.stream.write(
+            f"{prefix}{self.what}: {self.total} distinct passage contents in {seconds:.1f} s\n"
+        )
+        self.stream.flush()
