@@ -85,6 +85,12 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--store", required=True, type=Path, help="store directory")
     ask.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
     ask.add_argument("--policy", default=None, help="policy file or builtin name")
+    ask.add_argument(
+        "--retriever",
+        choices=["bm25", "hybrid"],
+        default=None,
+        help="override the policy's retrieval (hybrid needs: pip install 'evidencegate[dense]')",
+    )
     ask.add_argument("--tenant", default=None)
     ask.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
     ask.add_argument("--json", action="store_true", help="print exactly the GatedAnswer JSON")
@@ -190,7 +196,7 @@ def _ask(args: argparse.Namespace) -> int:
     if args.log_json:
         sinks.append(LogSink(run_id, stream=sys.stderr))
     try:
-        with EvidenceGate.open(args.store, policy=args.policy) as gate:
+        with EvidenceGate.open(args.store, policy=args.policy, retriever=args.retriever) as gate:
             answer = gate.ask(
                 question,
                 as_of=args.as_of,

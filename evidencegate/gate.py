@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from evidencegate.closing import Closing
-from evidencegate.components import CriticLike, GeneratorLike, admit
+from evidencegate.components import CriticLike, GeneratorLike, admit, build_retriever
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus import Store
-from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judges.models import AnswerScore
 from evidencegate.loop.controller import LoopController
-from evidencegate.policy import Policy, load_policy
+from evidencegate.policy import Policy, load_policy, with_retrieval
 from evidencegate.protocols import TraceSink
 from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
@@ -35,7 +34,8 @@ class EvidenceGate(Closing):
     :class:`~evidencegate.providers.base.ChatModel`, or a role object; however given, every
     model call is recorded and budgeted, the critic must not be the generator's model, and
     :attr:`policy` names the components really used (see
-    :func:`~evidencegate.components.admit`).
+    :func:`~evidencegate.components.admit`). ``retriever`` (``"bm25"`` or ``"hybrid"``)
+    overrides the policy's ``retrieval``; ``"hybrid"`` needs the ``dense`` extra.
 
     >>> with EvidenceGate.open("./store") as gate:          # doctest: +SKIP
     ...     answer = gate.ask("What is the gift limit?", as_of=dt.date(2024, 6, 1))
@@ -48,13 +48,15 @@ class EvidenceGate(Closing):
         policy: Policy | str | Path | dict[str, Any] | None = None,
         generator: GeneratorLike | None = None,
         critic: CriticLike | None = None,
+        retriever: str | None = None,
     ) -> None:
         self.store = store
-        self.policy, built_generator, built_critic = admit(
-            load_policy(policy), generator, critic, pages=store
-        )
+        loaded = load_policy(policy)
+        if retriever is not None:
+            loaded = with_retrieval(loaded, retriever)
+        self.policy, built_generator, built_critic = admit(loaded, generator, critic, pages=store)
         self.controller = LoopController(
-            retriever=FeedbackRetriever(store),
+            retriever=build_retriever(self.policy, store),
             verifier=Verifier.from_policy(store, self.policy),
             generator=built_generator,
             critic=built_critic,
@@ -69,12 +71,15 @@ class EvidenceGate(Closing):
         policy: Policy | str | Path | dict[str, Any] | None = None,
         generator: GeneratorLike | None = None,
         critic: CriticLike | None = None,
+        retriever: str | None = None,
     ) -> EvidenceGate:
-        """Open an existing store (StoreError when it is not one); ``generator``/``critic`` as
-        for the constructor."""
+        """Open an existing store (StoreError when it is not one); ``generator``/``critic``/
+        ``retriever`` as for the constructor."""
         store = Store.open(store_dir, create=False)
         try:
-            return cls(store, policy=policy, generator=generator, critic=critic)
+            return cls(
+                store, policy=policy, generator=generator, critic=critic, retriever=retriever
+            )
         except BaseException:
             store.close()
             raise
