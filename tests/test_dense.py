@@ -344,6 +344,68 @@ class TestSelection:
         err = capsys.readouterr().err
         assert "evidencegate[dense]" in err and "Traceback" not in err
 
+    def test_cli_ask_and_ablate_with_hybrid(
+        self,
+        store: Store,
+        embedder: KeywordEmbedder,
+        monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """`ask --retriever hybrid` records the hybrid retriever; `ablate --retriever hybrid`
+        runs the golden set with it (its metrics name the hybrid policy's hash)."""
+        monkeypatch.setattr(embedders, "load_embedder", lambda: embedder)
+        trace = tmp_path / "ask.jsonl"
+        code = main(
+            [
+                "ask",
+                PARAPHRASE,
+                "--store",
+                str(store.directory),
+                "--as-of",
+                "2024-06-01",
+                "--retriever",
+                "hybrid",
+                "--trace-out",
+                str(trace),
+                "--json",
+            ]
+        )
+        assert code == 0
+        start = read_trace(trace)[0].event
+        assert isinstance(start, RunStartEvent)
+        assert start.components["retriever"].startswith("hybrid(")
+        golden = tmp_path / "golden.jsonl"
+        golden.write_text(
+            '{"id": "t1", "question": "What is the threshold amount?", "as_of": "2024-06-01", '
+            '"category": "factual", "task": "closed", "expected_answer_notes": "$69,500", '
+            '"required_evidence": [{"claim": "The threshold amount is $69,500", '
+            '"doc_id": "REG-M", "version": "2024"}]}\n',
+            encoding="utf-8",
+        )
+        out = tmp_path / "ablation"
+        code = main(
+            [
+                "ablate",
+                str(golden),
+                "--store",
+                str(store.directory),
+                "-o",
+                str(out),
+                "--arms",
+                "grounded_followup",
+                "--retriever",
+                "hybrid",
+                "--no-progress",
+                "--resamples",
+                "10",
+            ]
+        )
+        assert code == 0, capsys.readouterr().err
+        (trace_file,) = (out / "traces").rglob("*.jsonl")
+        start = read_trace(trace_file)[0].event
+        assert isinstance(start, RunStartEvent) and start.policy["retrieval"] == "hybrid"
+
     def test_recorded_and_replayed_without_the_model(
         self,
         store: Store,
