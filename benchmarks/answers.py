@@ -2,14 +2,24 @@
 
     python3 benchmarks/answers.py [--sets example,cfpb_regml,nist_sp800_53,financebench]
         [--arms grounded_followup] [--stores DIR] [--cache DIR] [--shared DIR] [--out DIR]
-        [--policy FILE|NAME] [--concurrency N] [--no-paraphrases] [--golden-dir DIR]
+        [--policy FILE|NAME] [--retriever bm25|hybrid] [--dense-cache DIR] [--concurrency N]
+        [--no-paraphrases] [--golden-dir DIR]
 
 For each golden set it builds (or reuses) a store, runs the ablation
 (:func:`evidencegate.evals.ablation.run_ablation`: every item and each of its paraphrases) and
 prints, per set and overall, for each arm: answerable items answered correctly, wrong answers,
 abstentions on answerable items, abstentions on unanswerable items, unscored answers (items
 without an expected answer yet), unsupported and superseded-version claims, noise claims per
-answer, paraphrase consistency and the median latency of a run. Every rate is shown as k/n.
+answer, paraphrase consistency, the recall of the required evidence in the first retrieval
+(``evidence recall@k``: required-evidence entries of answerable runs whose quote, or page, is
+in the top ``policy.top_k`` passages of the run's initial retrieval) and the median latency of
+a run. Every rate is shown as k/n.
+
+``--retriever hybrid`` runs the hybrid retriever (BM25 fused with sentence embeddings; needs
+``pip install 'evidencegate[dense]'``) instead of the policy's; its passage embeddings are
+cached in ``--dense-cache DIR`` (default ``~/.cache/evidencegate/dense``, content-addressed, so
+one directory serves every store), built on first use. Run the command once per retriever
+to compare them side by side.
 
 Stores: ``--stores DIR`` reuses prebuilt stores in ``DIR/example``, ``DIR/cfpb``, ``DIR/nist``
 and ``DIR/fb`` (each is copied to a temporary directory first, so a shared store is never
@@ -40,15 +50,19 @@ from pathlib import Path
 
 from evidencegate import __version__
 from evidencegate.canonical import sha256_hex
+from evidencegate.components import build_retriever
 from evidencegate.contracts import Arm
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.evals.ablation import run_ablation
-from evidencegate.evals.golden import load_golden
+from evidencegate.evals.golden import GoldenItem, RequiredEvidence, expand_paraphrases, load_golden
 from evidencegate.evals.metrics import AnswerCounts, ItemResult, answer_counts, summarize
 from evidencegate.evals.report import per_answer, ratio, write_report
 from evidencegate.exceptions import EvidenceGateError
-from evidencegate.policy import load_policy
+from evidencegate.policy import load_policy, with_retrieval
 from evidencegate.stats import quantile
+from evidencegate.trace.chain import read_trace
+from evidencegate.trace.events import RetrievalEvent, RetrievedRef
+from evidencegate.verify.quotes import QuoteMatch, locate_quote
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SHARED = REPO.parent / "shared" / "datasets"
@@ -174,11 +188,23 @@ def prepare_store(golden_set: GoldenSet, args: argparse.Namespace, work: Path) -
 
 
 @dataclass(frozen=True)
+class Recall:
+    """Required-evidence entries found in the initial retrieval, of those looked for."""
+
+    found: int = 0
+    total: int = 0
+
+    def __add__(self, other: Recall) -> Recall:
+        return Recall(self.found + other.found, self.total + other.total)
+
+
+@dataclass(frozen=True)
 class Row:
     label: str
     arm: Arm
     counts: AnswerCounts
     latencies: list[float]
+    recall: Recall
 
 
 def add_counts(parts: Sequence[AnswerCounts]) -> AnswerCounts:
@@ -208,6 +234,7 @@ COLUMNS: tuple[tuple[str, Callable[[Row], str]], ...] = (
         "paraphrase consistency",
         lambda r: ratio(r.counts.consistent_items, r.counts.paraphrased_items),
     ),
+    ("evidence recall@k", lambda r: ratio(r.recall.found, r.recall.total)),
     ("latency p50", lambda r: f"{quantile(r.latencies, 0.5):.0f} ms" if r.latencies else "–"),
 )
 
@@ -226,24 +253,32 @@ def render(rows: Sequence[Row]) -> str:
 
 def run_set(
     golden_set: GoldenSet, args: argparse.Namespace, arms: list[Arm], work: Path, out: Path
-) -> dict[Arm, list[ItemResult]]:
+) -> tuple[dict[Arm, list[ItemResult]], dict[Arm, Recall]]:
     golden = golden_path(golden_set, args.golden_dir)
     items = load_golden(golden)
     policy = load_policy(args.policy)
+    if args.retriever is not None:
+        policy = with_retrieval(policy, args.retriever)
     store_dir = prepare_store(golden_set, args, work)
     target = out / golden_set.name
-    note(f"{golden_set.name}: {len(items)} items through {', '.join(a.value for a in arms)}")
+    note(
+        f"{golden_set.name}: {len(items)} items through {', '.join(a.value for a in arms)} "
+        f"({policy.retrieval} retrieval)"
+    )
     started = time.perf_counter()
     with Store.open(store_dir, create=False) as store:
+        corpus = build_retriever(policy, store, cache_dir=args.dense_cache)
         results = run_ablation(
             items,
-            store,
+            corpus,
             policy=policy,
             arms=arms,
             concurrency=args.concurrency,
             trace_dir=target / "traces",
             paraphrases=not args.no_paraphrases,
         )
+        variants = items if args.no_paraphrases else expand_paraphrases(items)
+        recall = {arm: evidence_recall(results[arm], variants, store) for arm in arms}
     note(f"  {golden_set.name} ran in {time.perf_counter() - started:.0f} s")
     metrics = summarize(
         results,
@@ -255,7 +290,50 @@ def run_set(
         resamples=200,
     )
     write_report(target, metrics, results)
-    return results
+    return results, recall
+
+
+def evidence_recall(
+    results: Sequence[ItemResult], items: Sequence[GoldenItem], store: Store
+) -> Recall:
+    """The required evidence of answerable runs found in their initial retrieval (read from
+    each run's trace): a passage of the evidence's document (version and page when given)
+    overlapping its quote on the page (any such passage when it gives no quote)."""
+    by_id = {item.id: item for item in items}
+    recall = Recall()
+    for result in results:
+        item = by_id.get(result.item_id)
+        if item is None or not item.answerable or result.trace_path is None:
+            continue
+        initial = next(
+            (
+                line.event
+                for line in read_trace(result.trace_path)
+                if isinstance(line.event, RetrievalEvent)
+            ),
+            None,
+        )
+        refs = [] if initial is None else initial.results
+        for evidence in item.required_evidence:
+            found = any(_covers(ref, evidence, store) for ref in refs)
+            recall += Recall(int(found), 1)
+    return recall
+
+
+def _covers(ref: RetrievedRef, evidence: RequiredEvidence, store: Store) -> bool:
+    if ref.doc_id != evidence.doc_id or evidence.version not in (None, ref.version):
+        return False
+    if evidence.page not in (None, ref.page):
+        return False
+    if evidence.quote is None:
+        return True
+    source = store.lookup(ref.doc_id, ref.version, ref.page)
+    if source is None:
+        return False
+    match = locate_quote(source.page.text, evidence.quote)
+    if not isinstance(match, QuoteMatch):
+        return False
+    return match.char_start < ref.char_end and ref.char_start < match.char_end
 
 
 def _arms(parser: argparse.ArgumentParser, text: str) -> list[Arm]:
@@ -291,6 +369,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "...) instead of the project's, e.g. a held-out set",
     )
     parser.add_argument("--policy", default=None, help="policy file or builtin name")
+    parser.add_argument(
+        "--retriever",
+        choices=["bm25", "hybrid"],
+        default=None,
+        help="override the policy's retrieval (hybrid: pip install 'evidencegate[dense]')",
+    )
+    parser.add_argument(
+        "--dense-cache",
+        type=Path,
+        default=DEFAULT_CACHE / "dense",
+        help="where the hybrid retriever caches passage embeddings",
+    )
     parser.add_argument("--concurrency", type=int, default=1, metavar="N")
     parser.add_argument("--no-paraphrases", action="store_true", help="only the items' questions")
     args = parser.parse_args(argv)
@@ -301,13 +391,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     rows: list[Row] = []
     by_arm: dict[Arm, list[ItemResult]] = {arm: [] for arm in arms}
+    recalls: dict[Arm, Recall] = {arm: Recall() for arm in arms}
     skipped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="evidencegate-answers-") as tmp:
         work = Path(tmp)
         out = args.out or work / "out"
         for golden_set in sets:
             try:
-                results = run_set(golden_set, args, arms, work, out)
+                results, recall = run_set(golden_set, args, arms, work, out)
             except MissingData as exc:
                 note(f"SKIPPED {golden_set.name}: {exc}")
                 skipped.append(golden_set.name)
@@ -317,12 +408,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 2
             for arm in arms:
                 by_arm[arm] += results[arm]
+                recalls[arm] += recall[arm]
                 rows.append(
                     Row(
                         golden_set.name,
                         arm,
                         answer_counts(results[arm]),
                         [r.latency_ms for r in results[arm]],
+                        recall[arm],
                     )
                 )
     if not rows:
@@ -331,7 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(rows) > len(arms):
         for arm in arms:
             counts = add_counts([r.counts for r in rows if r.arm is arm])
-            rows.append(Row("overall", arm, counts, [r.latency_ms for r in by_arm[arm]]))
+            latencies = [r.latency_ms for r in by_arm[arm]]
+            rows.append(Row("overall", arm, counts, latencies, recalls[arm]))
     print(
         f"evidencegate {__version__} answers benchmark: {platform.platform()}, Python "
         f"{platform.python_version()}, {os.cpu_count()} CPU cores; "

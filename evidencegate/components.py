@@ -24,7 +24,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 
+from evidencegate.corpus.backends import StoreBackend
+from evidencegate.corpus.retrieval import FeedbackRetriever
+from evidencegate.corpus.store import Store
 from evidencegate.critique.llm import LLMCritic
 from evidencegate.critique.quorum import QuorumCritic
 from evidencegate.critique.rules import RulesCritic
@@ -32,7 +36,7 @@ from evidencegate.exceptions import ConfigurationError
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.generation.llm import LATEST_CONTRACT, LLMGenerator
 from evidencegate.policy import ModelEndpoint, Policy
-from evidencegate.protocols import Critic, Generator, SourceLookup
+from evidencegate.protocols import Critic, Generator, Retriever, SourceLookup
 from evidencegate.providers.base import (
     ChatModel,
     ModelComponent,
@@ -47,6 +51,7 @@ __all__ = [
     "admit",
     "build_critic",
     "build_generator",
+    "build_retriever",
     "check_separation",
     "endpoint_for",
 ]
@@ -119,6 +124,31 @@ def build_critic(
     if len(critics) == 1:
         return critics[0]
     return QuorumCritic(critics, quorum=policy.quorum)
+
+
+def build_retriever(
+    policy: Policy, store: StoreBackend, *, cache_dir: str | Path | None = None
+) -> Retriever:
+    """The retriever ``policy.retrieval`` names over ``store``: ``bm25`` (built in) or
+    ``hybrid`` (the ``dense`` extra; a ConfigurationError naming it when it is not installed).
+    ``cache_dir``: where the hybrid retriever caches passage embeddings (default
+    ``STORE/dense``)."""
+    if policy.retrieval == "bm25":
+        return FeedbackRetriever(store)
+    # NumPy and the embedding model are imported only when a policy asks for them: importing
+    # torch takes seconds, and the default install has neither.
+    from evidencegate.corpus import embedders
+
+    try:
+        from evidencegate.corpus.dense import HybridRetriever
+    except ImportError as exc:
+        raise embedders.missing_extra(exc) from exc
+    if not isinstance(store, Store):
+        raise ConfigurationError(
+            "retrieval: hybrid needs a SQLite store directory (its passage embeddings are cached "
+            "beside the store); use retrieval: bm25 with a PostgreSQL store"
+        )
+    return HybridRetriever(store, embedders.load_embedder(), cache_dir=cache_dir)
 
 
 def endpoint_for(policy: Policy, spec: str) -> ModelEndpoint:

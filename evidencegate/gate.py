@@ -10,15 +10,14 @@ from typing import Any
 
 from evidencegate.audit.tee import TeeSink
 from evidencegate.closing import Closing
-from evidencegate.components import CriticLike, GeneratorLike, admit
+from evidencegate.components import CriticLike, GeneratorLike, admit, build_retriever
 from evidencegate.contracts import GatedAnswer
 from evidencegate.corpus.backends import StoreBackend, open_store
-from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.exceptions import UsageError
 from evidencegate.judgements import AnswerScore
 from evidencegate.judges.panel import JudgePanel
 from evidencegate.loop.controller import LoopController
-from evidencegate.policy import Durability, Policy, load_policy
+from evidencegate.policy import Durability, Policy, load_policy, with_retrieval
 from evidencegate.protocols import TraceSink
 from evidencegate.providers.base import close_model
 from evidencegate.review import ReviewQueue
@@ -36,7 +35,8 @@ class EvidenceGate(Closing):
     :class:`~evidencegate.providers.base.ChatModel`, or a role object; however given, every
     model call is recorded and budgeted, the critic must not be the generator's model, and
     :attr:`policy` names the components really used (see
-    :func:`~evidencegate.components.admit`).
+    :func:`~evidencegate.components.admit`). ``retriever`` (``"bm25"`` or ``"hybrid"``)
+    overrides the policy's ``retrieval``; ``"hybrid"`` needs the ``dense`` extra.
 
     >>> with EvidenceGate.open("./store") as gate:          # doctest: +SKIP
     ...     answer = gate.ask("What is the gift limit?", as_of=dt.date(2024, 6, 1))
@@ -49,14 +49,16 @@ class EvidenceGate(Closing):
         policy: Policy | str | Path | dict[str, Any] | None = None,
         generator: GeneratorLike | None = None,
         critic: CriticLike | None = None,
+        retriever: str | None = None,
     ) -> None:
         self.store = store
-        self.policy, built_generator, built_critic = admit(
-            load_policy(policy), generator, critic, pages=store
-        )
+        loaded = load_policy(policy)
+        if retriever is not None:
+            loaded = with_retrieval(loaded, retriever)
+        self.policy, built_generator, built_critic = admit(loaded, generator, critic, pages=store)
         verifier = Verifier.from_policy(store, self.policy)
         self.controller = LoopController(
-            retriever=FeedbackRetriever(store),
+            retriever=build_retriever(self.policy, store),
             verifier=verifier,
             generator=built_generator,
             critic=built_critic,
@@ -72,12 +74,15 @@ class EvidenceGate(Closing):
         policy: Policy | str | Path | dict[str, Any] | None = None,
         generator: GeneratorLike | None = None,
         critic: CriticLike | None = None,
+        retriever: str | None = None,
     ) -> EvidenceGate:
         """Open an existing store, a directory or a ``postgresql://`` URL (StoreError when it is
-        not one); ``generator``/``critic`` as for the constructor."""
+        not one); ``generator``/``critic``/``retriever`` as for the constructor."""
         store = open_store(store_dir, create=False)
         try:
-            return cls(store, policy=policy, generator=generator, critic=critic)
+            return cls(
+                store, policy=policy, generator=generator, critic=critic, retriever=retriever
+            )
         except BaseException:
             store.close()
             raise

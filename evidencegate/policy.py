@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import jsonschema
 import yaml
@@ -35,9 +35,11 @@ __all__ = [
     "TimeBudget",
     "load_policy",
     "policy_schema",
+    "with_retrieval",
 ]
 
 OnFail = Literal["abstain", "redact", "annotate"]
+Retrieval = Literal["bm25", "hybrid"]
 StructuredOutput = Literal["json_schema", "json_object"]
 Quorum = Literal["all", "any"]
 Durability = Literal["per_event", "per_run"]
@@ -185,6 +187,11 @@ class Policy(_Strict):
         default=12_000, ge=500, description="Evidence characters re-injected into a model call."
     )
     top_k: int = Field(default=8, ge=1, le=100, description="Passages per retrieval.")
+    retrieval: Retrieval = Field(
+        default="bm25",
+        description="bm25: BM25 with synonyms and pseudo-relevance feedback (built in); hybrid: "
+        "that fused with a sentence-embedding ranking (pip install 'evidencegate[dense]').",
+    )
     coverage_threshold: float = Field(
         default=1.0, ge=0, le=1, description="Required-fact coverage for the contract to be met."
     )
@@ -309,6 +316,18 @@ def load_policy(source: str | Path | dict[str, Any] | Policy | None = None) -> P
     if not isinstance(loaded, dict):
         raise PolicyError(f"{origin}: a policy must be a mapping", source=origin, rule="type")
     return _validate(loaded, origin=origin)
+
+
+def with_retrieval(policy: Policy, retrieval: str) -> Policy:
+    """``policy`` with ``retrieval`` set (``--retriever``); PolicyError for an unknown one."""
+    known = get_args(Retrieval)
+    if retrieval not in known:
+        raise PolicyError(
+            f"retriever {retrieval!r} is not one of {', '.join(known)}",
+            field="retrieval",
+            rule="enum",
+        )
+    return policy.model_copy(update={"retrieval": retrieval})
 
 
 def _validate(data: dict[str, Any], *, origin: str) -> Policy:

@@ -11,7 +11,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
@@ -40,8 +40,13 @@ from evidencegate.providers.scripted import ScriptedChatModel
 from evidencegate.text import terms
 from evidencegate.trace.recorder import TraceRecorder
 
+if TYPE_CHECKING:  # NumPy comes with the dense extra; only KeywordEmbedder.embed needs it
+    import numpy as np
+    from numpy.typing import NDArray
+
 __all__ = [
     "InMemoryCorpus",
+    "KeywordEmbedder",
     "ScriptedCritic",
     "ScriptedGenerator",
     "SnapshotGenerator",
@@ -437,3 +442,50 @@ class SnapshotGenerator:
             question, as_of=self.snapshot, limit=self.limit, authorities=self.authorities
         )
         return self._extractive.draft(question, recalled, as_of=self.snapshot, avoid=avoid)
+
+
+# --------------------------------------------------------------------------- embeddings
+
+
+class KeywordEmbedder:
+    """A tiny deterministic sentence embedder for the hybrid retriever (needs NumPy).
+
+    Each word of a text (``analysis.terms``: lower-cased, stemmed, no stop words) counts in one
+    of ``dimension`` buckets chosen by a hash of its *concept*: ``concepts`` maps a word to a
+    concept shared by its paraphrases (``{"big": "size", "threshold": "size"}``), other words
+    are their own concept. Texts sharing concepts are near; texts sharing none are orthogonal
+    unless two concepts share a bucket. ``calls`` counts the texts embedded.
+    """
+
+    def __init__(
+        self,
+        concepts: dict[str, str] | None = None,
+        *,
+        dimension: int = 256,
+        model_id: str = "keyword-embedder@1",
+    ) -> None:
+        self.concepts = {k.casefold(): v for k, v in (concepts or {}).items()}
+        self.dimension = dimension
+        self._model_id = model_id
+        self.calls = 0
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        import numpy as np
+
+        self.calls += len(texts)
+        vectors = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"[^\W_]+", text.casefold()):
+                concept = self.concepts.get(word)
+                if concept is None:
+                    stems = terms(word)
+                    if not stems:
+                        continue
+                    concept = self.concepts.get(stems[0], stems[0])
+                bucket = int(sha256_hex(concept.encode("utf-8"))[:8], 16) % self.dimension
+                vectors[row, bucket] += 1.0
+        return vectors

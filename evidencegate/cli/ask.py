@@ -43,6 +43,12 @@ def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--as-of", type=_date, default=None, help="YYYY-MM-DD (default: today)")
     parser.add_argument("--policy", default=None, help="policy file or builtin name")
+    parser.add_argument(
+        "--retriever",
+        choices=["bm25", "hybrid"],
+        default=None,
+        help="override the policy's retrieval (hybrid needs: pip install 'evidencegate[dense]')",
+    )
     parser.add_argument("--tenant", default=None)
     parser.add_argument("--trace-out", type=Path, default=None, help="trace JSONL path")
     parser.add_argument(
@@ -109,7 +115,7 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.log_json:
         sinks.append(LogSink(run_id, stream=sys.stderr))
     try:
-        with EvidenceGate.open(args.store, policy=args.policy) as gate:
+        with EvidenceGate.open(args.store, policy=args.policy, retriever=args.retriever) as gate:
             answer = gate.ask(
                 question,
                 as_of=args.as_of,

@@ -1,8 +1,8 @@
 """``evidencegate ablate``: run a golden set through the arms and write the report.
 
     evidencegate ablate GOLDEN.jsonl --store DIR -o OUTDIR [--arms a,b,...] [--concurrency N]
-        [--policy FILE|NAME] [--fail-under [ARM:]METRIC=VALUE ...] [--fail-over ...]
-        [--no-paraphrases]
+        [--policy FILE|NAME] [--retriever bm25|hybrid] [--fail-under [ARM:]METRIC=VALUE ...]
+        [--fail-over ...] [--no-paraphrases]
 
 Every item is run with its own question and with each of its paraphrases (variant ids
 ``ITEM~p1``, ...), unless ``--no-paraphrases``. The printed tables give, per arm and per
@@ -43,7 +43,7 @@ from evidencegate.evals.golden import expand_paraphrases, load_golden
 from evidencegate.evals.metrics import METRICS, AblationMetrics, ItemResult, Metric, summarize
 from evidencegate.evals.report import write_report
 from evidencegate.exceptions import UsageError
-from evidencegate.policy import load_policy
+from evidencegate.policy import load_policy, with_retrieval
 from evidencegate.userio import ProgressBar, terminal_safe
 
 __all__ = ["Gate", "add_ablate_arguments", "check_gates", "parse_gate", "run_ablate"]
@@ -65,6 +65,12 @@ def add_ablate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--concurrency", type=int, default=1, metavar="N", help="parallel runs")
     parser.add_argument("--policy", default=None, help="policy file or builtin name")
+    parser.add_argument(
+        "--retriever",
+        choices=["bm25", "hybrid"],
+        default=None,
+        help="override the policy's retrieval (hybrid needs: pip install 'evidencegate[dense]')",
+    )
     parser.add_argument(
         "--fail-under",
         action="append",
@@ -198,6 +204,8 @@ def run_ablate(args: argparse.Namespace) -> int:
             raise UsageError(f"--resamples must be >= 1 (got {args.resamples})")
         items = load_golden(args.golden)
         policy = load_policy(args.policy)
+        if args.retriever is not None:
+            policy = with_retrieval(policy, args.retriever)
         outdir: Path = args.out
         traces = outdir / "traces"
         if traces.is_dir() and any(traces.iterdir()):

@@ -17,6 +17,7 @@ import datetime as dt
 import math
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from evidencegate.analysis import (
     names_in,
@@ -32,30 +33,49 @@ from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
 
-__all__ = ["FeedbackRetriever", "fuse_rankings"]
+__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
 
 
 _RRF_K = 60
 
 
+class Ranking(NamedTuple):
+    """One ranking to fuse: passages best first, and its weight in the fusion."""
+
+    passages: Sequence[Passage]
+    weight: float = 1.0
+
+
 def _rrf_scores(
-    rankings: Sequence[Sequence[Passage]], *, k: int = _RRF_K
+    rankings: Sequence[Sequence[Passage]],
+    *,
+    k: int = _RRF_K,
+    weights: Sequence[float] | None = None,
 ) -> list[tuple[Passage, float]]:
+    if weights is not None and len(weights) != len(rankings):
+        raise ValueError(f"{len(weights)} weights for {len(rankings)} rankings")
     scores: dict[str, float] = {}
     first: dict[str, Passage] = {}
-    for ranking in rankings:
+    for number, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[number]
         for rank, passage in enumerate(ranking, 1):
             pid = passage.passage_id
-            scores[pid] = scores.get(pid, 0.0) + 1.0 / (k + rank)
+            scores[pid] = scores.get(pid, 0.0) + weight / (k + rank)
             first.setdefault(pid, passage)
     order = {pid: i for i, pid in enumerate(first)}
     ranked = sorted(scores, key=lambda pid: (-scores[pid], order[pid]))
     return [(first[pid], scores[pid]) for pid in ranked]
 
 
-def fuse_rankings(rankings: Sequence[Sequence[Passage]], *, k: int = _RRF_K) -> list[Passage]:
-    """Reciprocal rank fusion: ``sum(1 / (k + rank))`` over the rankings, ties by first seen."""
-    return [passage for passage, _ in _rrf_scores(rankings, k=k)]
+def fuse_rankings(
+    rankings: Sequence[Sequence[Passage]],
+    *,
+    k: int = _RRF_K,
+    weights: Sequence[float] | None = None,
+) -> list[Passage]:
+    """Reciprocal rank fusion: ``sum(weight / (k + rank))`` over the rankings (each weight 1
+    unless ``weights`` gives one per ranking), ties by first seen."""
+    return [passage for passage, _ in _rrf_scores(rankings, k=k, weights=weights)]
 
 
 class FeedbackRetriever:
@@ -94,29 +114,50 @@ class FeedbackRetriever:
         doc_ids: Sequence[str] | None = None,
         tenant: str | None = None,
     ) -> list[Passage]:
-        def ranked(text: str, n: int) -> list[Passage]:
+        pool = max(limit * self.pool_factor, self.feedback_docs)
+        rankings = self._rankings(
+            query,
+            as_of=as_of,
+            pool=pool,
+            authorities=authorities,
+            doc_ids=doc_ids,
+            tenant=tenant,
+        )
+        return self._fit(query, as_of, rankings)[:limit]
+
+    def _rankings(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        pool: int,
+        authorities: Sequence[str] | None,
+        doc_ids: Sequence[str] | None,
+        tenant: str | None,
+    ) -> list[Ranking]:
+        """The rankings to fuse, each with its weight: BM25 of the question with its synonyms,
+        and BM25 with the feedback terms added (when there are any)."""
+
+        def ranked(text: str) -> list[Passage]:
             return self.store.search(
                 text,
                 as_of=as_of,
-                limit=n,
+                limit=pool,
                 authorities=authorities,
                 doc_ids=doc_ids,
                 tenant=tenant,
             )
 
-        pool = max(limit * self.pool_factor, self.feedback_docs)
         # The question in the documents' words too: the other members of its synonym groups.
         synonyms = synonyms_of(terms(normalise_question(query)))
-        first = ranked(" ".join([query, *synonyms]), pool)
+        first = ranked(" ".join([query, *synonyms]))
         expansion = self._expansion(query, first[: self.feedback_docs])
-        rankings = [first]
+        rankings = [Ranking(first)]
         if expansion:
-            rankings.append(ranked(" ".join([query, *synonyms, *expansion]), pool))
-        return self._fit(query, as_of, rankings)[:limit]
+            rankings.append(Ranking(ranked(" ".join([query, *synonyms, *expansion]))))
+        return rankings
 
-    def _fit(
-        self, query: str, as_of: dt.date, rankings: Sequence[Sequence[Passage]]
-    ) -> list[Passage]:
+    def _fit(self, query: str, as_of: dt.date, rankings: Sequence[Ranking]) -> list[Passage]:
         """Fuse the rankings, then prefer passages that can answer what the question asks.
 
         A passage stating a figure of the kind asked for (an amount, a date...) and one whose
@@ -125,8 +166,10 @@ class FeedbackRetriever:
         passages of equal fit.
         """
         profile = profile_question(query, as_of=as_of)
-        fused = fuse_rankings(rankings, k=_RRF_K)
-        score = {p.passage_id: s for p, s in _rrf_scores(rankings, k=_RRF_K)}
+        weights = [r.weight for r in rankings]
+        scored = _rrf_scores([r.passages for r in rankings], k=_RRF_K, weights=weights)
+        fused = [p for p, _ in scored]
+        score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
         identifiers = [n for n in profile.names if any(ch.isdigit() for ch in n)]
 

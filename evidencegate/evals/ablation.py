@@ -32,10 +32,9 @@ from pathlib import Path
 from typing import Protocol
 
 from evidencegate.analysis import weighted_overlap
-from evidencegate.components import CriticLike, GeneratorLike, admit
+from evidencegate.components import CriticLike, GeneratorLike, admit, build_retriever
 from evidencegate.contracts import Arm, Citation, FailureReason, GatedAnswer, StopReason
 from evidencegate.corpus.backends import StoreBackend
-from evidencegate.corpus.retrieval import FeedbackRetriever
 from evidencegate.evals.answers import AnswerClass, AnswerGrade, EmittedClaim, grade_answer
 from evidencegate.evals.golden import GoldenItem, RequiredEvidence, expand_paraphrases
 from evidencegate.evals.metrics import CitationResult, ClaimResult, ItemResult, RequiredResult
@@ -86,7 +85,9 @@ def build_controllers(
 ) -> dict[Arm, LoopController]:
     """One controller per arm, each as EvidenceGate builds it (through the one door for
     models, :func:`~evidencegate.components.admit`); only ``arm`` differs."""
-    retriever: Retriever = FeedbackRetriever(corpus) if isinstance(corpus, StoreBackend) else corpus
+    retriever: Retriever = (
+        build_retriever(policy, corpus) if isinstance(corpus, StoreBackend) else corpus
+    )
     policy, admitted_generator, admitted_critic = admit(policy, generator, critic, pages=corpus)
     verifiers = {arm: Verifier.from_policy(corpus, policy) for arm in arms}
     return {

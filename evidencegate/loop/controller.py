@@ -231,7 +231,8 @@ class LoopController:
             "generator": self.generator.component_id,
             "critic": self.critic.component_id,
             "verifier": self.verifier.component_id,
-            "retriever": type(self.retriever).__name__,
+            # A retriever with a model (hybrid) names it and its version; others, their class.
+            "retriever": getattr(self.retriever, "component_id", type(self.retriever).__name__),
             "arm": s.arm.value,
         }
         if self.same_model_reason is not None:
