@@ -125,6 +125,13 @@ class ProgressBar:
         with self._lock:
             self._advance(error=error, note=terminal_safe(note))
 
+    def advance_to(self, done: int, *, note: str = "") -> None:
+        """Show ``done`` of the total done (for work that reports a running count)."""
+        with self._lock:
+            if done > self.done:
+                self.done = done - 1
+                self._advance(error=False, note=terminal_safe(note))
+
     def _advance(self, *, error: bool, note: str) -> None:
         self.done += 1
         self.errors += error

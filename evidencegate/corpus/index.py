@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import json
 import math
 import os
@@ -51,6 +52,7 @@ import snowballstemmer
 from evidencegate._version import __version__
 from evidencegate.corpus.query import query_terms
 from evidencegate.hygiene import instruction_flags
+from evidencegate.userio import ProgressBar
 
 __all__ = [
     "INDEX_FILENAME",
@@ -326,9 +328,10 @@ class SearchIndex:
         try:
             last_content = db.execute("SELECT coalesce(max(id), 0) FROM contents").fetchone()[0]
             last_passage = db.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0]
-            bar = _Progress(stream, "indexing", last_content)
+            started = time.perf_counter()
+            bar = ProgressBar(last_content, stream=stream or io.StringIO(), unit="contents indexed")
             flag_sets: dict[tuple[str, ...], int] = {(): 0}
-            main = _build_segment(_content_rows(db, 0, last_content), flag_sets, bar.update)
+            main = _build_segment(_content_rows(db, 0, last_content), flag_sets, bar.advance_to)
             occ = db.execute(
                 "SELECT id, content_id, version_id FROM passages WHERE id <= ?", (last_passage,)
             ).fetchall()
@@ -337,7 +340,10 @@ class SearchIndex:
         rows, passages, versions = _occurrences(occ, main.contents)
         ptr = np.zeros(len(main.contents) + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=len(main.contents)), out=ptr[1:])
-        bar.done()
+        if stream is not None:
+            seconds = time.perf_counter() - started
+            stream.write(f"index: {last_content} distinct passage contents in {seconds:.1f} s\n")
+            stream.flush()
         return cls(
             main,
             _Occurrences(ptr, passages, versions),
@@ -632,34 +638,3 @@ def _content_rows(
     cursor = db.execute(sql + " ORDER BY c.id", params)
     while batch := cursor.fetchmany(_BUILD_CHUNK):
         yield from batch
-
-
-class _Progress:
-    """A one-line progress bar on a terminal; start and end lines otherwise."""
-
-    def __init__(self, stream: TextIO | None, what: str, total: int) -> None:
-        self.stream = stream
-        self.what = what
-        self.total = total
-        self.started = time.perf_counter()
-        self.tty = bool(stream is not None and stream.isatty())
-
-    def update(self, done: int) -> None:
-        if self.stream is None or not self.tty:
-            return
-        width = 30
-        filled = width * done // max(self.total, 1)
-        self.stream.write(
-            f"\r{self.what} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}"
-        )
-        self.stream.flush()
-
-    def done(self) -> None:
-        if self.stream is None:
-            return
-        seconds = time.perf_counter() - self.started
-        prefix = "\r" if self.tty else ""
-        self.stream.write(
-            f"{prefix}{self.what}: {self.total} distinct passage contents in {seconds:.1f} s\n"
-        )
-        self.stream.flush()
