@@ -56,7 +56,6 @@ KNOWN_GAPS = {
     "ex-015": "answers the final-response half of a two-part question without the retention one",
     "ex-016": "abstains (no_concrete_gap) on a two-part gift question: approval and register",
     "ex-017": "abstains (no_new_source) on a three-part PEP question: rating, refresh, retention",
-    "ex-025": "answers an unanswerable waiting-period question with the Restricted List rule",
 }
 
 

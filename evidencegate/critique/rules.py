@@ -65,7 +65,7 @@ FIGURE = "figure: "
 NAME = "name: "
 FOCUS = "focus: "
 ASKED = "question: "
-_MEASURED = frozenset({"amount", "percentage", "count", "comparison"})
+_MEASURED = frozenset({"amount", "percentage", "count", "comparison", "date", "duration"})
 CASE = "case: "
 
 
