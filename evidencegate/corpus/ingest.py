@@ -245,6 +245,19 @@ class IngestedVersion(_Model):
     status: Literal["added", "unchanged"]
     extractor: str | None = None
 
+    @classmethod
+    def unchanged(cls, path: str, rows: Sequence[Sequence[Any]]) -> list[IngestedVersion]:
+        """The stored versions a skipped file gave, from rows of ``UNCHANGED_COLUMNS``."""
+        fields = ("tenant", "doc_id", "version", "sha256", "pages", "passages", "extractor")
+        return [
+            cls(path=path, status="unchanged", **dict(zip(fields, row, strict=True)))
+            for row in rows
+        ]
+
+
+UNCHANGED_COLUMNS = "v.tenant, v.doc_id, v.version, v.sha256, v.pages, v.passages, v.extractor"
+"""What :meth:`IngestedVersion.unchanged` reads from ``versions AS v``, in order."""
+
 
 class IngestNotice(_Model):
     """Something not stored, or stored without searchable text; never silent."""

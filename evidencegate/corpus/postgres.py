@@ -54,6 +54,7 @@ from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
 from evidencegate.corpus.ingest import (
     AUTHORITIES,
     DEFAULT_TENANT,
+    UNCHANGED_COLUMNS,
     IngestedVersion,
     IngestNotice,
     IngestOptions,
@@ -806,25 +807,11 @@ def _commit_file(
     prepared = item.file
     if prepared.skipped:
         rows = db.execute(
-            "SELECT v.tenant, v.doc_id, v.version, v.sha256, v.pages, v.passages, v.extractor "
-            "FROM ingested_files AS f JOIN versions AS v ON v.id = f.version_id "
-            "WHERE f.key = %s ORDER BY v.id",
+            f"SELECT {UNCHANGED_COLUMNS} FROM ingested_files AS f "
+            "JOIN versions AS v ON v.id = f.version_id WHERE f.key = %s ORDER BY v.id",
             (prepared.key,),
         ).fetchall()
-        return [
-            IngestedVersion(
-                path=prepared.path,
-                tenant=row[0],
-                doc_id=row[1],
-                version=row[2],
-                sha256=row[3],
-                pages=row[4],
-                passages=row[5],
-                extractor=row[6],
-                status="unchanged",
-            )
-            for row in rows
-        ]
+        return IngestedVersion.unchanged(prepared.path, rows)
     stored: list[IngestedVersion] = []
     version_ids: list[int] = []
     for version, rows in zip(prepared.versions, item.rows, strict=True):
