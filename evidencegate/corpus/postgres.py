@@ -64,8 +64,13 @@ from evidencegate.corpus.ingest import (
     prepare_file,
 )
 from evidencegate.corpus.query import query_terms
-from evidencegate.corpus.store import _changed_content, supersession
-from evidencegate.exceptions import ConfigurationError, IngestError, StoreError, UsageError
+from evidencegate.corpus.store import (
+    VERSION_COLUMNS_INSERTED,
+    supersession,
+    version_result,
+    version_values,
+)
+from evidencegate.exceptions import ConfigurationError, StoreError, UsageError
 from evidencegate.hygiene import instruction_flags
 
 if TYPE_CHECKING:
@@ -860,44 +865,13 @@ def _store_version(
         "WHERE tenant = %s AND doc_id = %s AND version = %s",
         (meta.tenant, meta.doc_id, meta.version),
     ).fetchone()
-    common = {
-        "path": version.path,
-        "tenant": meta.tenant,
-        "doc_id": meta.doc_id,
-        "version": meta.version,
-        "sha256": sha,
-    }
     if row is not None:
-        if row[1] != sha:
-            raise IngestError(_changed_content(version, row[1], sha, row[4]), path=version.path)
-        unchanged = IngestedVersion(
-            **common, pages=row[2], passages=row[3], extractor=row[4], status="unchanged"
-        )
-        return int(row[0]), unchanged
+        return int(row[0]), version_result(version, sha, row[1:], len(passages))
+    values = version_values(version, sha, len(passages))
     inserted = db.execute(
-        "INSERT INTO versions (tenant, doc_id, version, version_date, effective_from, "
-        "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages, "
-        "entity, aliases, period, extractor) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-        (
-            meta.tenant,
-            meta.doc_id,
-            meta.version,
-            meta.version_date,
-            meta.effective_from,
-            meta.effective_to,
-            meta.effective_to,
-            meta.authority,
-            meta.title,
-            meta.source_uri,
-            sha,
-            len(version.pages),
-            len(passages),
-            meta.entity,
-            json.dumps(list(meta.aliases)) if meta.aliases else None,
-            meta.period,
-            version.extractor,
-        ),
+        f"INSERT INTO versions ({VERSION_COLUMNS_INSERTED}) "
+        f"VALUES ({', '.join(['%s'] * len(values))}) RETURNING id",
+        values,
     ).fetchone()
     assert inserted is not None
     version_id = int(inserted[0])
@@ -936,14 +910,7 @@ def _store_version(
         "ON CONFLICT (term) DO UPDATE SET passages = term_stats.passages + excluded.passages",
         (list(frequencies), list(frequencies.values())),
     )
-    added = IngestedVersion(
-        **common,
-        pages=len(version.pages),
-        passages=len(passages),
-        extractor=version.extractor,
-        status="added",
-    )
-    return version_id, added
+    return version_id, version_result(version, sha, None, len(passages))
 
 
 def _document_version(row: tuple[Any, ...]) -> DocumentVersion:

@@ -788,44 +788,13 @@ def _store_version(
         "WHERE tenant = ? AND doc_id = ? AND version = ?",
         (meta.tenant, meta.doc_id, meta.version),
     ).fetchone()
-    common = {
-        "path": version.path,
-        "tenant": meta.tenant,
-        "doc_id": meta.doc_id,
-        "version": meta.version,
-        "sha256": sha,
-    }
     if row is not None:
-        if row[1] != sha:
-            raise IngestError(_changed_content(version, row[1], sha, row[4]), path=version.path)
-        unchanged = IngestedVersion(
-            **common, pages=row[2], passages=row[3], extractor=row[4], status="unchanged"
-        )
-        return row[0], unchanged
+        return row[0], version_result(version, sha, row[1:], len(prepared.passages))
+    values = version_values(version, sha, len(prepared.passages))
     version_id = db.execute(
-        "INSERT INTO versions (tenant, doc_id, version, version_date, effective_from, "
-        "source_effective_to, effective_to, authority, title, source_uri, sha256, pages, passages, "
-        "entity, aliases, period, extractor) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            meta.tenant,
-            meta.doc_id,
-            meta.version,
-            meta.version_date.isoformat(),
-            meta.effective_from.isoformat(),
-            _iso(meta.effective_to),
-            _iso(meta.effective_to),
-            meta.authority,
-            meta.title,
-            meta.source_uri,
-            sha,
-            len(version.pages),
-            len(prepared.passages),
-            meta.entity,
-            json.dumps(list(meta.aliases)) if meta.aliases else None,
-            meta.period,
-            version.extractor,
-        ),
+        f"INSERT INTO versions ({VERSION_COLUMNS_INSERTED}) "
+        f"VALUES ({', '.join('?' * len(values))})",
+        tuple(v.isoformat() if isinstance(v, dt.date) else v for v in values),
     ).lastrowid
     assert version_id is not None
     text_ids = _intern_texts(
@@ -855,14 +824,69 @@ def _store_version(
             for pid, page, start, end, _label, text, context in prepared.passages
         ),
     )
-    added = IngestedVersion(
-        **common,
-        pages=len(version.pages),
-        passages=len(prepared.passages),
-        extractor=version.extractor,
-        status="added",
+    return version_id, version_result(version, sha, None, len(prepared.passages))
+
+
+VERSION_COLUMNS_INSERTED = (
+    "tenant, doc_id, version, version_date, effective_from, source_effective_to, effective_to, "
+    "authority, title, source_uri, sha256, pages, passages, entity, aliases, period, extractor"
+)
+"""The columns a new version row is inserted with, in the order of :func:`version_values`."""
+
+
+def version_values(version: ParsedVersion, sha: str, passages: int) -> tuple[Any, ...]:
+    """A new version row's values (dates as dates; ``effective_to`` is stored twice, as the
+    source's and as the effective one until supersession recomputes it), for either backend."""
+    meta = version.meta
+    return (
+        meta.tenant,
+        meta.doc_id,
+        meta.version,
+        meta.version_date,
+        meta.effective_from,
+        meta.effective_to,
+        meta.effective_to,
+        meta.authority,
+        meta.title,
+        meta.source_uri,
+        sha,
+        len(version.pages),
+        passages,
+        meta.entity,
+        json.dumps(list(meta.aliases)) if meta.aliases else None,
+        meta.period,
+        version.extractor,
     )
-    return version_id, added
+
+
+def version_result(
+    version: ParsedVersion, sha: str, stored: Sequence[Any] | None, passages: int
+) -> IngestedVersion:
+    """What storing ``version`` did: ``unchanged`` when ``stored`` (its row's sha256, pages,
+    passages and extractor) holds the same content, ``added`` when there was no row. A stored
+    version with other content is refused (IngestError): stored versions are immutable."""
+    meta = version.meta
+    common = {
+        "path": version.path,
+        "tenant": meta.tenant,
+        "doc_id": meta.doc_id,
+        "version": meta.version,
+        "sha256": sha,
+    }
+    if stored is None:
+        return IngestedVersion(
+            **common,
+            pages=len(version.pages),
+            passages=passages,
+            extractor=version.extractor,
+            status="added",
+        )
+    stored_sha, pages, stored_passages, extractor = stored
+    if stored_sha != sha:
+        raise IngestError(_changed_content(version, stored_sha, sha, extractor), path=version.path)
+    return IngestedVersion(
+        **common, pages=pages, passages=stored_passages, extractor=extractor, status="unchanged"
+    )
 
 
 def _changed_content(version: ParsedVersion, stored_sha: str, sha: str, stored: str | None) -> str:
@@ -949,7 +973,3 @@ def _document_version(row: tuple[Any, ...]) -> DocumentVersion:
 
 def _one(versions: list[DocumentVersion]) -> DocumentVersion | None:
     return versions[0] if versions else None
-
-
-def _iso(day: dt.date | None) -> str | None:
-    return day.isoformat() if day else None
