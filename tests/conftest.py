@@ -29,6 +29,22 @@ SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 EXAMPLE_CORPUS = Path(str(data_files() / "example"))
 
 
+# A policy stored in two versions (the second raises the limit), shared by the store tests.
+GIFTS_V1 = """---
+doc_id: POL-GIFTS
+version: "2022.1"
+version_date: 2022-01-01
+authority: primary
+title: Gifts Policy
+---
+Employees may accept a gift with a value of up to $100 per calendar year.
+\fGifts must be recorded in the gift register within five business days.
+"""
+GIFTS_V2 = (
+    GIFTS_V1.replace("2022.1", "2024.1").replace("2022-01-01", "2024-03-01").replace("$100", "$150")
+)
+
+
 def shared_path(*parts: str) -> Path:
     """Path under ../shared/datasets; skip (or fail under EVIDENCEGATE_REQUIRE_SHARED=1)."""
     path = SHARED_DATASETS.joinpath(*parts)

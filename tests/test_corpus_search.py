@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import GIFTS_V1, GIFTS_V2
 
 from evidencegate.contracts import Passage
 from evidencegate.corpus import IngestOptions, Store
@@ -20,19 +21,6 @@ from evidencegate.corpus.query import query_terms
 from evidencegate.exceptions import UsageError
 from evidencegate.protocols import Retriever, SourceLookup
 
-GIFTS_V1 = """---
-doc_id: POL-GIFTS
-version: "2022.1"
-version_date: 2022-01-01
-authority: primary
-title: Gifts Policy
----
-Employees may accept a gift with a value of up to $100 per calendar year.
-\fGifts must be recorded in the gift register within five business days.
-"""
-GIFTS_V2 = (
-    GIFTS_V1.replace("2022.1", "2024.1").replace("2022-01-01", "2024-03-01").replace("$100", "$150")
-)
 FAQ = """---
 doc_id: FAQ-GIFTS
 version: "1"

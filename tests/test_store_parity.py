@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_CORPUS, GIFTS_V1, GIFTS_V2
 from postgres_support import BACKENDS, postgres_dsn, postgres_schema, store_location
 
 from evidencegate.audit.index import TraceIndex
@@ -33,19 +33,6 @@ from evidencegate.protocols import Retriever, SourceLookup
 from evidencegate.review import ReviewQueue
 from evidencegate.trace.chain import verify_trace
 
-GIFTS_V1 = """---
-doc_id: POL-GIFTS
-version: "2022.1"
-version_date: 2022-01-01
-authority: primary
-title: Gifts Policy
----
-Employees may accept a gift with a value of up to $100 per calendar year.
-\fGifts must be recorded in the gift register within five business days.
-"""
-GIFTS_V2 = (
-    GIFTS_V1.replace("2022.1", "2024.1").replace("2022-01-01", "2024-03-01").replace("$100", "$150")
-)
 FAQ = """---
 doc_id: FAQ-GIFTS
 version: "1"
