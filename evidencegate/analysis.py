@@ -76,7 +76,24 @@ _IDENTIFIER = re.compile(
     r"|§+\s*\d[\d.]*(?:\([a-z0-9]+\))*"  # sections: § 1002.6(b)
     r"|\b\d+\s+(?:CFR|U\.S\.C\.)\s+\d[\d.]*(?:\([a-z0-9]+\))*"  # 12 CFR 1013.2(e)
     r"|\b(?:SP|FIPS)\s*\d[\d-]*\w*"  # NIST publications: SP 800-53
+    r"|\b\d+\s+CFR\s+part\s+\d+"  # 12 CFR part 1002
+    r"|\b(?:[Ss]ection|[Pp]art|[Ss]ec\.)\s+\d[\d.]*(?:\([a-z0-9]+\))*"  # section 1002.5(a)(4)
+    r"|\b\d+\.\d+(?:\([a-z0-9]+\))+"  # a bare section with its paragraphs: 1002.5(a)(4)
 )
+_FORM_TYPE = re.compile(r"\b(?:\d{1,2}-[KQ]|20-F|40-F|S-[1-4]|DEF\s*14A)\b", re.IGNORECASE)
+"""A filing's form type (10-K, 10-Q, 8-K, 20-F): what kind of document, never a figure."""
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
+"""A date written in digits, month first as US filings write it (12/31/2018), or day first
+when the first number cannot be a month (31/12/2018)."""
+_AS_OF_DATE = re.compile(
+    r"\b(?:as\s+(?:of|at)|in\s+force\s+(?:from|on|since|at)|effective\s+(?:from|on|since|as\s+of)"
+    r"|valid\s+(?:from|on|since))\s+(?:the\s+(?:end|start|beginning|middle)\s+of\s+)?"
+    r"(?:(?:mid|early|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?"
+    r"(?:" + _MONTH_NAME + r"\s+)?((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+"""A date that says which rules are asked about ("as of the end of February 2024", "in force
+from October 2023"): it selects the version in force, not a figure an answer restates."""
 _BEFORE = re.compile(r"\b(?:prior\s+to|before)\s+" + _DATE.format(p="a"), re.IGNORECASE)
 _AFTER = re.compile(
     r"\b(?:on\s+or\s+after|after|beginning|starting|effective|as\s+of)\s+" + _DATE.format(p="a"),
@@ -238,6 +255,13 @@ class QuestionProfile:
     hypothetical: bool = False
     """Whether the question is about a worked example or a case it sets out itself (it gives
     figures, or says "example", "assume", "suppose"): only then does an example answer it."""
+    parts: tuple[tuple[str, ...], ...] = ()
+    """The terms of each thing a question asks when it asks several in turn ("how long ...,
+    and how many years ..."): an answer answers each of them; empty for a single ask."""
+    as_of_years: tuple[str, ...] = ()
+    """The years the question names only to say which rules it asks about ("as of the end of
+    February 2024", "the policy in force from October 2023"): they select the version in
+    force; an answer from that version need not restate them."""
 
     @property
     def measure(self) -> tuple[str, ...]:
@@ -392,6 +416,14 @@ def normalise_question(question: str) -> str:
         year = match.group("y")
         return f"fiscal year {'20' + year if len(year) == 2 else year}"
 
+    def numeric_date(match: re.Match[str]) -> str:
+        first, second, year = int(match.group(1)), int(match.group(2)), match.group(3)
+        month, day = (first, second) if first <= 12 else (second, first)
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return match.group(0)
+        return f"{MONTHS[month - 1].capitalize()} {day}, {year}"
+
+    text = _NUMERIC_DATE.sub(numeric_date, text)
     return _FISCAL_YEAR.sub(fiscal, text)
 
 
@@ -404,6 +436,9 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     # Identifiers (AC-2(3), § 1002.6(b), 12 CFR 1013, Form W-2) name what is asked about; their
     # digits are not figures an answer must state.
     bare = _IDENTIFIER.sub(" ", re.sub(r"\bfiscal year\b", " ", text_wo_dates))
+    bare = _FORM_TYPE.sub(" ", bare)  # "the 2022 10-K": a kind of filing
+    if len(years) == 1:
+        bare = _AS_OF_DATE.sub(" ", bare)  # "as of mid-2013": which rules, not what about
     bare = _DAY_OF_MONTH.sub(" ", bare)  # "by June 1": a day, not a figure
     numbers = tuple(
         dict.fromkeys(
@@ -455,9 +490,52 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         and bool(_NORMATIVE_QUESTION.search(text)),
         negated_case=bool(_NEGATED_CASE.search(text)),
         hypothetical=bool(numbers) or bool(_HYPOTHETICAL.search(text)),
+        parts=_parts(bare, years),
+        as_of_years=tuple(
+            y
+            for y in years
+            if len(years) == 1
+            and y in _AS_OF_DATE.findall(text)
+            and not re.search(rf"\b{y}\b", _AS_OF_DATE.sub(" ", text))
+        ),
     )
 
 
+_ASK_BOUNDARY = re.compile(
+    r"[;?]\s+(?=\w)|,?\s+and\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
+    r"(?:what|which|when|who|how|whether|why|where)\b|(?:is|are|does|do|did|must|may|can|should)"
+    r"\b)|,\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
+    r"(?:what|which|when|who|how|whether|why|where)\b)",
+    re.IGNORECASE,
+)
+"""Where one ask of a question ends and the next begins ("..., and how many years ...")."""
+
+
+_ASKS = re.compile(
+    r"\b(?:what|which|when|who|whom|whose|how|whether|why|where|is|are|was|were|does|do|did|"
+    r"must|may|can|could|should|shall|will|would|has|have|give|list|state|name|tell)\b",
+    re.IGNORECASE,
+)
+"""A chunk of a question that asks something (a scope such as "As of May 2024" does not)."""
+
+
+def _parts(text: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The terms of each ask, when the question asks two or more that name two terms each."""
+    asks = [
+        tuple(
+            t
+            for t in terms(chunk)
+            if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
+        )
+        for chunk in _ASK_BOUNDARY.split(text)
+        if _ASKS.search(chunk)
+    ]
+    asks = [a for a in asks if len(a) >= 2]
+    return tuple(asks) if len(asks) >= 2 else ()
+
+
+_ASK_WORDS = frozenset(terms("long often soon much many quickly frequently"))
+"""Words that say what kind of answer an ask wants, not what it is about."""
 _FRAME = frozenset(
     terms(
         "situations circumstances cases occasions points instances ways kinds types sorts "
@@ -586,7 +664,8 @@ _TIME_UNIT = re.compile(
     re.IGNORECASE,
 )
 _COUNTED = re.compile(
-    r"\b(?:how\s+many|(?:the\s+)?number\s+of)\s+(?:[a-z-]+\s+){0,4}?([a-z-]{2,}[a-rt-z]s)\b",
+    r"\b(?:how\s+many|(?:the\s+)?(?:number|count)\s+of)\s+(?:(?:the|a)\s+)?(?:[a-z-]+\s+){0,4}?"
+    r"([a-z-]{2,}[a-rt-z]s)\b",
     re.IGNORECASE,
 )
 """What a count question counts: the first plural noun after "how many" ("how many sample
@@ -669,7 +748,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             "duration",
             r"\bhow\s+(?:long|often|soon|quickly|frequently)\b|\bwithin\s+(?:how|what)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
-            r"\b(?:what|which)\s+(?:time\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
+            r"\b(?:what|which)\s+(?:[\w-]+\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
+            r"\btiming\b|\b(?:refresh|review|renewal|rotation|reporting|audit|update)\s+cycle\b|"
             r"\bhow\s+frequently\b|\b(?:holding|retention|notice|waiting|cooling|grace|review|"
             r"validity|refresh|response)\s+period\b|\bperiod\s+of\s+time\b|\bfor\s+what\s+period\b|"
             r"\bdeadline\b|\btime\s+limit\b|\bfrequency\b|\bvalid\s+for\b",
@@ -699,6 +779,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "amount",
             r"\bhow\s+(?:much|big|large|high|low|small)\b|\bamount\b|\bthreshold\b|"
+            r"\b(?:is|was|are)\s+the\s+(?:most|least)\b(?!\s+(?:common|likely|recent|important))|"
             r"\b(?:above|below|over|under|beyond|up\s+to|exceeding)\s+what\b|\bwhat\s+total\b|"
             r"\blimit\b|\bcap\b|\bceiling\b|\bmaximum\b|\bminimum\b|\bmax\b|\bmin\b|\bvalue\b|"
             r"\bcost\b|\bprice\b|\bfees?\b|\brevenues?\b|\bsales\b|\bincome\b|\bprofit\b|"
@@ -801,6 +882,65 @@ _NOT_NAMES = frozenset(
         "yes",
         "no",
         "may",
+        # Words that open a request or frame it, capitalised only because they come first.
+        "according",
+        "regarding",
+        "concerning",
+        "considering",
+        "assuming",
+        "suppose",
+        "assume",
+        "based",
+        "using",
+        "per",
+        "kindly",
+        "quick",
+        "latest",
+        "recent",
+        "current",
+        "currently",
+        "overall",
+        "total",
+        "annual",
+        "state",
+        "count",
+        "find",
+        "provide",
+        "confirm",
+        "summarize",
+        "summarise",
+        "identify",
+        "determine",
+        "calculate",
+        "compute",
+        "define",
+        "outline",
+        "specify",
+        "indicate",
+        "quantify",
+        "compare",
+        "check",
+        "verify",
+        "look",
+        "also",
+        "now",
+        "today",
+        "then",
+        "so",
+        "but",
+        "just",
+        "again",
+        "next",
+        "last",
+        "first",
+        "approximately",
+        "roughly",
+        "briefly",
+        "exactly",
+        "specifically",
+        "generally",
+        "typically",
+        "historically",
     ]
 )
 
@@ -832,6 +972,10 @@ def names_in(name: str, text: str) -> bool:
     return re.search(pattern.replace(r"\&", r"(?:&|and)"), text, re.IGNORECASE) is not None
 
 
+_OPENS = re.compile(r"(?:^|[.?!:;\u2013\u2014-])\s*$")
+"""Where a sentence or clause starts: a word there is capitalised by grammar."""
+
+
 def proper_names(text: str) -> tuple[str, ...]:
     """Names a question mentions: capitalised words and runs of them, and ids like 3M or AC-2.
 
@@ -841,6 +985,8 @@ def proper_names(text: str) -> tuple[str, ...]:
     names: list[str] = []
     for match in _NAME.finditer(text):
         words = match.group(0).rstrip(".'").split()
+        if _OPENS.search(text[: match.start()]) and re.fullmatch(r"[A-Z][a-z]+ly", words[0]):
+            words = words[1:]  # "Kindly ...", "Roughly how much ...": an adverb opening it
         while words and _not_a_name(words[0]):
             words = words[1:]
         while words and _not_a_name(words[-1]):

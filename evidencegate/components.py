@@ -105,10 +105,15 @@ def build_generator(
 
 
 def build_critic(
-    policy: Policy, *, chat_models: ChatModelFactory | None = None, contract: int = 2
+    policy: Policy,
+    *,
+    chat_models: ChatModelFactory | None = None,
+    contract: int = 2,
+    pages: SourceLookup | None = None,
 ) -> Critic:
     """The critic, or a :class:`QuorumCritic` when ``critics`` lists two or more.
-    ``contract``: the LLM critic contract (1 only to replay traces recorded with it)."""
+    ``contract``: the LLM critic contract (1 only to replay traces recorded with it);
+    ``pages`` lets the offline one read whose document a passage is (its title page)."""
     specs = list(policy.critics) or [policy.critic]
     if len(policy.critics) == 1:
         raise ConfigurationError(
@@ -120,7 +125,7 @@ def build_critic(
         if specs.count(spec) > 1:
             raise ConfigurationError(f"critics lists {spec!r} twice", component=spec)
         _check_separation(policy, spec)
-    critics = [_one_critic(policy, spec, chat_models, contract) for spec in specs]
+    critics = [_one_critic(policy, spec, chat_models, contract, pages) for spec in specs]
     if len(critics) == 1:
         return critics[0]
     return QuorumCritic(critics, quorum=policy.quorum)
@@ -157,10 +162,14 @@ def endpoint_for(policy: Policy, spec: str) -> ModelEndpoint:
 
 
 def _one_critic(
-    policy: Policy, spec: str, chat_models: ChatModelFactory | None, contract: int = 2
+    policy: Policy,
+    spec: str,
+    chat_models: ChatModelFactory | None,
+    contract: int = 2,
+    pages: SourceLookup | None = None,
 ) -> Critic:
     if spec == "rules":
-        return RulesCritic(min_support=policy.min_support_score)
+        return RulesCritic(min_support=policy.min_support_score, pages=pages)
     if ":" not in spec:
         raise ConfigurationError(
             f"critic {spec!r} is not available: known critics are 'rules' and 'provider:model'",
@@ -334,7 +343,7 @@ def admit(
     if generator is None:
         generator = build_generator(policy, chat_models=_given(given.get("generator")), pages=pages)
     if critic is None:
-        critic = build_critic(policy, chat_models=_given(given.get("critic")))
+        critic = build_critic(policy, chat_models=_given(given.get("critic")), pages=pages)
     check_separation(generator, critic, policy)
     return policy, generator, critic
 

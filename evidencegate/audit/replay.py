@@ -535,7 +535,10 @@ def replay_trace(
         ),
         critic=critic
         or build_critic(
-            effective, chat_models=models, contract=_contract(calls, "critic.") or CONTRACTS[-1]
+            effective,
+            chat_models=models,
+            contract=_contract(calls, "critic.") or CONTRACTS[-1],
+            pages=lookup,
         ),
         policy=effective,
         arm=_arm(start, path),

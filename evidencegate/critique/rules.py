@@ -19,11 +19,13 @@ edit; the check matters for claims a language model wrote.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
     QuestionProfile,
+    has_figure,
     names_in,
     profile_question,
     sentence_period,
@@ -41,6 +43,7 @@ from evidencegate.contracts import (
     Verdict,
 )
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import derivation_evidence
@@ -67,6 +70,7 @@ FOCUS = "focus: "
 ASKED = "question: "
 _MEASURED = frozenset({"amount", "percentage", "count", "comparison", "date", "duration"})
 CASE = "case: "
+PART = "part: "
 
 
 class RulesCritic:
@@ -74,9 +78,32 @@ class RulesCritic:
 
     component_id = "critic:rules@1"
 
-    def __init__(self, *, min_support: float = 0.6, topic_coverage: float = 0.5) -> None:
+    def __init__(
+        self,
+        *,
+        min_support: float = 0.6,
+        topic_coverage: float = 0.5,
+        pages: SourceLookup | None = None,
+    ) -> None:
         self.min_support = min_support
         self.topic_coverage = topic_coverage
+        self.pages = pages
+        self._identities: dict[tuple[str, str], str] = {}
+
+    def _identity(self, passage: Passage) -> str:
+        """Whose document a passage is part of: its title and place, and with ``pages`` the
+        document's entity, aliases and title page ("Harbourline Savings Bank, policy ...").
+        A question names the company or regulation; the sentence answering it rarely does."""
+        key = (passage.doc_id, passage.version)
+        if key not in self._identities:
+            parts = [passage.title, passage.context]
+            source = self.pages.lookup(passage.doc_id, passage.version, 1) if self.pages else None
+            if source is not None:
+                document = source.document
+                parts += [document.title, document.entity or "", *document.aliases]
+                parts.append(source.page.text[:_TITLE_PAGE_CHARS])
+            self._identities[key] = "\n".join(p for p in parts if p)
+        return self._identities[key]
 
     # ------------------------------------------------------------------ phase 1
 
@@ -86,7 +113,13 @@ class RulesCritic:
         profile = profile_question(question, as_of=as_of)
         texts = [_placed(p) for p in evidence]
         required = _required_facts(profile, texts)
-        missing = [f for f in required if not self._fact_covered(f, profile, texts)]
+        identities = [self._identity(p) for p in evidence]
+        missing = [
+            f
+            for f in required
+            if not self._fact_covered(f, profile, texts)
+            and not (f.startswith(NAME) and _named(f.removeprefix(NAME), identities))
+        ]
         primary = [p for p in evidence if p.authority == "primary"]
         missing_sources = [] if primary else [f"a primary source on {' '.join(profile.terms)}"]
         if not evidence:
@@ -136,8 +169,23 @@ class RulesCritic:
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
+        cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
+        cited = [p for p in evidence if p.passage_id in cited_ids]
+        identities = [self._identity(p) for p in cited]
+        answered = _parts_answered(
+            [f for f in required if f.startswith(PART)], supported_texts, pool, self.topic_coverage
+        )
         covered = [
-            f for f in required if self._fact_covered(f, profile, supported_texts, pool=pool)
+            f
+            for f in required
+            if (
+                f in answered
+                if f.startswith(PART)
+                else self._fact_covered(
+                    f, profile, supported_texts, pool=pool, cited=[p.text for p in cited]
+                )
+            )
+            or (f.startswith(NAME) and supported_texts and _named(f.removeprefix(NAME), identities))
         ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
@@ -224,6 +272,7 @@ class RulesCritic:
         texts: Sequence[str],
         *,
         pool: list[str] | None = None,
+        cited: Sequence[str] = (),
     ) -> bool:
         """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap."""
         if not texts:
@@ -235,10 +284,21 @@ class RulesCritic:
             return False  # no evidence answers a question that does not say what it asks
         if fact.startswith(NUMBER):
             value = fact.removeprefix(NUMBER)
-            return any(value in _numbers(t) for t in texts)
+            if any(value in _numbers(t) for t in (*texts, *cited)):
+                return True  # stated by a claim, or by the passage a claim quotes (the case)
+            # An amount the question sets out ("a $120 gift: may I accept it?") and no source
+            # states is weighed against the amount a rule states, which need not be the same.
+            return (
+                _money_given(profile.question, value)
+                and (pool is None or value not in pool)
+                and any(
+                    has_figure(s, "quantity", "amount")
+                    for t in texts
+                    for s in _sentences(t.partition(_PLACE)[0])
+                )
+            )
         if fact.startswith(NAME):
-            name = fact.removeprefix(NAME)
-            return any(names_in(name, t) for t in texts)
+            return _named(fact.removeprefix(NAME), texts)
         if fact.startswith(CASE):
             return any(negation_cues(s) for t in texts for s in _sentences(t.partition(_PLACE)[0]))
         if fact.startswith(FOCUS):
@@ -254,6 +314,10 @@ class RulesCritic:
                 [w for body, _ in parts for w in body],
                 set.intersection(*(place for _, place in parts)),
             )
+        if fact.startswith(PART):
+            # Evidence for each ask of a several-part question (claims: _parts_answered).
+            wanted = fact.removeprefix(PART).split()
+            return any(covered_share(wanted, terms(t)) >= self.topic_coverage for t in texts)
         if fact.startswith(FIGURE):
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
@@ -292,6 +356,63 @@ class RulesCritic:
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
         return covered_share(wanted, have) >= self.topic_coverage
+
+
+_TITLE_PAGE_CHARS = 2000
+"""How much of a document's first page names whose document it is (a cover or title page)."""
+
+
+def _named(name: str, texts: Sequence[str]) -> bool:
+    """Is ``name`` stated in one of ``texts``: as written, or as the words its acronym
+    abbreviates ("ECOA" for "Equal Credit Opportunity Act", "G&E" for "Gifts and
+    Entertainment"); a name with a suffix ("HMDA-reporting") by its acronym."""
+    forms = [name]
+    if m := re.fullmatch(r"([A-Z][A-Z&]{1,7})-[a-z]+", name):
+        forms.append(m.group(1))
+    for form in forms:
+        if any(names_in(form, t) for t in texts):
+            return True
+        acronym = _acronym_pattern(form)
+        if acronym is not None and any(acronym.search(t) for t in texts):
+            return True
+    return False
+
+
+_JOINERS = r"(?:[\s-]+(?:of|and|the|for|to|in|on|&)(?=[\s-]))*[\s-]+"
+
+
+def _acronym_pattern(name: str) -> re.Pattern[str] | None:
+    """The words an all-capitals name of 2-8 letters abbreviates, or None for other names.
+    Two letters abbreviate capitalised words only ("PA": "Personal Account")."""
+    if not re.fullmatch(r"[A-Z](?:&?[A-Z]){1,7}s?", name):
+        return None
+    letters = [c for c in name.rstrip("s") if c.isalpha()]
+    if len(letters) == 2:
+        words = [rf"{c}[a-z]+" for c in letters]
+        return re.compile(r"\b" + _JOINERS.join(words) + r"\b")
+    words = [rf"[{c}{c.lower()}][A-Za-z]*" for c in letters]
+    return re.compile(r"\b" + _JOINERS.join(words) + r"\b", re.IGNORECASE)
+
+
+def _parts_answered(
+    parts: Sequence[str], claims: Sequence[str], pool: list[str] | None, share: float
+) -> set[str]:
+    """The part facts that claims answer, each by a claim of its own: one claim answering
+    one ask of "how long ..., and how many years ..." leaves the other unanswered. A part
+    asks the claims only for the words the evidence ``pool`` states (as the topic does)."""
+    keys = text_keys(pool) if pool is not None else None
+    free = [terms(c) for c in claims]
+    answered: set[str] = set()
+    for part in parts:
+        wanted = part.removeprefix(PART).split()
+        if pool is not None and keys is not None:
+            wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
+        fits = [(covered_share(wanted, c), i) for i, c in enumerate(free) if c]
+        best = max(fits, default=(0.0, -1))
+        if best[0] >= share:
+            answered.add(part)
+            free[best[1]] = []
+    return answered
 
 
 def _split(text: str) -> tuple[str, str, str]:
@@ -383,8 +504,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if focus := _focus(profile, texts):
         facts.append(FOCUS + " ".join(focus))
     facts += [NAME + n for n in profile.names]
-    facts += [YEAR + y for y in profile.years]
+    facts += [YEAR + y for y in profile.years if y not in profile.as_of_years]
     facts += [NUMBER + n for n in profile.numbers]
+    facts += [PART + " ".join(part) for part in profile.parts]
     if profile.negated_case:
         facts.append(CASE + "the case the question asks about (something that does not happen)")
     if profile.wants_figure:
@@ -395,6 +517,14 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
 def _follow_up_query(profile: QuestionProfile, missing: Sequence[str]) -> str:
     extra = [f.split(": ", 1)[1] for f in missing if f.startswith((YEAR, NUMBER))]
     return " ".join([*profile.terms, *extra]).strip() or profile.question
+
+
+def _money_given(question: str, value: str) -> bool:
+    """Does the question state ``value`` (digits, no separators) as a sum of money?"""
+    grouped = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", value.split(".")[0])
+    number = grouped + (r"\." + value.split(".")[1] if "." in value else "")
+    pattern = rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{number}\b|\b{number}\s*(?:dollars|euros)\b"
+    return re.search(pattern, question, re.IGNORECASE) is not None
 
 
 def _sentences(text: str) -> list[str]:

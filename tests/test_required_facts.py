@@ -1,0 +1,220 @@
+"""What the rules critic asks an answer to establish, and what establishes it.
+
+The facts come from question analysis (names, numbers, years, the asks of a several-part
+question); each test pairs a question phrased the way an analyst types with the evidence that
+does, or does not, answer it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evidencegate.analysis import answer_type, profile_question, proper_names
+from evidencegate.contracts import Citation, Claim, ClaimVerification, Passage
+from evidencegate.critique.rules import RulesCritic
+from evidencegate.policy import Policy
+from evidencegate.testing import InMemoryCorpus
+from evidencegate.verify.verifier import Verifier
+
+AS_OF = dt.date(2024, 6, 1)
+
+
+def profile(question: str):  # type: ignore[no-untyped-def]
+    return profile_question(question, as_of=AS_OF)
+
+
+class TestWhatAQuestionNames:
+    def test_words_that_open_a_request_are_not_names(self) -> None:
+        assert proper_names("According to Acme's annual report, what was revenue?") == ("Acme",)
+        assert proper_names("Latest Globex gross margin?") == ("Globex",)
+        assert proper_names("Kindly give me the Regulation Q limit.") == ("Regulation Q",)
+        assert proper_names("Roughly how much did Initech spend?") == ("Initech",)
+        assert proper_names("State the deadline for a reply.") == ()
+
+    def test_a_company_opening_the_question_stays_a_name(self) -> None:
+        assert proper_names("Globex capex in 2021?") == ("Globex",)
+
+    def test_numeric_dates_are_dates_not_figures(self) -> None:
+        p = profile("Initech's cash at 12/31/2021 in $ millions?")
+        assert p.numbers == ()
+        assert p.target.start == p.target.end == dt.date(2021, 12, 31)
+        p = profile("threshold before 21/7/2011?")
+        assert p.target.end == dt.date(2011, 7, 20)
+
+    def test_section_numbers_and_form_types_are_not_figures(self) -> None:
+        assert profile("must info collected under 1002.5(a)(4) be kept?").numbers == ()
+        p = profile("How many forms are in appendix B of 12 CFR part 1002?")
+        assert p.numbers == ()
+        assert "12 CFR part 1002" in p.names
+        assert profile("Does Initech's 2022 10-K call the market cyclical?").numbers == ()
+        assert profile("section 4.2: may a gift of $120 be accepted?").numbers == ("120",)
+
+    def test_an_as_of_date_selects_the_rules_and_is_not_asked_for(self) -> None:
+        p = profile("As of the end of February 2024, what is the most a staff member can accept?")
+        assert p.as_of_years == ("2024",)
+        assert p.answer_type == "amount"
+        assert "february" not in p.terms
+        # A balance-sheet date with a second year asked is the figure's period, not a scope.
+        assert profile("Net assets as of 2018 compared with 2017?").as_of_years == ()
+        assert profile("What was the fee in 2019?").as_of_years == ()
+
+    def test_a_several_part_question_has_its_asks(self) -> None:
+        p = profile(
+            "How long may the firm take to reply to a complaint, and how many years must the "
+            "complaint file be kept?"
+        )
+        assert len(p.parts) == 2
+        assert {"reply", "complaint"} <= set(p.parts[0])
+        assert {"year", "file", "kept"} <= set(p.parts[1])
+        assert profile("As of May 2024, what is the reply deadline for complaints?").parts == ()
+        assert profile("What is the limit and the fee?").parts == ()
+
+    def test_count_of_and_named_periods(self) -> None:
+        assert profile("Count of the model forms in appendix B, please.").counted == "form"
+        assert answer_type("What delinquency period must pass before a filing?") == "duration"
+        assert answer_type("kyc refresh cycle for high risk customers?") == "duration"
+
+
+def _critic_for(corpus: InMemoryCorpus) -> RulesCritic:
+    return RulesCritic(pages=corpus)
+
+
+def _audit(
+    critic: RulesCritic, question: str, corpus: InMemoryCorpus, quotes: list[str]
+) -> list[str]:
+    evidence = corpus.search(question, as_of=AS_OF, limit=8)
+    claims = []
+    for n, quote in enumerate(quotes):
+        where = next(p for p in evidence if quote in p.text)
+        claims.append(
+            Claim(
+                claim_id=f"c-{n}",
+                text=quote,
+                citations=[
+                    Citation(
+                        doc_id=where.doc_id,
+                        version=where.version,
+                        page=where.page,
+                        quote=quote,
+                        evidence_id=where.passage_id,
+                    )
+                ],
+            )
+        )
+    verifier = Verifier.from_policy(corpus, Policy())
+    checks: list[ClaimVerification] = [verifier.verify(c, as_of=AS_OF) for c in claims]
+    sufficiency = critic.sufficiency(question, evidence, as_of=AS_OF)
+    audit = critic.audit(
+        question,
+        claims,
+        checks,
+        evidence,
+        as_of=AS_OF,
+        required_facts=sufficiency.required_facts,
+    )
+    return audit.missing_facts
+
+
+class TestWhatEstablishesAFact:
+    GIFTS = (
+        "Globex Savings Bank, policy GSB-7. This policy applies to every employee of the Bank.",
+        "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar year "
+        "without prior approval.\n4.2 Gifts must be recorded in the gifts register within 10 "
+        "business days of the offer.",
+    )
+
+    def corpus(self) -> InMemoryCorpus:
+        corpus = InMemoryCorpus()
+        corpus.add("GSB-7", "1", dt.date(2020, 1, 1), list(self.GIFTS))
+        return corpus
+
+    def test_the_company_is_named_by_the_document_not_the_sentence(self) -> None:
+        corpus = self.corpus()
+        question = "What yearly gift value from one giver may a Globex employee accept?"
+        quote = (
+            "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar "
+            "year without prior approval."
+        )
+        missing = _audit(_critic_for(corpus), question, corpus, [quote])
+        assert not [f for f in missing if f.startswith("name: ")]
+        # Without a way to read the document, the sentence alone does not name the company.
+        assert "name: Globex" in _audit(RulesCritic(), question, corpus, [quote])
+        # Another company's name is established by nothing in this corpus.
+        other = "What yearly gift value from one giver may an Initech employee accept?"
+        assert "name: Initech" in _audit(_critic_for(corpus), other, corpus, [quote])
+
+    def test_an_acronym_is_stated_by_the_words_it_abbreviates(self) -> None:
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "REG-B",
+            "1",
+            dt.date(2020, 1, 1),
+            [
+                "Under the Equal Credit Opportunity Act a creditor must offer the applicant the "
+                "option to select more than one racial designation."
+            ],
+        )
+        critic = _critic_for(corpus)
+        question = "Under ECOA, what option must a creditor offer an applicant on race?"
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        missing = critic.sufficiency(question, evidence, as_of=AS_OF).missing_facts
+        assert "name: ECOA" not in missing
+        question = "Under FCRA, what option must a creditor offer an applicant on race?"
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        assert "name: FCRA" in critic.sufficiency(question, evidence, as_of=AS_OF).missing_facts
+
+    def test_an_amount_the_question_sets_out_is_weighed_against_the_rule(self) -> None:
+        corpus = self.corpus()
+        question = "A supplier offers me a $120 gift: can I take it without approval?"
+        quote = (
+            "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar "
+            "year without prior approval."
+        )
+        assert "number: 120" not in _audit(_critic_for(corpus), question, corpus, [quote])
+
+    def test_an_amount_a_source_states_must_be_the_cited_case(self) -> None:
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "REG-E",
+            "1",
+            dt.date(2020, 1, 1),
+            [
+                "Example one. A sender sends US$100 with a transfer fee of US$10. The provider "
+                "must refund US$110 to the sender.",
+                "Example two. A sender sends US$250 with a transfer fee of US$12. The provider "
+                "must refund US$262 to the sender.",
+            ],
+        )
+        critic = _critic_for(corpus)
+        question = "In the example where a sender sends US$250 with a US$12 fee, what is refunded?"
+        right = "The provider must refund US$262 to the sender."
+        wrong = "The provider must refund US$110 to the sender."
+        assert not [f for f in _audit(critic, question, corpus, [right]) if "number" in f]
+        assert "number: 250" in _audit(critic, question, corpus, [wrong])
+
+    def test_each_ask_of_a_several_part_question_needs_its_own_claim(self) -> None:
+        corpus = self.corpus()
+        critic = _critic_for(corpus)
+        question = (
+            "What gift value per giver per year may employees accept without approval, and "
+            "within how many business days must gifts be recorded in the register?"
+        )
+        limit = (
+            "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar "
+            "year without prior approval."
+        )
+        record = (
+            "4.2 Gifts must be recorded in the gifts register within 10 business days of the offer."
+        )
+        half = _audit(critic, question, corpus, [limit])
+        assert [f for f in half if f.startswith("part: ")]
+        both = _audit(critic, question, corpus, [limit, record])
+        assert not [f for f in both if f.startswith("part: ")]
+
+
+def test_passage_fixture_sanity() -> None:
+    # The helpers above cite passages by their own text; a passage is what search returns.
+    corpus = InMemoryCorpus()
+    corpus.add("D", "1", dt.date(2020, 1, 1), ["One sentence about gifts and approval."])
+    found = corpus.search("gifts approval", as_of=AS_OF, limit=8)
+    assert found and isinstance(found[0], Passage)
