@@ -286,6 +286,10 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
+        if _PARAMETER.search(text):
+            return (
+                True  # "[Assignment: organization-defined time period]": the organization sets it
+            )
         text = _without_given(text, self.numbers)
         if self.time_unit is not None and not re.search(
             _NUMBER_WORD
@@ -728,6 +732,12 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in _typed_patterns(
         (
+            # "What may the system do when ...": an action, whatever figure the case names.
+            "definition",
+            r"^\s*what\s+(?:may|must|should|does|do|will|can|shall)\s+(?:the\s+|a\s+|an\s+)?"
+            r"[\w-]+(?:\s+[\w-]+)?\s+do\b",
+        ),
+        (
             "reason",
             r"^\s*why\b|\bwhat\s+(?:drove|drives|caused|causes|led\s+to|explains?|were\s+the\s+"
             r"(?:reasons?|drivers?|causes?))\b|\breasons?\s+for\b|\bdrivers?\s+of\b",
@@ -1022,6 +1032,14 @@ _COUNT_WORD = re.compile(
     r"both|single|one)\s+(?:[a-z-]+\s+){0,3}[a-z-]+s\b",
     re.IGNORECASE,
 )
+_PARAMETER = re.compile(
+    r"\[\s*(?:Assignment|Selection)(?:\s*\(one or more\))?\s*:[^\]]*\]|"
+    r"\b(?:organization|organisation|entity)-defined\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:time\s+period|period|frequency|number|amount|value|threshold|limit|days?|hours?|minutes?)\b",
+    re.IGNORECASE,
+)
+"""A figure a control leaves to the organization: NIST's "[Assignment: organization-defined time
+period]" answers "how long" by saying who sets it, not with a number."""
 _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 

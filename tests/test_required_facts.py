@@ -69,6 +69,22 @@ class TestWhatAQuestionNames:
         assert profile("As of May 2024, what is the reply deadline for complaints?").parts == ()
         assert profile("What is the limit and the fee?").parts == ()
 
+    def test_a_parameter_the_organization_sets_states_the_figure(self) -> None:
+        p = profile("For how long must audit logs be kept under control AU-11?")
+        assert p.states_figure(
+            "Retain audit records for [Assignment: organization-defined time period consistent "
+            "with records retention policy]."
+        )
+        assert not p.states_figure("Retain audit records to support investigations.")
+        assert profile("How often must staff be trained?").states_figure(
+            "Provide training at an organization-defined frequency."
+        )
+
+    def test_what_a_system_may_do_is_an_action_not_a_figure(self) -> None:
+        asked = "What may the system do when the maximum number of failed logons is exceeded?"
+        assert answer_type(asked) == "definition"
+        assert answer_type("What is the maximum number of failed logons?") == "count"
+
     def test_count_of_and_named_periods(self) -> None:
         assert profile("Count of the model forms in appendix B, please.").counted == "form"
         assert answer_type("What delinquency period must pass before a filing?") == "duration"

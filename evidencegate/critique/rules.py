@@ -182,7 +182,11 @@ class RulesCritic:
                 f in answered
                 if f.startswith(PART)
                 else self._fact_covered(
-                    f, profile, supported_texts, pool=pool, cited=[p.text for p in cited]
+                    f,
+                    profile,
+                    supported_texts,
+                    pool=pool,
+                    cited=[p.text for p in cited],
                 )
             )
             or (f.startswith(NAME) and supported_texts and _named(f.removeprefix(NAME), identities))
