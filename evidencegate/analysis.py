@@ -506,7 +506,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
 
 
 _ASK_BOUNDARY = re.compile(
-    r"[;?]\s+(?=\w)|,?\s+and\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
+    r"[;?]\s+(?=\w)|\s\+\s|,?\s+and\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
     r"(?:what|which|when|who|how|whether|why|where)\b|(?:is|are|does|do|did|must|may|can|should)"
     r"\b)|,\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
     r"(?:what|which|when|who|how|whether|why|where)\b)",
@@ -521,6 +521,12 @@ _ASKS = re.compile(
     re.IGNORECASE,
 )
 """A chunk of a question that asks something (a scope such as "As of May 2024" does not)."""
+_NOT_AN_ASK = re.compile(
+    r"\s*(?:if|when|once|unless|after|before|where|while|as|since|because|for|in|on|at|under|"
+    r"per|according|assuming|suppose|given)\b",
+    re.IGNORECASE,
+)
+"""How a chunk that sets out a case or a scope begins ("If a client holds ...", "Under AC-2")."""
 
 
 def _parts(text: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -532,7 +538,7 @@ def _parts(text: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
             if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
         )
         for chunk in _ASK_BOUNDARY.split(text)
-        if _ASKS.search(chunk)
+        if _ASKS.search(chunk) or not (_NOT_AN_ASK.match(chunk) or _AS_OF_DATE.search(chunk))
     ]
     asks = [a for a in asks if len(a) >= 2]
     return tuple(asks) if len(asks) >= 2 else ()

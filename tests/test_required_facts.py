@@ -67,6 +67,13 @@ class TestWhatAQuestionNames:
         assert {"reply", "complaint"} <= set(p.parts[0])
         assert {"year", "file", "kept"} <= set(p.parts[1])
         assert profile("As of May 2024, what is the reply deadline for complaints?").parts == ()
+        terse = profile("reply deadline for complaints + how long we keep complaint files")
+        assert len(terse.parts) == 2
+        case = profile(
+            "If a client is a public official, how is the client rated, and how often is the "
+            "client's file reviewed?"
+        )
+        assert len(case.parts) == 2  # the case it sets out is no ask of its own
         assert profile("What is the limit and the fee?").parts == ()
 
     def test_a_parameter_the_organization_sets_states_the_figure(self) -> None:
