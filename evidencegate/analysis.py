@@ -522,8 +522,10 @@ _ASKS = re.compile(
 )
 """A chunk of a question that asks something (a scope such as "As of May 2024" does not)."""
 _NOT_AN_ASK = re.compile(
-    r"\s*(?:if|when|once|unless|after|before|where|while|as|since|because|for|in|on|at|under|"
-    r"per|according|assuming|suppose|given)\b",
+    r"\s*(?:(?:if|once|unless|after|before|while|as|since|because|for|in|on|at|under|per|"
+    r"according|assuming|suppose|given)\b(?!\s+(?:what|which|how|when|whom|whose)\b)|"
+    r"(?:when|where)\s+(?!(?:is|are|was|were|does|do|did|must|may|can|could|should|shall|will|"
+    r"would|has|have)\b))",
     re.IGNORECASE,
 )
 """How a chunk that sets out a case or a scope begins ("If a client holds ...", "Under AC-2")."""
@@ -538,7 +540,8 @@ def _parts(text: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
             if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
         )
         for chunk in _ASK_BOUNDARY.split(text)
-        if _ASKS.search(chunk) or not (_NOT_AN_ASK.match(chunk) or _AS_OF_DATE.search(chunk))
+        if _ASKS.search(chunk) or not _AS_OF_DATE.search(chunk)
+        if not _NOT_AN_ASK.match(chunk) or re.search(r",\s*" + _ASKS.pattern, chunk, re.IGNORECASE)
     ]
     asks = [a for a in asks if len(a) >= 2]
     return tuple(asks) if len(asks) >= 2 else ()
