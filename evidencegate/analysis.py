@@ -258,6 +258,9 @@ class QuestionProfile:
     parts: tuple[tuple[str, ...], ...] = ()
     """The terms of each thing a question asks when it asks several in turn ("how long ...,
     and how many years ..."): an answer answers each of them; empty for a single ask."""
+    items: tuple[tuple[str, ...], ...] = ()
+    """What a figure question measures, item by item, when it lists several ("operating profit,
+    depreciation and amortization, and capital spending"): each is answered by a figure."""
     as_of_years: tuple[str, ...] = ()
     """The years the question names only to say which rules it asks about ("as of the end of
     February 2024", "the policy in force from October 2023"): they select the version in
@@ -469,6 +472,8 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     else:
         target = Period(as_of, as_of)
     kind = answer_type(text)
+    names = _distinct_names([*(i.strip() for i in _IDENTIFIER.findall(text)), *proper_names(text)])
+    parts = _parts(bare, years)
     unit = _TIME_UNIT.search(text) if kind == "duration" else None
     counted = _COUNTED.search(text) if kind == "count" else None
     return QuestionProfile(
@@ -479,9 +484,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         wants_figure=FIGURE_TYPES.get(kind),
         target=target,
         answer_type=kind,
-        names=_distinct_names(
-            [*(i.strip() for i in _IDENTIFIER.findall(text)), *proper_names(text)]
-        ),
+        names=names,
         latest=bool(_LATEST.search(text)) or (not years and not dates),
         period_years=tuple(sorted({*(int(y) for y in years), *(d.year for d in dates)})),
         multi_part=kind in ("list", "comparison")
@@ -494,7 +497,8 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         and bool(_NORMATIVE_QUESTION.search(text)),
         negated_case=bool(_NEGATED_CASE.search(text)),
         hypothetical=bool(numbers) or bool(_HYPOTHETICAL.search(text)),
-        parts=_parts(bare, years),
+        parts=parts,
+        items=() if parts else _items(bare, kind, names),
         as_of_years=tuple(
             y
             for y in years
@@ -529,6 +533,39 @@ _NOT_AN_ASK = re.compile(
     re.IGNORECASE,
 )
 """How a chunk that sets out a case or a scope begins ("If a client holds ...", "Under AC-2")."""
+
+
+def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The measured items of a figure question listing several, each as its terms."""
+    if kind not in ("amount", "percentage", "count"):
+        return ()
+    named = {t for n in names for t in terms(n)}
+    items = []
+    for n, chunk in enumerate(re.split(r",|;|\s&\s|\band\b", text)):
+        item = tuple(
+            t
+            for t in terms(chunk)
+            if t not in named
+            and t not in _PERIOD_WORDS
+            and t not in _NOT_MEASURED
+            and t not in _FRAME
+            and not t[:1].isdigit()
+        )
+        if not item:
+            continue
+        if n and _CLAUSE_START.match(chunk):
+            return ()  # ", over the whole year, before I ask": clauses, not a list of measures
+        items.append(item)
+    return tuple(items) if len(items) >= 2 else ()
+
+
+_CLAUSE_START = re.compile(
+    r"\s*(?:the\s+)?(?:per|over|before|after|for|in|on|at|with|without|by|from|to|of|under|within|"
+    r"if|when|where|while|once|unless|as|since|because|which|that|who|what|how|i|we|you|it|they|"
+    r"is|are|was|were|does|do|did|must|may|can|could|should|will|would|has|have)\b",
+    re.IGNORECASE,
+)
+"""How a chunk after a comma starts when it is a clause or a phrase, not another measure."""
 
 
 def _parts(text: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:

@@ -92,6 +92,13 @@ class TestWhatAQuestionNames:
         assert answer_type(asked) == "definition"
         assert answer_type("What is the maximum number of failed logons?") == "count"
 
+    def test_a_figure_question_listing_several_measures_has_its_items(self) -> None:
+        p = profile("What were Initech's 2022 revenue, operating profit and capital spending?")
+        assert p.items == (("revenue",), ("operat", "profit"), ("capital", "spend"))
+        # Commas around a clause or a phrase are no list of measures.
+        assert profile("How much can a gift be worth, over the year, before I ask?").items == ()
+        assert profile("What is the gift limit, and how fast must gifts be recorded?").items == ()
+
     def test_count_of_and_named_periods(self) -> None:
         assert profile("Count of the model forms in appendix B, please.").counted == "form"
         assert answer_type("What delinquency period must pass before a filing?") == "duration"
@@ -214,6 +221,26 @@ class TestWhatEstablishesAFact:
         wrong = "The provider must refund US$110 to the sender."
         assert not [f for f in _audit(critic, question, corpus, [right]) if "number" in f]
         assert "number: 250" in _audit(critic, question, corpus, [wrong])
+
+    def test_a_figure_for_each_listed_measure(self) -> None:
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "INITECH-10K",
+            "FY2022",
+            dt.date(2023, 2, 1),
+            [
+                "Initech Corp annual report. In 2022 revenue was $5,200 million. In 2022 "
+                "capital spending was $310 million. Headcount grew in 2022."
+            ],
+        )
+        critic = _critic_for(corpus)
+        question = "What were Initech's 2022 revenue and capital spending, in USD millions?"
+        revenue = "In 2022 revenue was $5,200 million."
+        capex = "In 2022 capital spending was $310 million."
+        half = _audit(critic, question, corpus, [revenue])
+        assert [f for f in half if f.startswith("figure: ")]
+        both = _audit(critic, question, corpus, [revenue, capex])
+        assert not [f for f in both if f.startswith("figure: ")]
 
     def test_each_ask_of_a_several_part_question_needs_its_own_claim(self) -> None:
         corpus = self.corpus()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
@@ -330,23 +330,18 @@ class RulesCritic:
             # A question naming its subject (3M, Regulation M) pins the document, and then the
             # figure must be about (half of) what is measured; a question naming nothing is
             # mostly the asker's own words, and one of them stated is all that can be asked.
-            for text in texts:
-                body, _, place = text.partition(_PLACE)
-                place_terms = terms(place)
-                for sentence in _sentences(body):
-                    period = sentence_period(sentence)
-                    if period is not None and not period.overlaps(profile.target):
-                        continue
-                    if not profile.states_figure(sentence):
-                        continue
-                    if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
-                        continue  # "For example, if ... $950 ...": not the general answer
-                    if measure and covered_share(measure, [*terms(sentence), *place_terms]) < (
-                        0.5 if profile.names else 1e-9
-                    ):
-                        continue  # a figure about something else ("cash" for "capex")
-                    if not topic or covered_share(topic, [*terms(sentence), *place_terms]) >= 0.5:
-                        return True
+            stated = list(_figures_stated(profile, texts))
+            if len(profile.items) >= 2:
+                # "X's operating profit, D&A and capital spending": a figure for each of them.
+                return all(
+                    any(covered_share(item, said) >= 0.5 for said in stated)
+                    for item in profile.items
+                )
+            for said in stated:
+                if measure and covered_share(measure, said) < (0.5 if profile.names else 1e-9):
+                    continue  # a figure about something else ("cash" for "capex")
+                if not topic or covered_share(topic, said) >= 0.5:
+                    return True
             return False
         # The plain share of the question's terms stated: a paraphrase uses words the documents
         # do not ("how big" for "threshold amount"), so a term's rarity is no sign that the
@@ -396,6 +391,23 @@ def _acronym_pattern(name: str) -> re.Pattern[str] | None:
         return re.compile(r"\b" + _JOINERS.join(words) + r"\b")
     words = [rf"[{c}{c.lower()}][A-Za-z]*" for c in letters]
     return re.compile(r"\b" + _JOINERS.join(words) + r"\b", re.IGNORECASE)
+
+
+def _figures_stated(profile: QuestionProfile, texts: Sequence[str]) -> Iterator[list[str]]:
+    """The terms (with those of its place) of each sentence of ``texts`` that states the asked
+    kind of figure for the asked period, examples left out unless the question sets one out."""
+    for text in texts:
+        body, _, place = text.partition(_PLACE)
+        place_terms = terms(place)
+        for sentence in _sentences(body):
+            period = sentence_period(sentence)
+            if period is not None and not period.overlaps(profile.target):
+                continue
+            if not profile.states_figure(sentence):
+                continue
+            if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
+                continue  # "For example, if ... $950 ...": not the general answer
+            yield [*terms(sentence), *place_terms]
 
 
 def _parts_answered(
