@@ -242,6 +242,29 @@ class TestWhatEstablishesAFact:
         both = _audit(critic, question, corpus, [revenue, capex])
         assert not [f for f in both if f.startswith("figure: ")]
 
+    def test_a_heading_naming_the_measure_does_not_make_another_figure_its(self) -> None:
+        critic = RulesCritic()
+        question = "What was Initech's gross profit in 2022?"
+
+        def missing(text: str) -> list[str]:
+            passage = Passage(
+                passage_id="p1",
+                doc_id="INITECH-10K",
+                version="FY2022",
+                page=3,
+                char_start=0,
+                char_end=len(text),
+                text=text,
+                title="Initech Corp 10-K",
+                context="Initech Corp 10-K > Gross profit",
+            )
+            return critic.sufficiency(question, [passage], as_of=AS_OF).missing_facts
+
+        assert "figure: a stated figure or date answering the question" in missing(
+            "In 2022 net income was $120 million."
+        )
+        assert not [f for f in missing("In 2022 gross profit was $900 million.") if "figure" in f]
+
     def test_each_ask_of_a_several_part_question_needs_its_own_claim(self) -> None:
         corpus = self.corpus()
         critic = _critic_for(corpus)

@@ -334,12 +334,14 @@ class RulesCritic:
             if len(profile.items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
                 return all(
-                    any(covered_share(item, said) >= 0.5 for said in stated)
+                    any(covered_share(item, said) >= 0.5 for said, _ in stated)
                     for item in profile.items
                 )
-            for said in stated:
+            for said, own in stated:
                 if measure and covered_share(measure, said) < (0.5 if profile.names else 1e-9):
                     continue  # a figure about something else ("cash" for "capex")
+                if measure and profile.names and not covered_share(measure, own):
+                    continue  # its heading names the measure, the sentence another figure
                 if not topic or covered_share(topic, said) >= 0.5:
                     return True
             return False
@@ -393,9 +395,12 @@ def _acronym_pattern(name: str) -> re.Pattern[str] | None:
     return re.compile(r"\b" + _JOINERS.join(words) + r"\b", re.IGNORECASE)
 
 
-def _figures_stated(profile: QuestionProfile, texts: Sequence[str]) -> Iterator[list[str]]:
-    """The terms (with those of its place) of each sentence of ``texts`` that states the asked
-    kind of figure for the asked period, examples left out unless the question sets one out."""
+def _figures_stated(
+    profile: QuestionProfile, texts: Sequence[str]
+) -> Iterator[tuple[list[str], list[str]]]:
+    """The terms, with and without those of its place, of each sentence of ``texts`` that
+    states the asked kind of figure for the asked period, examples left out unless the
+    question sets one out."""
     for text in texts:
         body, _, place = text.partition(_PLACE)
         place_terms = terms(place)
@@ -407,7 +412,8 @@ def _figures_stated(profile: QuestionProfile, texts: Sequence[str]) -> Iterator[
                 continue
             if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
                 continue  # "For example, if ... $950 ...": not the general answer
-            yield [*terms(sentence), *place_terms]
+            own = terms(sentence)
+            yield [*own, *place_terms], own
 
 
 def _parts_answered(
