@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
@@ -311,6 +312,11 @@ def weighted_overlap(
 
 def split_sentences(text: str, *, offset: int = 0) -> list[Sentence]:
     """Split into sentences with offsets (plus ``offset``), not breaking after abbreviations."""
+    return list(_split_sentences(text, offset))
+
+
+@lru_cache(maxsize=16384)  # pure; every ask splits the same passages several times
+def _split_sentences(text: str, offset: int) -> tuple[Sentence, ...]:
     sentences: list[Sentence] = []
     start = 0
     for match in _SENT_END.finditer(text):
@@ -324,7 +330,7 @@ def split_sentences(text: str, *, offset: int = 0) -> list[Sentence]:
         _append(sentences, text, start, end, offset)
         start = end
     _append(sentences, text, start, len(text), offset)
-    return sentences
+    return tuple(sentences)
 
 
 def _append(out: list[Sentence], text: str, start: int, end: int, offset: int) -> None:
@@ -352,6 +358,7 @@ def _date_from(match: re.Match[str], p: str) -> dt.date | None:
         return None
 
 
+@lru_cache(maxsize=32768)  # pure; the same sentences are read many times per ask
 def sentence_period(text: str) -> Period | None:
     """The period a sentence states, if it states one explicitly; else None."""
     if m := _RANGE.search(text):
@@ -395,6 +402,7 @@ def normalise_question(question: str) -> str:
     return _FISCAL_YEAR.sub(fiscal, text)
 
 
+@lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times
 def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     """Terms, explicit years and numbers, the answer type, names and the target period."""
     text = normalise_question(question)
@@ -880,6 +888,7 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 
 
+@lru_cache(maxsize=32768)  # pure; the same passages and sentences are tested many times
 def has_figure(
     text: str, kind: Literal["quantity", "date"], answer: AnswerType | None = None
 ) -> bool:

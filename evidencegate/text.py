@@ -274,6 +274,7 @@ MONTH_NUMBERS: dict[str, int] = {
 """Month names and their usual abbreviations, lower-cased, to the month's number."""
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stemmer: ``applies``/``applied``/``applying`` -> ``appl``/``apply``.
 
@@ -297,17 +298,26 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    """Content terms: lower-cased words minus stop words, lightly stemmed; numbers kept."""
+    """Content terms: lower-cased words minus stop words, lightly stemmed; numbers kept.
+
+    A fresh list each call (callers may change it); the terms of a text are computed once
+    (:func:`_terms`): one ``ask`` reads the same passages and question many times.
+    """
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=32768)
+def _terms(text: str) -> tuple[str, ...]:
     out: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower().strip("'-")
+    for word in _WORD.findall(text):
+        word = word.lower().strip("'-")
         if not word or word in STOPWORDS:
             continue
         if word[0].isdigit():
             out.append(word.replace(",", ""))
         elif len(word) > 1:
             out.append(stem(word.replace("'s", "")))
-    return out
+    return tuple(out)
 
 
 def word_tokens(text: str) -> list[str]:
