@@ -645,8 +645,13 @@ _MULTI_PART = re.compile(
 def bigrams(text: str) -> set[tuple[str, str]]:
     """Adjacent word pairs (lower-cased, numbers without separators), stop words included:
     "above $5,000" and "above $500 and up to $5,000" share terms but not this pair."""
+    return set(_bigrams(text))
+
+
+@lru_cache(maxsize=16384)  # pure; every draft reads the same sentences again
+def _bigrams(text: str) -> frozenset[tuple[str, str]]:
     words = [w.lower().replace(",", "") for w in word_tokens(text)]
-    return set(pairwise(words))
+    return frozenset(pairwise(words))
 
 
 def _typed_patterns(*rules: tuple[AnswerType, str]) -> tuple[tuple[AnswerType, str], ...]:
