@@ -624,7 +624,8 @@ def _counted_stem(noun: str) -> str:
 _GIVEN_FIGURE = re.compile(r"(?:\bUS)?[$€£¥]?\s?\(?(\d[\d,]*(?:\.\d+)?)\)?")
 
 
-def _without_given(text: str, given: Sequence[str]) -> str:
+@lru_cache(maxsize=16384)  # pure; a question's figures are removed from the same texts again
+def _without_given(text: str, given: tuple[str, ...]) -> str:
     """``text`` without the figures the question gives itself (an answer is a new figure)."""
     if not given:
         return text
@@ -837,6 +838,7 @@ def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=16384)  # pure; the question's names are looked up in the same texts again
 def names_in(name: str, text: str) -> bool:
     """Is ``name`` stated in ``text`` (case-insensitive, whole words, "&" for "and", and
     "AC-2 (3)" for "AC-2(3)")?"""
