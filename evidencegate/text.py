@@ -385,6 +385,8 @@ _TYPOGRAPHIC = str.maketrans(
 _LINE_HYPHENS = frozenset("-\u00ad\u2010\u2011")
 # The line boundaries of str.splitlines().
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+# ASCII characters that are not whitespace (str.isspace): what normalises by lower() alone.
+_ASCII_RUN = re.compile(r"[\x00-\x08\x0e-\x1b!-\x7f]+")
 
 
 def normalize(text: str) -> tuple[str, list[int]]:
@@ -427,10 +429,25 @@ def normalize_spans(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
                     ends.pop()
             elif j < n and text[j] == "%":
                 pass  # "19.1 %" is "19.1%": extractors differ in the space before a percent sign
-            else:
-                emit(" ", i, j)
+            elif out and out[-1] != " ":  # emit(" ", i, j), inline: most runs are one space
+                out.append(" ")
+                starts.append(i)
+                ends.append(j)
             i = j
             continue
+        if ch.isascii():
+            # A run of ASCII characters (no whitespace): each is a cluster of its own, emitted
+            # lower-cased, as the loop below would one by one. Its last character goes to the
+            # loop when a combining mark follows it (they form one cluster).
+            j = _ASCII_RUN.match(text, i).end()  # type: ignore[union-attr]  # ch matches
+            if j < n and unicodedata.combining(text[j]):
+                j -= 1
+            if j > i:
+                out.extend(text[i:j].lower())
+                starts.extend(range(i, j))
+                ends.extend(range(i + 1, j + 1))
+                i = j
+                continue
         j = i + 1
         while j < n and unicodedata.combining(text[j]):
             j += 1
