@@ -207,15 +207,28 @@ def covered_share(
 
     A unit weighs as much as its heaviest plain term in ``weights`` (1.0 when none is there).
     """
-    units = _units_matched(tuple(question_terms), tuple(text_terms), lex or lexicon())
+    asked, lex = tuple(question_terms), lex or lexicon()
+    units = _units_matched(asked, tuple(text_terms), lex)
     if not units:
         return 0.0
     if not weights:
         return sum(1.0 for _, _, matched in units if matched) / sum(1.0 for _ in units)
-    get = weights.get
-    unit_weights = [max([get(t, 1.0) for t in plain], default=1.0) for _, plain, _ in units]
-    total = sum(unit_weights)
+    # A draft weighs every candidate sentence against the question with the same weights.
+    unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
     return sum(w for w, (_, _, matched) in zip(unit_weights, units, strict=True) if matched) / total
+
+
+@lru_cache(maxsize=_CACHE)
+def _unit_weights(
+    question_terms: tuple[str, ...], lex: Lexicon, weights: tuple[tuple[str, float], ...]
+) -> tuple[tuple[float, ...], float]:
+    """Each unit's weight (its heaviest plain term's, 1.0 when none is weighed) and their sum."""
+    get = dict(weights).get
+    unit_weights = tuple(
+        max([get(t, 1.0) for t in plain], default=1.0)
+        for _, plain, _ in _unit_parts(question_terms, lex)
+    )
+    return unit_weights, sum(unit_weights)
 
 
 def matched_units(
