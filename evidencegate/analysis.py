@@ -315,7 +315,7 @@ def split_sentences(text: str, *, offset: int = 0) -> list[Sentence]:
     return list(_split_sentences(text, offset))
 
 
-@lru_cache(maxsize=16384)  # pure; every ask splits the same passages several times
+@lru_cache(maxsize=4096)  # pure; every ask splits the same passages several times
 def _split_sentences(text: str, offset: int) -> tuple[Sentence, ...]:
     sentences: list[Sentence] = []
     start = 0
@@ -358,7 +358,7 @@ def _date_from(match: re.Match[str], p: str) -> dt.date | None:
         return None
 
 
-@lru_cache(maxsize=32768)  # pure; the same sentences are read many times per ask
+@lru_cache(maxsize=8192)  # pure; the same sentences are read many times per ask
 def sentence_period(text: str) -> Period | None:
     """The period a sentence states, if it states one explicitly; else None."""
     if m := _RANGE.search(text):
@@ -624,7 +624,7 @@ def _counted_stem(noun: str) -> str:
 _GIVEN_FIGURE = re.compile(r"(?:\bUS)?[$€£¥]?\s?\(?(\d[\d,]*(?:\.\d+)?)\)?")
 
 
-@lru_cache(maxsize=16384)  # pure; a question's figures are removed from the same texts again
+@lru_cache(maxsize=4096)  # pure; a question's figures are removed from the same texts again
 def _without_given(text: str, given: tuple[str, ...]) -> str:
     """``text`` without the figures the question gives itself (an answer is a new figure)."""
     if not given:
@@ -649,7 +649,7 @@ def bigrams(text: str) -> set[tuple[str, str]]:
     return set(_bigrams(text))
 
 
-@lru_cache(maxsize=16384)  # pure; every draft reads the same sentences again
+@lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
 def _bigrams(text: str) -> frozenset[tuple[str, str]]:
     words = [w.lower().replace(",", "") for w in word_tokens(text)]
     return frozenset(pairwise(words))
@@ -838,7 +838,7 @@ def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:
     )
 
 
-@lru_cache(maxsize=16384)  # pure; the question's names are looked up in the same texts again
+@lru_cache(maxsize=8192)  # pure; the question's names are looked up in the same texts again
 def names_in(name: str, text: str) -> bool:
     """Is ``name`` stated in ``text`` (case-insensitive, whole words, "&" for "and", and
     "AC-2 (3)" for "AC-2(3)")?"""
@@ -895,7 +895,7 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 
 
-@lru_cache(maxsize=32768)  # pure; the same passages and sentences are tested many times
+@lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
 def has_figure(
     text: str, kind: Literal["quantity", "date"], answer: AnswerType | None = None
 ) -> bool:

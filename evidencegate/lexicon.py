@@ -99,7 +99,7 @@ def _key(group: int) -> str:
 # The matching below is pure (terms and a lexicon in, keys and units out) and one ``ask`` matches
 # the same question against the same passages many times (retrieval, drafting, both critic
 # phases), so each result is computed once per (terms, lexicon) and kept in a bounded cache.
-_CACHE = 16384
+_CACHE = 8192
 
 
 def text_keys(text_terms: Sequence[str], lex: Lexicon | None = None) -> set[str]:

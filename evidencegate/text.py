@@ -306,7 +306,7 @@ def terms(text: str) -> list[str]:
     return list(_terms(text))
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=8192)  # bounded: the key and its terms are about twice the text
 def _terms(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for word in _WORD.findall(text):

@@ -36,7 +36,7 @@ def query_terms(question: str) -> list[str]:
     return list(_query_terms(question))
 
 
-@lru_cache(maxsize=16384)  # pure; retrieval reads the same passages for feedback again
+@lru_cache(maxsize=4096)  # pure; retrieval reads the same passages for feedback again
 def _query_terms(question: str) -> tuple[str, ...]:
     terms: list[str] = []
     seen: set[str] = set()

@@ -80,7 +80,7 @@ def fuse_rankings(
     return [passage for passage, _ in _rrf_scores(rankings, k=k, weights=weights)]
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _stated_periods(text: str) -> tuple[Period, ...]:
     """The periods the sentences of a passage's text state (computed once per text: every
     search re-ranks the same passages)."""

@@ -62,7 +62,7 @@ def table_cells(text: str) -> list[TableCell]:
     return list(_table_cells(text))
 
 
-@lru_cache(maxsize=1024)  # pure; a page is read again for every question drafted from it
+@lru_cache(maxsize=256)  # pure; a page is read again for every question drafted from it
 def _table_cells(text: str) -> tuple[TableCell, ...]:
     tokens = [_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     cells: list[TableCell] = []
