@@ -48,20 +48,22 @@ from evidencegate.trace.recorder import DURABILITIES, TraceRecorder
 
 
 class TimedModel:
-    """Wraps a chat model and adds up the time spent inside it."""
+    """Wraps a chat model and adds up the time spent inside it (wall and this process's CPU)."""
 
     def __init__(self, model: str) -> None:
         self.inner = careful_model(model=model)
         self.provider = self.inner.provider
         self.model = self.inner.model
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     def complete(self, request: ChatRequest, *, timeout_s: float) -> ChatResponse:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         try:
             return self.inner.complete(request, timeout_s=timeout_s)
         finally:
             self.seconds += time.perf_counter() - started
+            self.cpu_seconds += time.process_time() - started_cpu
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -96,16 +98,17 @@ def bench_ask(store: Store, work: Path, qs: list[tuple[str, dt.date]], repeats: 
             for run in range(repeats):
                 for index, (question, as_of) in enumerate(qs):
                     before = generator.seconds + critic.seconds
+                    before_cpu = generator.cpu_seconds + critic.cpu_seconds
                     started, started_cpu = time.perf_counter(), time.process_time()
                     gate.ask(
                         question,
                         as_of=as_of,
                         trace_out=work / f"{durability}-{models}-{run}-{index}.jsonl",
                     )
-                    # The scripted models run in this process: their time is CPU time too.
                     model = generator.seconds + critic.seconds - before
+                    model_cpu = generator.cpu_seconds + critic.cpu_seconds - before_cpu
                     wall.append((time.perf_counter() - started - model) * 1000)
-                    cpu.append((time.process_time() - started_cpu - model) * 1000)
+                    cpu.append((time.process_time() - started_cpu - model_cpu) * 1000)
             what = "scripted models (model time excluded)" if models else "offline components"
             first = len(qs)
             for label, values in (
