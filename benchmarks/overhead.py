@@ -7,10 +7,17 @@
    components (extractive generator, rules critic: no model at all), and with a scripted chat
    model as generator and critic (``evidencegate.testing.careful_model``), where the time spent
    inside the model (the scripted reply) is subtracted: what is left is the loop's overhead.
-2. ``verify_trace`` events/s on one large trace (the events of example runs repeated), beside
+   Each row gives wall time, the process's CPU time (what the loop computes, without the waits
+   for the disk's fsyncs or for other processes' turn on the cores: the figure to compare on a
+   shared machine) and the first ask of each question alone (the later repeats find the
+   question's analysis in the caches; the passages' are warm either way, as in a service).
+2. Where an offline ``per_run`` ask spends its time, per stage (retrieval, the critic's two
+   phases, drafting, verification, trace writing with its fsyncs, the rest of the loop): mean
+   wall ms per ask, each stage's own time (a stage called inside another counts once).
+3. ``verify_trace`` events/s on one large trace (the events of example runs repeated), beside
    the same verification with the pure-Python ``rfc8785`` encoder (the path before the fast one).
 
-Prints one Markdown table. Needs only the package (the example corpus is package data).
+Prints Markdown tables. Needs only the package (the example corpus is package data).
 """
 
 from __future__ import annotations
@@ -23,7 +30,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import rfc8785
@@ -38,20 +48,22 @@ from evidencegate.trace.recorder import DURABILITIES, TraceRecorder
 
 
 class TimedModel:
-    """Wraps a chat model and adds up the time spent inside it."""
+    """Wraps a chat model and adds up the time spent inside it (wall and this process's CPU)."""
 
     def __init__(self, model: str) -> None:
         self.inner = careful_model(model=model)
         self.provider = self.inner.provider
         self.model = self.inner.model
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     def complete(self, request: ChatRequest, *, timeout_s: float) -> ChatResponse:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         try:
             return self.inner.complete(request, timeout_s=timeout_s)
         finally:
             self.seconds += time.perf_counter() - started
+            self.cpu_seconds += time.process_time() - started_cpu
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -81,24 +93,93 @@ def bench_ask(store: Store, work: Path, qs: list[tuple[str, dt.date]], repeats: 
                 if models
                 else EvidenceGate(store, policy=policy)
             )
-            overhead = []
+            wall: list[float] = []
+            cpu: list[float] = []
             for run in range(repeats):
                 for index, (question, as_of) in enumerate(qs):
                     before = generator.seconds + critic.seconds
-                    started = time.perf_counter()
+                    before_cpu = generator.cpu_seconds + critic.cpu_seconds
+                    started, started_cpu = time.perf_counter(), time.process_time()
                     gate.ask(
                         question,
                         as_of=as_of,
                         trace_out=work / f"{durability}-{models}-{run}-{index}.jsonl",
                     )
                     model = generator.seconds + critic.seconds - before
-                    overhead.append((time.perf_counter() - started - model) * 1000)
+                    model_cpu = generator.cpu_seconds + critic.cpu_seconds - before_cpu
+                    wall.append((time.perf_counter() - started - model) * 1000)
+                    cpu.append((time.process_time() - started_cpu - model_cpu) * 1000)
             what = "scripted models (model time excluded)" if models else "offline components"
-            rows.append(
-                f"| ask overhead, {what}, {durability} | {percentile(overhead, 50):.1f} ms | "
-                f"{percentile(overhead, 95):.1f} ms | {len(overhead)} runs |"
-            )
+            first = len(qs)
+            for label, values in (
+                ("wall", wall),
+                ("CPU", cpu),
+                ("wall, first ask of each question", wall[:first]),
+                ("CPU, first ask of each question", cpu[:first]),
+            ):
+                rows.append(
+                    f"| ask overhead, {what}, {durability}, {label} | "
+                    f"{percentile(values, 50):.1f} ms | {percentile(values, 95):.1f} ms | "
+                    f"{len(values)} runs |"
+                )
     return rows
+
+
+class Stages:
+    """Own wall time per stage: a stage entered inside another is taken out of the outer one."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._stack: list[list[Any]] = []  # [stage, started, time in inner stages]
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        frame: list[Any] = [name, time.perf_counter(), 0.0]
+        self._stack.append(frame)
+        try:
+            yield
+        finally:
+            self._stack.pop()
+            spent = time.perf_counter() - frame[1]
+            self.seconds[name] = self.seconds.get(name, 0.0) + spent - frame[2]
+            if self._stack:
+                self._stack[-1][2] += spent
+
+    def wrap(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with self.stage(name):
+                return method(*args, **kwargs)
+
+        return timed
+
+
+def bench_stages(store: Store, work: Path, qs: list[tuple[str, dt.date]]) -> list[str]:
+    """Mean wall ms per offline ``per_run`` ask in each stage of the loop (one pass over qs)."""
+    gate = EvidenceGate(store, policy=Policy(trace_durability="per_run", max_cost_usd=0))
+    stages = Stages()
+    loop = gate.controller
+    for name, component, method in (
+        ("retrieval (search + feedback + fit)", loop.retriever, "search"),
+        ("question scope", loop.retriever, "scope"),
+        ("critic, sufficiency", loop.critic, "sufficiency"),
+        ("drafting", loop.generator, "draft"),
+        ("critic, audit", loop.critic, "audit"),
+        ("verification", loop.verifier, "verify"),
+    ):
+        setattr(component, method, stages.wrap(name, getattr(component, method)))
+    emit, close = TraceRecorder.emit, TraceRecorder.close
+    with (
+        mock.patch.object(TraceRecorder, "emit", stages.wrap("trace writing", emit)),
+        mock.patch.object(TraceRecorder, "close", stages.wrap("trace writing", close)),
+    ):
+        for index, (question, as_of) in enumerate(qs):
+            with stages.stage("rest of the loop"):
+                gate.ask(question, as_of=as_of, trace_out=work / f"stages-{index}.jsonl")
+    total = sum(stages.seconds.values())
+    return [
+        f"| {name} | {seconds * 1000 / len(qs):.2f} ms | {seconds / total:.0%} |"
+        for name, seconds in sorted(stages.seconds.items(), key=lambda item: -item[1])
+    ]
 
 
 def bench_verify(work: Path, events: int) -> list[str]:
@@ -140,11 +221,14 @@ def main(argv: list[str] | None = None) -> int:
         with Store.open(work / "store") as store:
             store.ingest(sorted((corpus / "corpus").glob("*.md")), IngestOptions())
             rows = bench_ask(store, work, qs, args.repeats)
+            stage_rows = bench_stages(store, work, qs)
         rows += bench_verify(work, args.events)
     load = os.getloadavg()[0]
     print(f"load average {load:.1f} on {os.cpu_count()} cores\n")
     print("| measure | p50 | p95 | runs |\n|---|---|---|---|")
     print("\n".join(rows))
+    print("\n| stage of an offline per_run ask | mean wall per ask | share |\n|---|---|---|")
+    print("\n".join(stage_rows))
     return 0
 
 

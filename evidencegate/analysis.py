@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
@@ -342,6 +343,11 @@ def weighted_overlap(
 
 def split_sentences(text: str, *, offset: int = 0) -> list[Sentence]:
     """Split into sentences with offsets (plus ``offset``), not breaking after abbreviations."""
+    return list(_split_sentences(text, offset))
+
+
+@lru_cache(maxsize=4096)  # pure; every ask splits the same passages several times
+def _split_sentences(text: str, offset: int) -> tuple[Sentence, ...]:
     sentences: list[Sentence] = []
     start = 0
     for match in _SENT_END.finditer(text):
@@ -355,7 +361,7 @@ def split_sentences(text: str, *, offset: int = 0) -> list[Sentence]:
         _append(sentences, text, start, end, offset)
         start = end
     _append(sentences, text, start, len(text), offset)
-    return sentences
+    return tuple(sentences)
 
 
 def _append(out: list[Sentence], text: str, start: int, end: int, offset: int) -> None:
@@ -383,6 +389,7 @@ def _date_from(match: re.Match[str], p: str) -> dt.date | None:
         return None
 
 
+@lru_cache(maxsize=8192)  # pure; the same sentences are read many times per ask
 def sentence_period(text: str) -> Period | None:
     """The period a sentence states, if it states one explicitly; else None."""
     if m := _RANGE.search(text):
@@ -434,6 +441,7 @@ def normalise_question(question: str) -> str:
     return _FISCAL_YEAR.sub(fiscal, text)
 
 
+@lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times
 def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     """Terms, explicit years and numbers, the answer type, names and the target period."""
     text = normalise_question(question)
@@ -745,7 +753,8 @@ def _counted_stem(noun: str) -> str:
 _GIVEN_FIGURE = re.compile(r"(?:\bUS)?[$€£¥]?\s?\(?(\d[\d,]*(?:\.\d+)?)\)?")
 
 
-def _without_given(text: str, given: Sequence[str]) -> str:
+@lru_cache(maxsize=4096)  # pure; a question's figures are removed from the same texts again
+def _without_given(text: str, given: tuple[str, ...]) -> str:
     """``text`` without the figures the question gives itself (an answer is a new figure)."""
     if not given:
         return text
@@ -766,8 +775,13 @@ _MULTI_PART = re.compile(
 def bigrams(text: str) -> set[tuple[str, str]]:
     """Adjacent word pairs (lower-cased, numbers without separators), stop words included:
     "above $5,000" and "above $500 and up to $5,000" share terms but not this pair."""
+    return set(_bigrams(text))
+
+
+@lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
+def _bigrams(text: str) -> frozenset[tuple[str, str]]:
     words = [w.lower().replace(",", "") for w in word_tokens(text)]
-    return set(pairwise(words))
+    return frozenset(pairwise(words))
 
 
 def _typed_patterns(*rules: tuple[AnswerType, str]) -> tuple[tuple[AnswerType, str], ...]:
@@ -1020,6 +1034,7 @@ def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:
     )
 
 
+@lru_cache(maxsize=8192)  # pure; the question's names are looked up in the same texts again
 def names_in(name: str, text: str) -> bool:
     """Is ``name`` stated in ``text`` (case-insensitive, whole words, "&" for "and", and
     "AC-2 (3)" for "AC-2(3)")?"""
@@ -1090,6 +1105,7 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 
 
+@lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
 def has_figure(
     text: str, kind: Literal["quantity", "date"], answer: AnswerType | None = None
 ) -> bool:

@@ -63,6 +63,9 @@ def _as_c_json(value: Any) -> Any:
     integers (JCS writes ``1.0`` as ``1``); other floats only where both write the shortest
     round-trip digits positionally (1e-4 <= |x| < 1e16). Raises :class:`_NotFast` for other
     floats and for integers beyond JCS's range (``rfc8785`` then decides)."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None or (kind is int and -_MAX <= value <= _MAX):
+        return value  # the common leaves first, by exact type; subclasses take the checks below
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise _NotFast
@@ -78,9 +81,13 @@ def _as_c_json(value: Any) -> Any:
         if 1e-4 <= magnitude < 1e16:
             return value
         raise _NotFast
-    if isinstance(value, int) and abs(value) <= 2**53 - 1:
+    if isinstance(value, int) and abs(value) <= _MAX:
         return value
     raise _NotFast
+
+
+_MAX = 2**53 - 1
+"""The largest integer magnitude JCS writes exactly (beyond it ``rfc8785`` decides)."""
 
 
 def canonical_json_v1(obj: Any) -> bytes:

@@ -13,8 +13,8 @@ Question analysis, the offline generator and the rules critic all match through
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 import yaml
 
@@ -42,6 +42,24 @@ class Lexicon:
     """Each group's members as written (the first names the group)."""
     members: tuple[tuple[tuple[str, ...], ...], ...]
     """Each group's members as term sequences (empty members, all stop words, dropped)."""
+    _index: dict[str, list[tuple[int, tuple[str, ...]]]] = field(
+        init=False, repr=False, compare=False
+    )
+    """Each term to the (group, member) pairs it starts: built once, with the lexicon."""
+    _hash: int = field(init=False, repr=False, compare=False)
+    """The hash of the groups, computed once: a lexicon keys the matching caches below."""
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for group, forms in enumerate(self.members):
+            for form in forms:
+                index.setdefault(form[0], []).append((group, form))
+        # A frozen dataclass: derived fields are set once, here, and never change.
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_hash", hash((self.groups, self.members)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def from_groups(cls, groups: Iterable[Sequence[str]]) -> Lexicon:
@@ -53,10 +71,6 @@ class Lexicon:
                 written.append(tuple(group))
                 members.append(forms)
         return cls(tuple(written), tuple(members))
-
-    @property
-    def _index(self) -> dict[str, list[tuple[int, tuple[str, ...]]]]:
-        return _index(self)
 
     def keys(self, sequence: Sequence[str]) -> list[tuple[int, int, int]]:
         """Every (start, end, group) where a member of ``group`` spans ``sequence[start:end]``."""
@@ -71,15 +85,6 @@ class Lexicon:
 
 
 @cache
-def _index(lex: Lexicon) -> dict[str, list[tuple[int, tuple[str, ...]]]]:
-    index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
-    for group, forms in enumerate(lex.members):
-        for form in forms:
-            index.setdefault(form[0], []).append((group, form))
-    return index
-
-
-@cache
 def lexicon() -> Lexicon:
     """The shipped synonym groups."""
     text = (data_files() / "lexicon" / "synonyms.yaml").read_text(encoding="utf-8")
@@ -91,10 +96,20 @@ def _key(group: int) -> str:
     return f"~{group}"
 
 
+# The matching below is pure (terms and a lexicon in, keys and units out) and one ``ask`` matches
+# the same question against the same passages many times (retrieval, drafting, both critic
+# phases), so each result is computed once per (terms, lexicon) and kept in a bounded cache.
+_CACHE = 8192
+
+
 def text_keys(text_terms: Sequence[str], lex: Lexicon | None = None) -> set[str]:
     """What a text can match: its terms and the groups of the members it states."""
-    lex = lex or lexicon()
-    return {*text_terms, *(_key(g) for _, _, g in lex.keys(text_terms))}
+    return set(_text_keys(tuple(text_terms), lex or lexicon()))
+
+
+@lru_cache(maxsize=_CACHE)
+def _text_keys(text_terms: tuple[str, ...], lex: Lexicon) -> frozenset[str]:
+    return frozenset({*text_terms, *(_key(g) for _, _, g in lex.keys(text_terms))})
 
 
 def match_units(question_terms: Sequence[str], lex: Lexicon | None = None) -> list[frozenset[str]]:
@@ -103,7 +118,11 @@ def match_units(question_terms: Sequence[str], lex: Lexicon | None = None) -> li
     A multi-word member of a group ("capital expenditure") makes one unit of its words: a text
     stating the phrase, any other member of its group, or every word of it, matches it.
     """
-    lex = lex or lexicon()
+    return list(_match_units(tuple(question_terms), lex or lexicon()))
+
+
+@lru_cache(maxsize=_CACHE)
+def _match_units(question_terms: tuple[str, ...], lex: Lexicon) -> tuple[frozenset[str], ...]:
     spans = lex.keys(question_terms)
     units: list[frozenset[str]] = []
     covered: set[int] = set()
@@ -118,16 +137,52 @@ def match_units(question_terms: Sequence[str], lex: Lexicon | None = None) -> li
             continue
         groups = {_key(g) for s, e, g in spans if s == position and e == position + 1}
         units.append(frozenset({term, *groups}))
-    return units
+    return tuple(units)
 
 
-def unit_matched(unit: frozenset[str], keys: set[str], text_terms: Sequence[str]) -> bool:
+def unit_matched(
+    unit: frozenset[str], keys: set[str] | frozenset[str], text_terms: Sequence[str]
+) -> bool:
     """Does a text (its :func:`text_keys` and terms) match a question unit?"""
     if unit & keys:
         return True
     phrases = [u for u in unit if " " in u]
     have = set(text_terms)
     return any(all(word in have for word in phrase.split()) for phrase in phrases)
+
+
+@lru_cache(maxsize=_CACHE)
+def _unit_parts(
+    question_terms: tuple[str, ...], lex: Lexicon
+) -> tuple[tuple[frozenset[str], tuple[str, ...], tuple[tuple[str, ...], ...]], ...]:
+    """Each unit of the question (:func:`match_units`, in order) with its plain terms (not
+    group keys) and the words of each of its phrases."""
+    return tuple(
+        (
+            unit,
+            tuple(t for t in unit if not t.startswith("~")),
+            tuple(tuple(u.split()) for u in unit if " " in u),
+        )
+        for unit in _match_units(question_terms, lex)
+    )
+
+
+@lru_cache(maxsize=_CACHE)
+def _units_matched(
+    question_terms: tuple[str, ...], text_terms: tuple[str, ...], lex: Lexicon
+) -> tuple[tuple[frozenset[str], tuple[str, ...], bool], ...]:
+    """Each unit of the question (:func:`match_units`, in order), its plain terms (not group
+    keys) and whether the text matches it (:func:`unit_matched`)."""
+    keys = _text_keys(text_terms, lex)
+    have: frozenset[str] | None = None
+    out: list[tuple[frozenset[str], tuple[str, ...], bool]] = []
+    for unit, plain, phrases in _unit_parts(question_terms, lex):
+        matched = not unit.isdisjoint(keys)
+        if not matched and phrases:
+            have = frozenset(text_terms) if have is None else have
+            matched = any(have.issuperset(words) for words in phrases)
+        out.append((unit, plain, matched))
+    return tuple(out)
 
 
 def synonyms_of(question_terms: Sequence[str], lex: Lexicon | None = None) -> list[str]:
@@ -152,25 +207,36 @@ def covered_share(
 
     A unit weighs as much as its heaviest plain term in ``weights`` (1.0 when none is there).
     """
-    units = match_units(question_terms, lex)
+    asked, lex = tuple(question_terms), lex or lexicon()
+    units = _units_matched(asked, tuple(text_terms), lex)
     if not units:
         return 0.0
-    keys = text_keys(text_terms, lex)
-    weights = weights or {}
+    if not weights:
+        return sum(1.0 for _, _, matched in units if matched) / sum(1.0 for _ in units)
+    # A draft weighs every candidate sentence against the question with the same weights.
+    unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
+    return sum(w for w, (_, _, matched) in zip(unit_weights, units, strict=True) if matched) / total
 
-    def weight(unit: frozenset[str]) -> float:
-        return max((weights.get(t, 1.0) for t in unit if not t.startswith("~")), default=1.0)
 
-    total = sum(weight(u) for u in units)
-    return sum(weight(u) for u in units if unit_matched(u, keys, text_terms)) / total
+@lru_cache(maxsize=_CACHE)
+def _unit_weights(
+    question_terms: tuple[str, ...], lex: Lexicon, weights: tuple[tuple[str, float], ...]
+) -> tuple[tuple[float, ...], float]:
+    """Each unit's weight (its heaviest plain term's, 1.0 when none is weighed) and their sum."""
+    get = dict(weights).get
+    unit_weights = tuple(
+        max([get(t, 1.0) for t in plain], default=1.0)
+        for _, plain, _ in _unit_parts(question_terms, lex)
+    )
+    return unit_weights, sum(unit_weights)
 
 
 def matched_units(
     question_terms: Sequence[str], text_terms: Sequence[str], lex: Lexicon | None = None
 ) -> set[frozenset[str]]:
     """The question's units that the text matches."""
-    keys = text_keys(text_terms, lex)
-    return {u for u in match_units(question_terms, lex) if unit_matched(u, keys, text_terms)}
+    units = _units_matched(tuple(question_terms), tuple(text_terms), lex or lexicon())
+    return {u for u, _, matched in units if matched}
 
 
 def focus_terms(

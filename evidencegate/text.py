@@ -274,6 +274,7 @@ MONTH_NUMBERS: dict[str, int] = {
 """Month names and their usual abbreviations, lower-cased, to the month's number."""
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stemmer: ``applies``/``applied``/``applying`` -> ``appl``/``apply``.
 
@@ -297,17 +298,26 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    """Content terms: lower-cased words minus stop words, lightly stemmed; numbers kept."""
+    """Content terms: lower-cased words minus stop words, lightly stemmed; numbers kept.
+
+    A fresh list each call (callers may change it); the terms of a text are computed once
+    (:func:`_terms`): one ``ask`` reads the same passages and question many times.
+    """
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=8192)  # bounded: the key and its terms are about twice the text
+def _terms(text: str) -> tuple[str, ...]:
     out: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower().strip("'-")
+    for word in _WORD.findall(text):
+        word = word.lower().strip("'-")
         if not word or word in STOPWORDS:
             continue
         if word[0].isdigit():
             out.append(word.replace(",", ""))
         elif len(word) > 1:
             out.append(stem(word.replace("'s", "")))
-    return out
+    return tuple(out)
 
 
 def word_tokens(text: str) -> list[str]:
@@ -375,6 +385,8 @@ _TYPOGRAPHIC = str.maketrans(
 _LINE_HYPHENS = frozenset("-\u00ad\u2010\u2011")
 # The line boundaries of str.splitlines().
 _LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+# ASCII characters that are not whitespace (str.isspace): what normalises by lower() alone.
+_ASCII_RUN = re.compile(r"[\x00-\x08\x0e-\x1b!-\x7f]+")
 
 
 def normalize(text: str) -> tuple[str, list[int]]:
@@ -417,10 +429,25 @@ def normalize_spans(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
                     ends.pop()
             elif j < n and text[j] == "%":
                 pass  # "19.1 %" is "19.1%": extractors differ in the space before a percent sign
-            else:
-                emit(" ", i, j)
+            elif out and out[-1] != " ":  # emit(" ", i, j), inline: most runs are one space
+                out.append(" ")
+                starts.append(i)
+                ends.append(j)
             i = j
             continue
+        if ch.isascii():
+            # A run of ASCII characters (no whitespace): each is a cluster of its own, emitted
+            # lower-cased, as the loop below would one by one. Its last character goes to the
+            # loop when a combining mark follows it (they form one cluster).
+            j = _ASCII_RUN.match(text, i).end()  # type: ignore[union-attr]  # ch matches
+            if j < n and unicodedata.combining(text[j]):
+                j -= 1
+            if j > i:
+                out.extend(text[i:j].lower())
+                starts.extend(range(i, j))
+                ends.extend(range(i + 1, j + 1))
+                i = j
+                continue
         j = i + 1
         while j < n and unicodedata.combining(text[j]):
             j += 1

@@ -10,6 +10,7 @@ they contain and how rare those are.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["STOPWORDS", "query_terms"]
 
@@ -32,6 +33,11 @@ because BM25 gains nothing from them (negation is the verifier's job, not retrie
 
 def query_terms(question: str) -> list[str]:
     """The distinct content terms of ``question``, lower-cased, in order of first appearance."""
+    return list(_query_terms(question))
+
+
+@lru_cache(maxsize=4096)  # pure; retrieval reads the same passages for feedback again
+def _query_terms(question: str) -> tuple[str, ...]:
     terms: list[str] = []
     seen: set[str] = set()
     for token in _TOKEN.findall(question.casefold()):
@@ -39,4 +45,4 @@ def query_terms(question: str) -> list[str]:
             continue
         seen.add(token)
         terms.append(token)
-    return terms
+    return tuple(terms)

@@ -17,9 +17,11 @@ import datetime as dt
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from evidencegate.analysis import (
+    Period,
     names_in,
     normalise_question,
     profile_question,
@@ -76,6 +78,17 @@ def fuse_rankings(
     """Reciprocal rank fusion: ``sum(weight / (k + rank))`` over the rankings (each weight 1
     unless ``weights`` gives one per ranking), ties by first seen."""
     return [passage for passage, _ in _rrf_scores(rankings, k=k, weights=weights)]
+
+
+@lru_cache(maxsize=4096)
+def _stated_periods(text: str) -> tuple[Period, ...]:
+    """The periods the sentences of a passage's text state (computed once per text: every
+    search re-ranks the same passages)."""
+    return tuple(
+        period
+        for sentence in split_sentences(text)
+        if (period := sentence_period(sentence.text)) is not None
+    )
 
 
 class FeedbackRetriever:
@@ -177,11 +190,7 @@ class FeedbackRetriever:
             bonus = 0.0
             if profile.states_figure(passage.text):
                 bonus += step
-            periods = [
-                period
-                for sentence in split_sentences(passage.text)
-                if (period := sentence_period(sentence.text)) is not None
-            ]
+            periods = _stated_periods(passage.text)
             if periods:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
             if identifiers and any(names_in(i, passage.context) for i in identifiers):

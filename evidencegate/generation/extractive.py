@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
@@ -374,6 +375,7 @@ def _reported_year(profile: QuestionProfile, evidence: Sequence[Passage]) -> int
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
+@lru_cache(maxsize=8192)  # pure; the same passages' sentences are read for every question
 def _tabular(text: str) -> bool:
     """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?"""
     tokens = text.split()
