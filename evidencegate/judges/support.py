@@ -320,15 +320,19 @@ class RulesSupportJudge:
 
 def _best_window(wanted: set[str], source: EvidenceText, window: int) -> tuple[float, int]:
     """The rarity-weighted share of ``wanted`` in the best window of ``window`` source
-    sentences, and its start. A term the source lacks weighs as much as its rarest term."""
+    sentences, and its start. A term the source lacks weighs as much as its rarest term.
+
+    The sums are exactly rounded (:func:`math.fsum`): a plain sum over a set depends on its
+    iteration order, which string hashing changes from one process to the next, and two windows
+    covering the same terms could then compare unequal."""
     idf = source.idf
     rarest = math.log(len(source.sentence_terms) + 1) + 1.0
     weight = {t: idf.get(t, rarest) for t in wanted}
-    total = sum(weight.values())
+    total = math.fsum(weight.values())
     best, start = 0.0, 0
     for i in range(len(source.sentence_terms)):
         covered = set().union(*source.sentence_terms[i : i + window]) & wanted
-        share = sum(weight[t] for t in covered) / total
+        share = math.fsum(weight[t] for t in covered) / total
         if share > best:
             best, start = share, i
     return best, start

@@ -137,23 +137,33 @@ class PreparedSource:
         return cls(prepared, _ngrams(words, 2), _ngrams(words, 3), len(words))
 
 
+def _weights(wanted: set[str], source: EvidenceText) -> dict[str, float]:
+    """Each wanted term's rarity among the source's sentences (one it lacks: the rarest)."""
+    idf = source.idf
+    rarest = math.log(len(source.sentence_terms) + 1) + 1.0
+    return {t: idf.get(t, rarest) for t in sorted(wanted)}
+
+
+def _share(terms: set[str], weight: dict[str, float]) -> float:
+    """The weighted share of ``terms``: exactly rounded sums (:func:`math.fsum`), so the value
+    does not depend on set order (string hashing differs between processes)."""
+    return math.fsum(weight[t] for t in terms) / math.fsum(weight.values())
+
+
 def _greedy_cover(wanted: set[str], source: EvidenceText, picks: int) -> list[float]:
     """Rarity-weighted coverage of ``wanted`` by the best 1..``picks`` source sentences
     anywhere, each pick the sentence adding the most (ties: the first)."""
-    idf = source.idf
-    rarest = math.log(len(source.sentence_terms) + 1) + 1.0
-    weight = {t: idf.get(t, rarest) for t in wanted}
-    total = sum(weight.values())
+    weight = _weights(wanted, source)
     covered: set[str] = set()
     out: list[float] = []
     for _ in range(picks):
         best_gain, best = 0.0, frozenset[str]()
         for found in source.sentence_terms:
-            gain = sum(weight[t] for t in (found & wanted) - covered)
+            gain = math.fsum(weight[t] for t in (found & wanted) - covered)
             if gain > best_gain:
                 best_gain, best = gain, found
         covered |= best & wanted
-        out.append(sum(weight[t] for t in sorted(covered)) / total)
+        out.append(_share(covered, weight))
     return out
 
 
@@ -168,10 +178,7 @@ def sentence_measures(sentence: str, source: PreparedSource) -> SentenceMeasures
     names = list(dict.fromkeys(name_parts(sentence)))
     figures = sorted(extract_quantities(sentence))
     _, g2, g3 = _greedy_cover(wanted, prepared, 3)
-    idf = prepared.idf
-    rarest = math.log(len(prepared.sentence_terms) + 1) + 1.0
-    weight = {t: idf.get(t, rarest) for t in sorted(wanted)}
-    anywhere = sum(w for t, w in weight.items() if t in prepared.terms) / sum(weight.values())
+    anywhere = _share(wanted & prepared.terms, _weights(wanted, prepared))
     kinds = [
         e.kind
         for e in find_edits(sentence, prepared, negation_scope=base.evidence or "")
