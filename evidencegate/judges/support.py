@@ -49,6 +49,12 @@ lexical threshold serves both. Making name and negation edits decisive costs abo
 three pools and is what catches edits (on the edited copies, balanced accuracy 0.64 → 0.79, a
 negation inserted 0.27 → 0.83 of the time). ``benchmarks/critic.py`` prints every figure.
 
+The learned judge ``support:rules@3`` (:mod:`evidencegate.judges.support_model`) builds on
+these measures: more of them, weighed by a logistic model trained on the same development pools,
+the edits still decisive. ``judge-bench --critic rules`` runs it; this judge stays the triad's
+claim scorer (its 0–1 coverage is what the triad's cut points grade) and runs as
+``--critic rules@2``.
+
 :class:`LLMSupportJudge` asks a language model the same question through the provider layer,
 with the output schema-validated and failing closed.
 """
