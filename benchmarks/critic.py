@@ -1,6 +1,9 @@
 """The offline critic (rules support judge) on the shared critic benchmarks: one table.
 
-    python benchmarks/critic.py [--shared DIR] [--sets reported,dev,edits]
+    python benchmarks/critic.py [--shared DIR] [--sets reported,dev,edits] [--judge rules@3]
+
+``--judge``: ``rules@3`` (default: the learned judge, ``support:rules@3``) or ``rules@2`` (the
+coverage judge with one global threshold, ``support:rules@2``).
 
 Three groups of rows, each with n, precision / recall / F1 on ``unsupported``, balanced
 accuracy and Cohen's kappa (point estimates; ``evidencegate judge-bench FILE`` adds 95%
@@ -8,8 +11,8 @@ bootstrap intervals for one file):
 
 * ``reported`` — the balanced ``*_200`` sets (FaithBench, WiCE, QAGS; HaluEval-QA as a smoke
   test: its labels are synthetic).
-* ``dev`` — the development pools the judge was tuned on: each ``*_all`` file minus the ids of
-  its ``*_200`` set (FaithBench's ``ambiguous`` items are left out of the metrics).
+* ``dev`` — the development pools the judges were tuned and trained on: each ``*_all`` file
+  minus the ids of its ``*_200`` set (FaithBench's ``ambiguous`` items are left out of the metrics).
 * ``edits`` — edited copies of the development pools' *supported* claims, one edit per copy
   (a year moved, a number changed, a name swapped for another name of the source or for a name
   it lacks, a negation inserted or removed, a word replaced by its antonym), each labelled
@@ -31,7 +34,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from evidencegate.evals.meta import Confusion, Outcome, confusion
-from evidencegate.judges.support import RulesSupportJudge
+from evidencegate.judges.support import RulesSupportJudge, SupportJudge
+from evidencegate.judges.support_model import LearnedSupportJudge
 
 REPORTED = ("faithbench_200", "wice_200", "qags_200", "halueval_qa_200")
 DEV = (
@@ -126,7 +130,19 @@ def _dev_pool(shared: Path, pool: str, reported: str) -> list[dict[str, str]]:
     return [r for r in _rows(shared / "critic" / f"{pool}.jsonl") if r["id"] not in held]
 
 
-def _judge(rows: list[dict[str, str]], judge: RulesSupportJudge) -> list[Outcome]:
+JUDGES = ("rules@3", "rules@2")
+
+
+def build_judge(name: str) -> SupportJudge:
+    """The offline support judge ``rules@3`` (learned) or ``rules@2`` (coverage)."""
+    if name == "rules@2":
+        return RulesSupportJudge()
+    if name == "rules@3":
+        return LearnedSupportJudge()
+    raise ValueError(f"--judge must be one of {', '.join(JUDGES)} (got {name!r})")
+
+
+def _judge(rows: list[dict[str, str]], judge: SupportJudge) -> list[Outcome]:
     out: list[Outcome] = []
     for row in rows:
         if row["label"] in ("supported", "unsupported"):
@@ -145,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--sets", default="reported,dev,edits")
+    parser.add_argument("--judge", default="rules@3", choices=JUDGES)
     args = parser.parse_args(argv)
     if not (args.shared / "critic").is_dir():
         print(
@@ -153,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     groups = set(args.sets.split(","))
-    judge = RulesSupportJudge()
-    print(f"judge: {judge.component_id} (threshold {judge.config.threshold})\n")
+    judge = build_judge(args.judge)
+    print(f"judge: {judge.component_id}\n")
     print("| set | n | precision | recall | F1 | balanced acc. | kappa |")
     print("|---|---|---|---|---|---|---|")
     if "reported" in groups:

@@ -69,9 +69,25 @@ class TestRun:
         (critic / "qags_200.jsonl").write_text(json.dumps(rows[1]) + "\n", encoding="utf-8")
         assert bench.main(["--shared", str(tmp_path)]) == 0
         out = capsys.readouterr().out
+        assert "judge: support:rules@3" in out
         assert "| faithbench_200 | 2 |" in out
         assert "| qags_all minus 200 (dev) | 1 |" in out
         assert "edited dev claims (synthetic)" in out and "| negation |" in out
+
+    def test_earlier_judge_on_request(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """--judge rules@2 runs the coverage judge, named in the output."""
+        critic = tmp_path / "critic"
+        critic.mkdir()
+        row = {"id": "a", "source": SOURCE, "claim": "Acme sold 900 boats.", "label": "unsupported"}
+        for name in (*bench.REPORTED, *(pool for pool, _ in bench.DEV)):
+            (critic / f"{name}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+        assert (
+            bench.main(["--shared", str(tmp_path), "--sets", "reported", "--judge", "rules@2"]) == 0
+        )
+        out = capsys.readouterr().out
+        assert "judge: support:rules@2" in out and "| wice_200 | 1 |" in out
 
     def test_missing_data_exits_2(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         """Without a critic folder under --shared it exits 2 and names the path."""

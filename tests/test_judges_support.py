@@ -272,7 +272,7 @@ class TestJudgeBench:
         args = parser.parse_args([str(path), "-o", str(tmp_path / "out"), "--resamples", "20"])
         assert run_judge_bench(args) == 0
         metrics = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8"))
-        assert metrics["judge"] == "support:rules@2"
+        assert metrics["judge"] == "support:rules@3"
         assert metrics["overall"]["n"] == 2
         lines = (tmp_path / "out" / "results.jsonl").read_text(encoding="utf-8").splitlines()
         assert [json.loads(line)["id"] for line in lines] == ["a", "b"]

@@ -25,6 +25,7 @@ from evidencegate.judges.support import (
     SupportConfig,
     SupportJudge,
 )
+from evidencegate.judges.support_model import LearnedSupportJudge
 from evidencegate.policy import load_policy
 from evidencegate.review import ReviewQueue
 from evidencegate.userio import ProgressBar, terminal_safe
@@ -48,9 +49,10 @@ def add_judge_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--critic",
         default="rules",
-        metavar="rules|POLICY",
-        help="'rules' (the offline support judge) or a policy file or builtin name: its "
-        "critic judges (rules, or a language model as provider:model)",
+        metavar="rules|rules@2|POLICY",
+        help="'rules' (the offline support judge, support:rules@3), 'rules@2' (the earlier "
+        "coverage judge) or a policy file or builtin name: its critic judges (rules, or a "
+        "language model as provider:model)",
     )
     parser.add_argument("-o", "--out", type=Path, default=None, metavar="OUTDIR")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
@@ -59,11 +61,21 @@ def add_judge_bench_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_support_judge(spec: str) -> SupportJudge:
-    """``rules``, or the critic of the policy ``spec`` names (a file or a builtin name)."""
-    if spec == "rules":
+    """``rules`` (or ``rules@3``), ``rules@2``, or the critic of the policy ``spec`` names (a
+    file or a builtin name).
+
+    A policy whose critic is ``rules`` gives the learned judge ``support:rules@3``, unless it
+    sets ``judges.support_threshold``: that threshold is on the coverage scale of
+    ``support:rules@2``, which it then gets (so a policy written for it keeps its decisions).
+    """
+    if spec in ("rules", "rules@3"):
+        return LearnedSupportJudge()
+    if spec == "rules@2":
         return RulesSupportJudge()
     policy = load_policy(spec)
     if policy.critic == "rules":
+        if "support_threshold" not in policy.judges.model_fields_set:
+            return LearnedSupportJudge()
         return RulesSupportJudge(SupportConfig(threshold=policy.judges.support_threshold))
     # The chat model is built exactly as the loop's critic model is: same endpoint, key,
     # budgets and retries.

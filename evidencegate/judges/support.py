@@ -49,6 +49,12 @@ lexical threshold serves both. Making name and negation edits decisive costs abo
 three pools and is what catches edits (on the edited copies, balanced accuracy 0.64 → 0.79, a
 negation inserted 0.27 → 0.83 of the time). ``benchmarks/critic.py`` prints every figure.
 
+The learned judge ``support:rules@3`` (:mod:`evidencegate.judges.support_model`) builds on
+these measures: more of them, weighed by a logistic model trained on the same development pools,
+the edits still decisive. ``judge-bench --critic rules`` runs it; this judge stays the triad's
+claim scorer (its 0–1 coverage is what the triad's cut points grade) and runs as
+``--critic rules@2``.
+
 :class:`LLMSupportJudge` asks a language model the same question through the provider layer,
 with the output schema-validated and failing closed.
 """
@@ -320,15 +326,19 @@ class RulesSupportJudge:
 
 def _best_window(wanted: set[str], source: EvidenceText, window: int) -> tuple[float, int]:
     """The rarity-weighted share of ``wanted`` in the best window of ``window`` source
-    sentences, and its start. A term the source lacks weighs as much as its rarest term."""
+    sentences, and its start. A term the source lacks weighs as much as its rarest term.
+
+    The sums are exactly rounded (:func:`math.fsum`): a plain sum over a set depends on its
+    iteration order, which string hashing changes from one process to the next, and two windows
+    covering the same terms could then compare unequal."""
     idf = source.idf
     rarest = math.log(len(source.sentence_terms) + 1) + 1.0
     weight = {t: idf.get(t, rarest) for t in wanted}
-    total = sum(weight.values())
+    total = math.fsum(weight.values())
     best, start = 0.0, 0
     for i in range(len(source.sentence_terms)):
         covered = set().union(*source.sentence_terms[i : i + window]) & wanted
-        share = sum(weight[t] for t in covered) / total
+        share = math.fsum(weight[t] for t in covered) / total
         if share > best:
             best, start = share, i
     return best, start

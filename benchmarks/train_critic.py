@@ -1,0 +1,244 @@
+"""Train the learned offline support judge (``support:rules@3``) on the development pools only.
+
+    python benchmarks/train_critic.py [--shared DIR] [--out FILE] [--check]
+
+Training data (never the reported ``*_200`` sets):
+
+* the development pools of ``benchmarks/critic.py``: each ``*_all`` critic file minus the ids of
+  its ``*_200`` set (FaithBench's ``ambiguous`` items left out);
+* edited copies of those pools' *supported* claims (``benchmarks/critic.edited_copies``, seed
+  ``TRAIN_SEED`` = 11), labelled unsupported. ``benchmarks/critic.py`` checks edit catching with
+  seed 7, so its edited claims are other copies than the ones trained on.
+
+Weights: every pool counts as much as every other, its two classes equally (1 in all), each
+pool's edited copies half as much. The model is an L2-regularised logistic regression on the
+standardised, clipped features of :mod:`evidencegate.judges.support_model` and their products
+with two context features (log source sentences, log claim words), fitted by Newton's method
+(deterministic, no random start). The L2 strength (one of ``LAMBDAS``) and the threshold are
+chosen once, globally, by the mean balanced accuracy over four development groups: the three
+pools and the edit check of ``benchmarks/critic.py`` (supported pool claims and their seed-7
+edited copies), with the edit detector's figures, dates, names and negations decisive as in the
+judge. The output is the package data file the judge reads; the same inputs give the same bytes.
+
+``--check`` recomputes the weights and exits 1 when they differ from the shipped file.
+
+Exit codes: 0 done; 1 ``--check`` found a difference; 2 the shared datasets are missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+from critic import DEV, _dev_pool, edited_copies
+
+from evidencegate.judges.support_model import (
+    FEATURES,
+    MODEL_FILE,
+    SupportModel,
+    features_of,
+    measure_claim,
+)
+
+COMPONENT_ID = "support:rules@3"
+CONTEXT = ("log_source_sentences", "log_claim_words")
+TRAIN_SEED = 11
+CHECK_SEED = 7
+LAMBDAS = (0.03, 0.1, 0.3)
+THRESHOLDS = tuple(round(0.2 + 0.01 * i, 2) for i in range(61))
+OUT = Path(__file__).resolve().parents[1] / "evidencegate" / "data" / "critic" / MODEL_FILE
+
+
+class _Group:
+    """Feature rows of one group: x (None: nothing checkable), supported?, decisive edit?"""
+
+    def __init__(self) -> None:
+        self.x: list[list[float] | None] = []
+        self.y: list[int] = []
+        self.hard: list[bool] = []
+
+    def add(self, source: str, claim: str, supported: bool) -> None:
+        _, measures, prepared = measure_claim(source, claim)
+        self.x.append(features_of(claim, measures, prepared) if measures else None)
+        self.y.append(int(supported))
+        self.hard.append(any(m.decisive for m in measures))
+
+
+def collect(shared: Path) -> tuple[dict[str, _Group], dict[str, _Group], _Group]:
+    """(pools, seed-11 edited copies per pool, seed-7 edit check group)."""
+    pools: dict[str, _Group] = {}
+    edits: dict[str, _Group] = {}
+    check = _Group()
+    train_rng, check_rng = random.Random(TRAIN_SEED), random.Random(CHECK_SEED)
+    for pool, reported in DEV:
+        rows = _dev_pool(shared, pool, reported)
+        pools[pool], edits[pool] = _Group(), _Group()
+        for row in rows:
+            if row["label"] not in ("supported", "unsupported"):
+                continue
+            supported = row["label"] == "supported"
+            pools[pool].add(row["source"], row["claim"], supported)
+            if not supported:
+                continue
+            for _, claim in edited_copies(row["claim"], row["source"], train_rng):
+                edits[pool].add(row["source"], claim, False)
+            check.add(row["source"], row["claim"], True)
+            for _, claim in edited_copies(row["claim"], row["source"], check_rng):
+                check.add(row["source"], claim, False)
+        print(f"{pool}: {len(pools[pool].y)} claims, {len(edits[pool].y)} edited", flush=True)
+    return pools, edits, check
+
+
+def _matrix(group: _Group) -> tuple[np.ndarray, np.ndarray]:
+    rows = [x for x in group.x if x is not None]
+    y = [y for x, y in zip(group.x, group.y, strict=True) if x is not None]
+    return np.array(rows, dtype=float), np.array(y, dtype=float)
+
+
+def _expand(x: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    x = np.clip(x, lower, upper)
+    plain = x[:, : len(FEATURES) - 5]
+    parts = [x] + [plain * x[:, [FEATURES.index(c)]] for c in CONTEXT]
+    return np.hstack(parts)
+
+
+def fit(x: np.ndarray, y: np.ndarray, w: np.ndarray, lam: float) -> np.ndarray:
+    """Weighted L2 logistic regression by Newton's method (last coefficient: the bias)."""
+    n, d = x.shape
+    xb = np.hstack([x, np.ones((n, 1))])
+    penalty = np.diag(np.r_[np.full(d, lam), 0.0])
+    beta = np.zeros(d + 1)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(xb @ beta, -50, 50)))
+        grad = xb.T @ (w * (p - y)) + penalty @ beta
+        hess = (xb * (w * p * (1 - p))[:, None]).T @ xb + penalty
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if float(np.max(np.abs(step))) < 1e-10:
+            break
+    return beta
+
+
+def _balanced_accuracy(supported: list[int], predicted: list[int]) -> float:
+    pos = [p for s, p in zip(supported, predicted, strict=True) if not s]
+    neg = [p for s, p in zip(supported, predicted, strict=True) if s]
+    # positive class: unsupported (predicted 0)
+    return (sum(1 for p in pos if not p) / len(pos) + sum(neg) / len(neg)) / 2
+
+
+def train(
+    pools: dict[str, _Group], edits: dict[str, _Group], check: _Group
+) -> tuple[SupportModel, dict[str, object]]:
+    xs: list[np.ndarray] = []
+    ys: list[np.ndarray] = []
+    ws: list[np.ndarray] = []
+    for pool, group in pools.items():
+        x, y = _matrix(group)
+        w = np.where(y == 1, 0.5 / y.sum(), 0.5 / (1 - y).sum())
+        xe, ye = _matrix(edits[pool])
+        xs += [x, xe]
+        ys += [y, ye]
+        ws += [w, np.full(len(ye), 0.5 / len(ye))]
+    x_all, y_all = np.vstack(xs), np.concatenate(ys)
+    w_all = np.concatenate(ws) * len(ys)
+    lower, upper = x_all.min(axis=0), x_all.max(axis=0)
+    expanded = _expand(x_all, lower, upper)
+    mean, scale = expanded.mean(axis=0), expanded.std(axis=0)
+    scale[scale < 1e-12] = 1.0
+    groups = [*pools.values(), check]
+    best: tuple[float, float, float, SupportModel] | None = None
+    for lam in LAMBDAS:
+        beta = fit((expanded - mean) / scale, y_all, w_all, lam)
+        model = SupportModel(
+            component_id=COMPONENT_ID,
+            features=FEATURES,
+            context=CONTEXT,
+            lower=tuple(float(v) for v in lower),
+            upper=tuple(float(v) for v in upper),
+            mean=tuple(float(v) for v in mean),
+            scale=tuple(float(v) for v in scale),
+            weights=tuple(float(v) for v in beta[:-1]),
+            bias=float(beta[-1]),
+            threshold=0.5,
+        )
+        scores = [
+            [
+                1.0 if x is None else 0.0 if hard else model.probability(x)
+                for x, hard in zip(g.x, g.hard, strict=True)
+            ]
+            for g in groups
+        ]
+        for t in THRESHOLDS:
+            value = float(
+                np.mean(
+                    [
+                        _balanced_accuracy(g.y, [int(s >= t) for s in sc])
+                        for g, sc in zip(groups, scores, strict=True)
+                    ]
+                )
+            )
+            if best is None or value > best[0] + 1e-12:
+                best = (value, lam, t, model)
+    assert best is not None
+    value, lam, threshold, model = best
+    chosen = SupportModel(**{**model.__dict__, "threshold": threshold})
+    info: dict[str, object] = {
+        "lambda": lam,
+        "criterion_mean_balanced_accuracy": round(value, 4),
+        "train_seed": TRAIN_SEED,
+        "check_seed": CHECK_SEED,
+        "rows": {pool: len(g.y) for pool, g in pools.items()}
+        | {f"{pool} edited": len(g.y) for pool, g in edits.items()},
+    }
+    return chosen, info
+
+
+def to_json(model: SupportModel, info: dict[str, object]) -> str:
+    data = {
+        "component_id": model.component_id,
+        "about": "benchmarks/train_critic.py: logistic support model over "
+        "evidencegate.judges.support_model.FEATURES, trained on the critic development pools",
+        "training": info,
+        "features": list(model.features),
+        "context": list(model.context),
+        "threshold": model.threshold,
+        "bias": model.bias,
+        "lower": list(model.lower),
+        "upper": list(model.upper),
+        "mean": list(model.mean),
+        "scale": list(model.scale),
+        "weights": list(model.weights),
+    }
+    return json.dumps(data, indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=Path("../shared/datasets"))
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--check", action="store_true", help="compare with --out, write nothing")
+    args = parser.parse_args(argv)
+    if not (args.shared / "critic").is_dir():
+        print(
+            f"{args.shared / 'critic'}: no such directory (see ../shared/datasets/README.md)",
+            file=sys.stderr,
+        )
+        return 2
+    model, info = train(*collect(args.shared))
+    text = to_json(model, info)
+    print(json.dumps(info) + f"\nthreshold {model.threshold}")
+    if args.check:
+        same = args.out.is_file() and args.out.read_text(encoding="utf-8") == text
+        print("identical to " + str(args.out) if same else f"differs from {args.out}")
+        return 0 if same else 1
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
