@@ -198,8 +198,9 @@ class DerivedCandidate:
         return list(dict.fromkeys(o.cell.label for o in self.operands))
 
     @property
-    def order(self) -> tuple[str, str, int]:
-        return (self.passage.doc_id, self.passage.version, self.operands[0].cell.row_start)
+    def order(self) -> tuple[str, str, int, int]:
+        passage = self.passage
+        return (passage.doc_id, passage.version, passage.page, self.operands[0].cell.row_start)
 
     @property
     def text(self) -> str:

@@ -154,16 +154,38 @@ class ExtractiveGenerator:
         cut = max(self.min_score, scored[0][0] * self.relative_cut)
         claims: list[Claim] = []
         seen: set[str] = set()
-        covered: set[frozenset[str]] = set()
+        # The names the question uses (Boeing, Regulation M) scope it: no part of what it asks,
+        # so a claim stating only a name more than the claims so far adds nothing to them.
+        covered: set[frozenset[str]] = {
+            unit for unit in matched_units(profile.terms, sorted(named)) if unit <= named
+        }
+        rows: set[str] = set()
+        figures: set[tuple[tuple[int, str], ...]] = set()
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
-            if score < cut or key in seen:
+            if key in seen:
+                continue
+            row = chosen.row_name if isinstance(chosen, _Cell) else None
+            stated = chosen.figures if isinstance(chosen, _Cell) else None
+            if (row is not None and row in rows) or (stated is not None and stated in figures):
+                continue  # the same row or figures again ("Revenues" and "Total revenues")
+            # A row the question names word for word is one of the things it asks for.
+            named_part = (
+                isinstance(chosen, _Cell)
+                and chosen.named
+                and profile.multi_part
+                and score >= self.min_score
+            )
+            if score < cut and not named_part:
                 continue
             # The smallest set of claims that answers: one sentence, unless the question asks
             # several things; then another one only when it covers a term of the question that
             # the claims so far do not.
-            if claims and (not profile.multi_part or not (terms_of - covered)):
+            if claims and not named_part and (not profile.multi_part or not (terms_of - covered)):
                 continue
+            if row is not None and stated is not None:
+                rows.add(row)
+                figures.add(stated)
             seen.add(key)
             covered |= terms_of
             claims.append(chosen.claim())
@@ -180,13 +202,21 @@ class ExtractiveGenerator:
         skip: set[str],
         focus: Sequence[str],
     ) -> list[_Scored]:
-        """Table cells of the evidence's pages that answer a figure question, scored."""
+        """Table cells of the evidence's pages that answer a figure question, scored.
+
+        A question naming several years ("in 2022 and 2021") is answered by one claim per row
+        with the row's cell in each of those years; a row the question names word for word
+        ("cash and cash equivalents and total current assets") scores above one it names in
+        part ("Total assets").
+        """
         if self.pages is None or profile.answer_type not in _TABLE_TYPES:
             return []
         named = {t for n in profile.names for t in terms(n)}
         asked = [t for t in profile.terms if t not in named and not t.isdigit()]
         if not asked:
             return []
+        asked_words = _phrase_words(profile.question)
+        several = len(profile.period_years) >= 2
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -197,22 +227,32 @@ class ExtractiveGenerator:
             source = self.pages.lookup(*where)
             if source is None:
                 continue
-            cells = table_cells(source.page.text)
-            for cell in cells:
-                label_terms = terms(cell.label)
+            rows: dict[int, list[TableCell]] = {}
+            for cell in table_cells(source.page.text):
+                rows.setdefault(cell.row_start, []).append(cell)
+            for row in rows.values():
+                label_terms = terms(row[0].label)
                 fit = covered_share(asked, label_terms)
                 if fit < 0.33:
                     continue
-                header_years = [c.year for c in cells if c.row_start == cell.row_start]
-                if profile.period_years:
-                    if cell.year not in profile.period_years:
-                        continue
-                elif cell.year != max(header_years):
-                    continue  # no year named: the latest column
-                candidate = _Cell(passage, source.page.text, cell)
+                by_year = {c.year: c for c in row}
+                if several and all(y in by_year for y in profile.period_years):
+                    chosen = [by_year[y] for y in sorted(profile.period_years, reverse=True)]
+                elif profile.period_years:
+                    chosen = [c for c in row if c.year in profile.period_years][:1]
+                else:
+                    chosen = [by_year[max(by_year)]]  # no year named: the latest column
+                if not chosen:
+                    continue
+                candidate = _Cell(passage, source.page.text, tuple(chosen), self.min_quote_chars)
                 if candidate.text in skip:
                     continue
                 score = _cell_score(profile, passage, fit, label_terms, focus)
+                if _states_row(row[0].label, asked_words):
+                    score += NAMED_ROW_BONUS
+                    candidate = _Cell(
+                        passage, source.page.text, tuple(chosen), self.min_quote_chars, True
+                    )
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
         return out
 
@@ -281,28 +321,53 @@ _TABLE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 
 @dataclass(frozen=True)
 class _Cell:
-    """A table cell answering a figure question: row label, column year and value."""
+    """A table row answering a figure question: its label and its cells in the asked years."""
 
     passage: Passage
     page_text: str
-    cell: TableCell
+    cells: tuple[TableCell, ...]
+    min_quote_chars: int = 20
+    named: bool = False
+    """The question names this row word for word: one part of a question asking several."""
+
+    @property
+    def cell(self) -> TableCell:
+        return self.cells[0]
 
     @property
     def text(self) -> str:
-        value = ("$" if self.cell.dollars and "$" not in self.cell.value else "") + self.cell.value
-        return f"{self.cell.label}, {self.cell.year}: {value}"
+        def value(cell: TableCell) -> str:
+            return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
+
+        if len(self.cells) == 1:
+            return f"{self.cell.label}, {self.cell.year}: {value(self.cell)}"
+        stated = "; ".join(f"{c.year}: {value(c)}" for c in self.cells)
+        return f"{self.cell.label}, {stated}"
 
     @property
-    def order(self) -> tuple[str, str, int]:
-        return (self.passage.doc_id, self.passage.version, self.cell.row_start)
+    def figures(self) -> tuple[tuple[int, str], ...]:
+        """The years and values it states."""
+        return tuple((c.year, c.value.strip("$")) for c in self.cells)
+
+    @property
+    def row_name(self) -> str:
+        return " ".join(_phrase_words(_row_name(self.cell.label)))
+
+    @property
+    def order(self) -> tuple[str, str, int, int]:
+        passage = self.passage
+        return (passage.doc_id, passage.version, passage.page, self.cell.row_start)
 
     def claim(self) -> Claim:
         passage, cell = self.passage, self.cell
-        quotes = [
-            " ".join(self.page_text[cell.row_start : cell.row_end].split()),
-            " ".join(self.page_text[cell.header_start : cell.header_end].split()),
-        ]
-        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{cell.year}"
+        end = max(c.row_end for c in self.cells)
+        row = " ".join(self.page_text[cell.row_start : end].split())
+        if len(row) < self.min_quote_chars and cell.row_stop > end:
+            # "Gross profit 2,820" is too short a quote to verify: the whole row is quoted.
+            row = " ".join(self.page_text[cell.row_start : cell.row_stop].split())
+        quotes = [row, " ".join(self.page_text[cell.header_start : cell.header_end].split())]
+        years = ":".join(str(c.year) for c in self.cells)
+        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{years}"
         return Claim(
             claim_id="c-" + sha256_hex(where)[:10],
             text=self.text,
@@ -317,6 +382,35 @@ class _Cell:
                 for quote in quotes
             ],
         )
+
+
+NAMED_ROW_BONUS = 0.3
+"""What a row the question names word for word adds to its cell's score ("total current
+assets" asked: the row "Total current assets", not "Total assets")."""
+
+_PHRASE_WORD = re.compile(r"[a-z0-9]+")
+_NOTE_REF = re.compile(r"\((?:notes?|see)\b[^)]*\)", re.IGNORECASE)
+
+
+def _phrase_words(text: str) -> list[str]:
+    """Lower-cased words of ``text`` as written, "&" read as "and"."""
+    return _PHRASE_WORD.findall(text.lower().replace("&", " and "))
+
+
+def _row_name(label: str) -> str:
+    """A row's own name: the label after its section headings ("Current assets: Cash") and
+    without references to notes ("Inventories (Notes 1 and 3)")."""
+    return _NOTE_REF.sub(" ", label.rpartition(":")[2])
+
+
+def _states_row(label: str, asked_words: Sequence[str]) -> bool:
+    """Does the question state the row's name word for word (a name of two words or more, or
+    one long word: "inventories")?"""
+    name = _phrase_words(_row_name(label))
+    if not name or (len(name) == 1 and len(name[0]) < 6):
+        return False
+    n = len(name)
+    return any(list(asked_words[i : i + n]) == name for i in range(len(asked_words) - n + 1))
 
 
 @dataclass(frozen=True)
@@ -334,8 +428,9 @@ class _Candidate:
         return " ".join(part.text for part in parts)
 
     @property
-    def order(self) -> tuple[str, str, int]:
-        return (self.passage.doc_id, self.passage.version, self.sentence.start)
+    def order(self) -> tuple[str, str, int, int]:
+        passage = self.passage
+        return (passage.doc_id, passage.version, passage.page, self.sentence.start)
 
     def claim(self) -> Claim:
         passage = self.passage
@@ -371,14 +466,33 @@ def _reported_year(profile: QuestionProfile, evidence: Sequence[Passage]) -> int
     return years.pop() if len(years) == 1 else None
 
 
+_TABLE_ROWS = 2
+"""Lines ending in a figure that make a "sentence" a table: one may be prose wrapped at a
+number ("... totaled $8.7 billion and net identifiable intangible assets totaled $2.7"), two
+are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
 def _tabular(text: str) -> bool:
-    """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?"""
+    """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?
+
+    A table the page text keeps line by line is also one: several of its lines end in a
+    figure ("Net sales - external $ 1,065" / "Cost of sales (830)"), as rows do and lines of
+    prose do not. Its rows are read as cells, with their headers.
+    """
     tokens = text.split()
     numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
-    return len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens))
+    if len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens)):
+        return True
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    rows = sum(
+        len(line) >= 2
+        and bool(_NUMERIC_TOKEN.match(line[-1]))
+        and line[-1][-1] in "0123456789)%—–"
+        and not _YEAR_RE.fullmatch(line[-1])
+        for line in lines
+    )
+    return rows >= _TABLE_ROWS
 
 
 def _negated(text: str) -> set[str]:

@@ -23,6 +23,8 @@ _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _NUMBER = re.compile(r"^\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\(?-?\$?\d+(?:\.\d+)?\)?%?$")
 _DASH = {"—", "–", "-", "—%"}
 _MIN_HEADER_CHARS = 24
+_MAX_LABEL_WORDS = 24
+_SENTENCE_BREAK = re.compile(r"[a-z)][.;]\s+[A-Z]")
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,9 @@ class TableCell:
     header_end: int
     column: int
     columns: int
+    row_stop: int = 0
+    """The end of the row's last cell: the whole row, when the span up to this cell is too
+    short a quote ("Gross profit 2,820")."""
 
 
 @dataclass
@@ -107,7 +112,7 @@ def table_cells(text: str) -> list[TableCell]:
                 years, h_start, h_end = header
                 label = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(label.split())
-                if re.search(r"[A-Za-z]{3}", label) and len(values) >= len(years):
+                if _row_label(label) and len(values) >= len(years):
                     for column, year in enumerate(years):
                         value, dollars = values[column]
                         cells.append(
@@ -122,6 +127,7 @@ def table_cells(text: str) -> list[TableCell]:
                                 header_end=h_end,
                                 column=column,
                                 columns=len(years),
+                                row_stop=values[-1][0].end,
                             )
                         )
             if ends_row:
@@ -137,3 +143,15 @@ def table_cells(text: str) -> list[TableCell]:
             label_start = tok.start
         i += 1
     return cells
+
+
+def _row_label(label: str) -> bool:
+    """Can ``label`` name a table row? Words, but not prose: a run of text the stream read
+    before a number ("In fiscal 2020 and 2021, the Company entered into ... 1,010") is a
+    sentence of the page, not a row, when it ends one sentence and starts another or runs
+    longer than any row label."""
+    return (
+        re.search(r"[A-Za-z]{3}", label) is not None
+        and len(label.split()) <= _MAX_LABEL_WORDS
+        and _SENTENCE_BREAK.search(label) is None
+    )
