@@ -186,6 +186,8 @@ class ExtractiveGenerator:
             if row is not None and stated is not None:
                 rows.add(row)
                 figures.add(stated)
+            elif isinstance(chosen, DerivedCandidate):
+                rows.update(_row_key(label) for label in chosen.labels)  # its operands' rows
             seen.add(key)
             covered |= terms_of
             claims.append(chosen.claim())
@@ -244,15 +246,20 @@ class ExtractiveGenerator:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen:
                     continue
-                candidate = _Cell(passage, source.page.text, tuple(chosen), self.min_quote_chars)
+                named_row = _states_row(row[0].label, asked_words)
+                candidate = _Cell(
+                    passage,
+                    source.page.text,
+                    tuple(chosen),
+                    self.min_quote_chars,
+                    named_row,
+                    _table_unit(source.page.text, chosen[0]),
+                )
                 if candidate.text in skip:
                     continue
                 score = _cell_score(profile, passage, fit, label_terms, focus)
-                if _states_row(row[0].label, asked_words):
+                if named_row:
                     score += NAMED_ROW_BONUS
-                    candidate = _Cell(
-                        passage, source.page.text, tuple(chosen), self.min_quote_chars, True
-                    )
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
         return out
 
@@ -329,6 +336,9 @@ class _Cell:
     min_quote_chars: int = 20
     named: bool = False
     """The question names this row word for word: one part of a question asking several."""
+    unit: tuple[int, int] | None = None
+    """Where the page states the table's unit ("(Dollars in millions)"), quoted beside the
+    cell: "743" alone is no amount, "743 (Dollars in millions)" is."""
 
     @property
     def cell(self) -> TableCell:
@@ -339,10 +349,17 @@ class _Cell:
         def value(cell: TableCell) -> str:
             return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
 
+        unit = f" ({self.unit_text})" if self.unit_text else ""
         if len(self.cells) == 1:
-            return f"{self.cell.label}, {self.cell.year}: {value(self.cell)}"
+            return f"{self.cell.label}, {self.cell.year}: {value(self.cell)}{unit}"
         stated = "; ".join(f"{c.year}: {value(c)}" for c in self.cells)
-        return f"{self.cell.label}, {stated}"
+        return f"{self.cell.label}, {stated}{unit}"
+
+    @property
+    def unit_text(self) -> str:
+        if self.unit is None:
+            return ""
+        return " ".join(self.page_text[self.unit[0] : self.unit[1]].split()).strip("()")
 
     @property
     def figures(self) -> tuple[tuple[int, str], ...]:
@@ -351,7 +368,7 @@ class _Cell:
 
     @property
     def row_name(self) -> str:
-        return " ".join(_phrase_words(_row_name(self.cell.label)))
+        return _row_key(self.cell.label)
 
     @property
     def order(self) -> tuple[str, str, int, int]:
@@ -365,7 +382,10 @@ class _Cell:
         if len(row) < self.min_quote_chars and cell.row_stop > end:
             # "Gross profit 2,820" is too short a quote to verify: the whole row is quoted.
             row = " ".join(self.page_text[cell.row_start : cell.row_stop].split())
-        quotes = [row, " ".join(self.page_text[cell.header_start : cell.header_end].split())]
+        header_start = cell.header_start
+        if self.unit is not None and self.unit[0] < header_start:
+            header_start = self.unit[0]  # the unit's title line and the header, one quote
+        quotes = [row, " ".join(self.page_text[header_start : cell.header_end].split())]
         years = ":".join(str(c.year) for c in self.cells)
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{years}"
         return Claim(
@@ -392,9 +412,38 @@ _PHRASE_WORD = re.compile(r"[a-z0-9]+")
 _NOTE_REF = re.compile(r"\((?:notes?|see)\b[^)]*\)", re.IGNORECASE)
 
 
+_UNIT = re.compile(
+    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:U\.?S\.?\s*)?dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
+    r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
+    re.IGNORECASE,
+)
+
+
+_UNIT_REACH = 300
+"""How far before a table's header its unit may be stated: a title line or two above it,
+quoted with the header as one span."""
+
+
+def _table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
+    """The span of the unit the page states for the cell's table: the nearest one before the
+    end of its header, within a title's reach (:data:`_UNIT_REACH`); none when the page
+    states none there."""
+    start = max(0, cell.header_start - _UNIT_REACH)
+    found = list(_UNIT.finditer(page_text, start, cell.header_end))
+    if not found:
+        return None
+    last = found[-1]
+    return (last.start(), last.end())
+
+
 def _phrase_words(text: str) -> list[str]:
     """Lower-cased words of ``text`` as written, "&" read as "and"."""
     return _PHRASE_WORD.findall(text.lower().replace("&", " and "))
+
+
+def _row_key(label: str) -> str:
+    """A row's name as compared between claims (the same row on two pages is one)."""
+    return " ".join(_phrase_words(_row_name(label)))
 
 
 def _row_name(label: str) -> str:
