@@ -161,6 +161,9 @@ class ExtractiveGenerator:
         }
         rows: set[str] = set()
         figures: set[tuple[tuple[int, str], ...]] = set()
+        # Two rows the question names word for word: it asks for both ("cash and total
+        # current assets"), however few "and"s it has.
+        named_rows = {c.row_name for _, c, _ in scored if isinstance(c, _Cell) and c.named}
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
             if key in seen:
@@ -173,7 +176,7 @@ class ExtractiveGenerator:
             named_part = (
                 isinstance(chosen, _Cell)
                 and chosen.named
-                and profile.multi_part
+                and (profile.multi_part or len(named_rows) >= 2)
                 and score >= self.min_score
             )
             if score < cut and not named_part:
@@ -213,12 +216,14 @@ class ExtractiveGenerator:
         """
         if self.pages is None or profile.answer_type not in _TABLE_TYPES:
             return []
-        named = {t for n in profile.names for t in terms(n)}
-        asked = [t for t in profile.terms if t not in named and not t.isdigit()]
+        # What the figure measures, without the words that only ask for it ("how much gross
+        # profit did Amcor make", "what did 3M post"): those no row label states.
+        asked = [t for t in profile.measure if t not in _ASKING and not t.isdigit()]
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
-        several = len(profile.period_years) >= 2
+        years = _asked_years(profile)
+        several = len(years) >= 2
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -238,10 +243,10 @@ class ExtractiveGenerator:
                 if fit < 0.33:
                     continue
                 by_year = {c.year: c for c in row}
-                if several and all(y in by_year for y in profile.period_years):
-                    chosen = [by_year[y] for y in sorted(profile.period_years, reverse=True)]
-                elif profile.period_years:
-                    chosen = [c for c in row if c.year in profile.period_years][:1]
+                if several and all(y in by_year for y in years):
+                    chosen = [by_year[y] for y in sorted(years, reverse=True)]
+                elif years:
+                    chosen = [c for c in row if c.year in years][:1]
                 else:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen:
@@ -407,6 +412,29 @@ class _Cell:
 NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
 assets" asked: the row "Total current assets", not "Total assets")."""
+
+_ASKING = frozenset(
+    terms(
+        "make made earn earned post posted record recorded book booked generate generated show "
+        "showed disclose disclosed figure amount company give need went spent"
+    )
+)
+"""Words that ask for a figure rather than say what it measures."""
+_PRIOR_YEAR = re.compile(
+    r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"
+    r"preceding)\s+(?:fiscal\s+)?year\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_years(profile: QuestionProfile) -> tuple[int, ...]:
+    """The years a question asks figures for: those it names, and the one before a named
+    year when it also asks for "the figure a year earlier" or "the prior year"."""
+    years = profile.period_years
+    if len(years) == 1 and _PRIOR_YEAR.search(profile.question):
+        return (years[0] - 1, years[0])
+    return years
+
 
 _PHRASE_WORD = re.compile(r"[a-z0-9]+")
 _NOTE_REF = re.compile(r"\((?:notes?|see)\b[^)]*\)", re.IGNORECASE)
