@@ -130,3 +130,16 @@ class TestStatementAnswers:
         assert any("Cash and cash equivalents" in t and "$96" in t for t in texts)
         assert any(t.startswith("Total current assets") and "2,530" in t for t in texts)
         assert all(_verified(corpus, c) for c in claims)
+
+    def test_a_percentage_question_is_no_amount_row(self) -> None:
+        """'... in percent' is not answered with a row of amounts (here no row of percents)."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME])
+        question = "What percent was Northwind's gross profit margin in 2024?"
+        assert all("2,110" not in c.text for c in _draft(corpus, question))
+
+    def test_the_year_before_is_asked_too(self, corpus: InMemoryCorpus) -> None:
+        """'and the figure a year earlier' asks for the named year's cell and the one before."""
+        question = "Northwind's income tax for 2024, and what was the figure a year earlier?"
+        (claim,) = _draft(corpus, question)
+        assert "2024: (45)" in claim.text and "2023: 12" in claim.text

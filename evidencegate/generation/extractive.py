@@ -224,6 +224,10 @@ class ExtractiveGenerator:
         asked_words = _phrase_words(profile.question)
         years = _asked_years(profile)
         several = len(years) >= 2
+        # "What percentage ...": a row of amounts does not answer it, a row of percents may.
+        percent = profile.answer_type == "percentage" or bool(
+            _ASKS_PERCENT.search(profile.question)
+        )
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -249,7 +253,7 @@ class ExtractiveGenerator:
                     chosen = [c for c in row if c.year in years][:1]
                 else:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
-                if not chosen:
+                if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
                     continue
                 named_row = _states_row(row[0].label, asked_words)
                 candidate = _Cell(
@@ -420,6 +424,7 @@ _ASKING = frozenset(
     )
 )
 """Words that ask for a figure rather than say what it measures."""
+_ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
     r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"
     r"preceding)\s+(?:fiscal\s+)?year\b",
