@@ -55,6 +55,14 @@ GUARANTOR = (
 )
 
 
+SEGMENT = (
+    "NPS revenues on contracts with customers, by customer, consisted of the following:\n"
+    "Years ended June 30, 2024 2023\n"
+    "Revenue from government customers 81 % 79 %\n"
+    "Revenue recognized over time 97 % 96 %\n"
+)
+
+
 @pytest.fixture
 def corpus() -> InMemoryCorpus:
     corpus = InMemoryCorpus()
@@ -83,6 +91,15 @@ class TestRows:
         )
         labels = {c.label for c in table_cells(text)}
         assert labels == {"Net sales"}
+
+    def test_a_row_read_into_the_next_is_no_label(self) -> None:
+        """A row whose figures the stream runs on into the next line's words ("26%") does not
+        become a label holding them."""
+        text = (
+            "Years ended December 31, 2024 2023\n"
+            "Revenues $1,761 $1,632\n% of total company revenues 26 % 25 %\nOrders 410 390\n"
+        )
+        assert all("$1,761" not in c.label for c in table_cells(text))
 
     def test_a_statement_kept_line_by_line_is_no_sentence(self) -> None:
         """Several lines ending in figures are a table, whatever their punctuation."""
@@ -143,3 +160,20 @@ class TestStatementAnswers:
         question = "Northwind's income tax for 2024, and what was the figure a year earlier?"
         (claim,) = _draft(corpus, question)
         assert "2024: (45)" in claim.text and "2023: 12" in claim.text
+
+    def test_a_segment_table_does_not_answer_for_the_company(self) -> None:
+        """A table titled for one segment (by its acronym) does not answer a question about
+        the whole company; asked about that segment by name, it does."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME, SEGMENT])
+        question = "What share of Northwind's 2024 revenue came from government customers?"
+        assert all("81" not in c.text for c in _draft(corpus, question))
+        question = "What share of NPS revenue came from government customers in 2024?"
+        assert any("81 %" in c.text or "81%" in c.text for c in _draft(corpus, question))
+
+    def test_a_guarantor_group_statement_is_not_the_company(self, corpus: InMemoryCorpus) -> None:
+        """The guarantor group's balance sheet answers neither first nor beside the
+        consolidated one."""
+        claims = _draft(corpus, "Northwind total current assets at June 30, 2024?")
+        assert [c.text.split(",")[0] for c in claims] == ["Total current assets"]
+        assert "2,530" in claims[0].text and all("230" not in c.text for c in claims)

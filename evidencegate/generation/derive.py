@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from evidencegate.analysis import QuestionProfile, normalise_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
-from evidencegate.generation.tables import TableCell, table_cells
+from evidencegate.generation.tables import TableCell, part_table, table_cells
 from evidencegate.lexicon import covered_share
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -62,6 +62,9 @@ class DerivationRequest:
     operation: Operation
     subjects: tuple[str, ...]
     years: tuple[int, ...]
+    question: str = ""
+    """The question as asked: the names it uses tell the tables it may read (a segment's
+    table only when it names the segment)."""
 
 
 _CHANGE_WORDS = (
@@ -142,7 +145,7 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         if match is not None and len(years) <= 1:
             x, y = _subject(match["x"], named), _subject(match["y"], named)
             if x and y:
-                return DerivationRequest(operation, (x, y), years)
+                return DerivationRequest(operation, (x, y), years, question)
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
             continue
@@ -152,7 +155,7 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
             continue
         subject = _subject(text, named)
         if subject:
-            return DerivationRequest(operation, (subject,), years)
+            return DerivationRequest(operation, (subject,), years, question)
     return None
 
 
@@ -273,6 +276,8 @@ def derived_candidates(
             continue
         cells = table_cells(source.page.text)
         for table in _tables(cells):
+            if part_table(source.page.text, table[0], request.question):
+                continue  # a segment's or a guarantor group's table, not the filer's
             candidate = _from_table(request, passage, source.page.text, table, min_quote_chars)
             if candidate is not None:
                 out.append(candidate)
@@ -323,6 +328,10 @@ def _from_table(
                 return None
             chosen.append(found[year])
         operands = chosen
+    if request.operation in (Operation.SHARE, Operation.RATIO) and any(
+        o.figure.percent for o in operands
+    ):
+        return None  # a share of a percentage is no figure a filing reports
     try:
         computed = compute(request.operation, [o.figure for o in operands])
     except DerivationError:

@@ -32,7 +32,7 @@ from evidencegate.generation.derive import (
     derivation_request,
     derived_candidates,
 )
-from evidencegate.generation.tables import TableCell, table_cells
+from evidencegate.generation.tables import TableCell, part_table, table_cells
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -242,6 +242,8 @@ class ExtractiveGenerator:
             for cell in table_cells(source.page.text):
                 rows.setdefault(cell.row_start, []).append(cell)
             for row in rows.values():
+                if part_table(source.page.text, row[0], profile.question):
+                    continue  # a segment's or a guarantor group's table, not the company's
                 label_terms = terms(row[0].label)
                 fit = covered_share(asked, label_terms)
                 if fit < 0.33:

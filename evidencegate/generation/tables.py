@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
-__all__ = ["TableCell", "table_cells"]
+__all__ = ["TableCell", "part_table", "table_cells"]
 
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -149,9 +150,38 @@ def _row_label(label: str) -> bool:
     """Can ``label`` name a table row? Words, but not prose: a run of text the stream read
     before a number ("In fiscal 2020 and 2021, the Company entered into ... 1,010") is a
     sentence of the page, not a row, when it ends one sentence and starts another or runs
-    longer than any row label."""
+    longer than any row label; nor is a run with a row's figures inside it ("Revenues
+    $17,611 $16,328 $15,543 % of total company revenues")."""
+    words = label.split()
+    numeric = [bool(_NUMBER.match(w)) and not _YEAR.match(w) for w in words]
     return (
         re.search(r"[A-Za-z]{3}", label) is not None
-        and len(label.split()) <= _MAX_LABEL_WORDS
+        and len(words) <= _MAX_LABEL_WORDS
         and _SENTENCE_BREAK.search(label) is None
+        and not any(a and b for a, b in pairwise(numeric))
     )
+
+
+_TITLE_LINES = 4
+_ACRONYM = re.compile(r"(?<![\w.&-])[A-Z]{2,5}(?![\w.&-])")
+_PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
+_COMMON_ACRONYMS = frozenset({"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA"})
+
+
+def part_table(page_text: str, cell: TableCell, question: str) -> bool:
+    """Is the cell's table about a part of the filer the question does not name: a segment
+    by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
+    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
+    header, up to the previous table's last row."""
+    line_start = page_text.rfind("\n", 0, cell.header_start) + 1
+    title = [page_text[line_start : cell.header_start]]
+    for line in reversed(page_text[:line_start].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if words and _NUMBER.match(words[-1]) and not _YEAR.match(words[-1]):
+            break  # a row of the table above
+        title.append(line)
+    text = " ".join(title)
+    asked = set(_ACRONYM.findall(question))
+    parts = {a for a in _ACRONYM.findall(text) if a not in asked and a not in _COMMON_ACRONYMS}
+    named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
+    return bool(parts) or named
