@@ -169,8 +169,8 @@ class ExtractiveGenerator:
             if key in seen:
                 continue
             row = chosen.row_name if isinstance(chosen, _Cell) else None
-            stated = chosen.figures if isinstance(chosen, _Cell) else None
-            if (row is not None and row in rows) or (stated is not None and stated in figures):
+            values = chosen.figures if isinstance(chosen, _Cell) else None
+            if (row is not None and row in rows) or (values is not None and values in figures):
                 continue  # the same row or figures again ("Revenues" and "Total revenues")
             # A row the question names word for word is one of the things it asks for.
             named_part = (
@@ -186,9 +186,9 @@ class ExtractiveGenerator:
             # the claims so far do not.
             if claims and not named_part and (not profile.multi_part or not (terms_of - covered)):
                 continue
-            if row is not None and stated is not None:
+            if row is not None and values is not None:
                 rows.add(row)
-                figures.add(stated)
+                figures.add(values)
             elif isinstance(chosen, DerivedCandidate):
                 rows.update(_row_key(label) for label in chosen.labels)  # its operands' rows
             seen.add(key)
