@@ -43,7 +43,7 @@ Retrieval = Literal["bm25", "hybrid"]
 StructuredOutput = Literal["json_schema", "json_object"]
 Quorum = Literal["all", "any"]
 Durability = Literal["per_event", "per_run"]
-NewSource = Literal["page", "document"]
+NewSource = Literal["document", "page"]
 """When a trace is fsynced: after every event, or at the run's decision points and its end."""
 
 #: Policies shipped as package data (``evidencegate/data/policies/``), addressable by name.
@@ -189,11 +189,10 @@ class Policy(_Strict):
     )
     top_k: int = Field(default=8, ge=1, le=100, description="Passages per retrieval.")
     new_source: NewSource = Field(
-        default="page",
+        default="document",
         description="What a follow-up retrieval must bring for the run to go on: a primary "
-        "page not seen yet (page: the statement page of a filing already read counts) or a "
-        "primary document not seen yet (document: the rule of traces recorded without this "
-        "field, which replay with it).",
+        "document not seen yet (document) or a primary page not seen yet (page: the statement "
+        "page of a filing already read counts).",
     )
     retrieval: Retrieval = Field(
         default="bm25",

@@ -103,18 +103,18 @@ class TestNewSource:
     def test_a_new_page_of_a_document_read_counts(
         self, store: Store, rule: NewSource, outcome: Outcome, stop: StopReason
     ) -> None:
-        """With ``page`` (the default) the follow-up's new page of a document already read
-        lets the run go on and answer; with ``document`` it ends the run."""
+        """With ``page`` the follow-up's new page of a document already read lets the run go
+        on and answer; with ``document`` (the default) it ends the run."""
         with store:
             answer = _run(store, Policy(new_source=rule), TraceRecorder())
         assert (answer.outcome, answer.stop_reason) == (outcome, stop)
-        assert Policy().new_source == "page"
+        assert Policy().new_source == "document"
 
     def test_a_trace_recorded_before_the_field_replays_identically(
         self, store: Store, tmp_path: Path
     ) -> None:
         """A recording whose policy has no ``new_source`` ran the document rule, and replays
-        with it: identical, where the page default would answer instead of abstaining."""
+        with it (the default): identical, where the page rule would answer instead."""
         path = tmp_path / "old.jsonl"
         recorder = TraceRecorder(path=path)
         with store:

@@ -446,8 +446,7 @@ class ReplayResult(BaseModel):
     counterfactual: bool = False
     policy: str | None = None
     policy_fields_added: list[str] = []
-    """Policy fields the recording lacks (a newer Policy model), replayed at their defaults or,
-    where the default changed a rule, at the recording's rule (``new_source``: document)."""
+    """Policy fields the recording lacks, replayed at their defaults (a newer Policy model)."""
     recorded_events: int = 0
     replayed_events: int = 0
     divergence: Divergence | None = None
@@ -509,9 +508,6 @@ def replay_trace(
 
     counterfactual = policy is not None
     effective = load_policy(policy) if counterfactual else load_policy(dict(start.policy))
-    if not counterfactual and "new_source" not in start.policy:
-        # Recorded before a follow-up's new page counted as new: a new document only did.
-        effective = effective.model_copy(update={"new_source": "document"})
     allowed_same = start.components.get("same_model_critic")
     if allowed_same and not effective.same_model_critic_reason:
         # Recorded before a stated reason was required: the recorded words are the reason.

@@ -182,6 +182,9 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
         title.append(line)
     text = " ".join(title)
     asked = set(_ACRONYM.findall(question))
-    parts = {a for a in _ACRONYM.findall(text) if a not in asked and a not in _COMMON_ACRONYMS}
+    # An acronym in a line of prose or a title in mixed case; a heading in capitals
+    # ("RESULTS OF OPERATIONS") names no segment.
+    mixed = " ".join(line for line in title if re.search(r"[a-z]", line))
+    parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
     return bool(parts) or named
