@@ -383,6 +383,8 @@ class _Cell:
 
     @property
     def order(self) -> tuple[str, str, int, int]:
+        """Tied cells: the earlier page first (a filing's statements come before the notes
+        and the guarantor groups' condensed copies of them)."""
         passage = self.passage
         return (passage.doc_id, passage.version, passage.page, self.cell.row_start)
 
@@ -513,8 +515,8 @@ class _Candidate:
 
     @property
     def order(self) -> tuple[str, str, int, int]:
-        passage = self.passage
-        return (passage.doc_id, passage.version, passage.page, self.sentence.start)
+        # Tied sentences keep their order of old (by offset); a table's cells go by page.
+        return (self.passage.doc_id, self.passage.version, 0, self.sentence.start)
 
     def claim(self) -> Claim:
         passage = self.passage
