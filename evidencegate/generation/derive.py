@@ -38,6 +38,7 @@ from evidencegate.verify.derived import (
 )
 
 __all__ = [
+    "OPERATION_TERMS",
     "DerivationRequest",
     "DerivedCandidate",
     "OperandCell",
@@ -71,7 +72,7 @@ _CHANGE_WORDS = (
     r"change[sd]?|chang(?:ing)|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|"
     r"rise|rose|risen|fall|fell|fallen|drop(?:ped)?|improve[sd]?|move[sd]?|shift(?:ed)?"
 )
-_OPERATION_TERMS = frozenset(
+OPERATION_TERMS = frozenset(
     terms(
         "change changed changes grow grew grown growth increase increased decrease decreased "
         "decline declined rise rose fall fell drop dropped improve improved difference compare "
@@ -164,7 +165,7 @@ def _subject(phrase: str, named: frozenset[str]) -> str:
     kept = [
         t
         for t in terms(_YEAR.sub(" ", phrase))
-        if t not in _OPERATION_TERMS and t not in named and len(t) > 1
+        if t not in OPERATION_TERMS and t not in named and len(t) > 1
     ]
     return " ".join(kept)
 

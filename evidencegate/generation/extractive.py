@@ -28,6 +28,7 @@ from evidencegate.analysis import (
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
 from evidencegate.generation.derive import (
+    OPERATION_TERMS,
     DerivedCandidate,
     derivation_request,
     derived_candidates,
@@ -303,7 +304,10 @@ class ExtractiveGenerator:
             # answers the computation asked for (a cell states one operand).
             score = _cell_score(profile, candidate.passage, candidate.fit, label_terms, focus)
             score += DERIVED_BONUS
-            out.append((score, candidate, matched_units(profile.terms, label_terms)))
+            # It states the computation asked for ("compared with", "change"): a sentence
+            # only saying "compared" adds nothing to it.
+            stated = [*label_terms, *OPERATION_TERMS]
+            out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
 
 
