@@ -163,9 +163,11 @@ def _row_label(label: str) -> bool:
 
 
 _TITLE_LINES = 4
-_ACRONYM = re.compile(r"(?<![\w.&-])[A-Z]{2,5}(?![\w.&-])")
+_ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
 _PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
-_COMMON_ACRONYMS = frozenset({"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA"})
+_COMMON_ACRONYMS = frozenset(
+    {"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA", "NOTE", "ITEM", "PART", "TABLE"}
+)
 
 
 def part_table(page_text: str, cell: TableCell, question: str) -> bool:
@@ -182,9 +184,10 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
         title.append(line)
     text = " ".join(title)
     asked = set(_ACRONYM.findall(question))
-    # An acronym in a line of prose or a title in mixed case; a heading in capitals
-    # ("RESULTS OF OPERATIONS") names no segment.
-    mixed = " ".join(line for line in title if re.search(r"[a-z]", line))
+    # A segment's acronym titles its own table: in the header's line or the line just above
+    # it, in prose or a title in mixed case ("NOTE 7. Supplemental ..." four lines up, or a
+    # heading in capitals, "RESULTS OF OPERATIONS", names no segment).
+    mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
     return bool(parts) or named
