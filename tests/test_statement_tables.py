@@ -101,6 +101,18 @@ class TestRows:
         )
         assert all("$1,761" not in c.label for c in table_cells(text))
 
+    def test_a_figure_and_its_share_for_each_year(self) -> None:
+        """Columns of a figure and its percent of sales per year: each year's figure is the
+        first of its pair, in every row of the table (not only the rows showing '%')."""
+        text = (
+            "(in millions) 2024 2023\n"
+            "Net sales $ 9,120 100.0 % $ 8,870 100.0 %\n"
+            "Gross profit 2,110 23.1 1,970 22.2\n"
+        )
+        cells = {(c.label, c.year): c.value for c in table_cells(text)}
+        assert cells[("Gross profit", 2023)] == "1,970"
+        assert cells[("Net sales", 2023)] == "8,870"
+
     def test_a_statement_kept_line_by_line_is_no_sentence(self) -> None:
         """Several lines ending in figures are a table, whatever their punctuation."""
         assert _tabular("Net sales - external $ 410\nCost of sales (300)\nGross profit 110")

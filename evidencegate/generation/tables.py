@@ -67,6 +67,7 @@ def table_cells(text: str) -> list[TableCell]:
     tokens = [_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     cells: list[TableCell] = []
     header: tuple[list[int], int, int] | None = None  # years, start, end
+    paired: set[int] = set()  # headers whose years each have a figure and a percent column
     i = 0
     label_start: int | None = None
     while i < len(tokens):
@@ -113,9 +114,18 @@ def table_cells(text: str) -> list[TableCell]:
                 years, h_start, h_end = header
                 label = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(label.split())
+                step = 1
+                if len(values) == 2 * len(years):
+                    # "Net sales $ 14,694 100.0 % $ 14,544 100.0 %": each year a figure and its
+                    # share of sales; the table's rows read every other value as the year's.
+                    first, second = values[0][0].text, values[1][0].text
+                    if second.endswith("%") and not first.endswith("%"):
+                        paired.add(h_start)
+                    if h_start in paired:
+                        step = 2
                 if _row_label(label) and len(values) >= len(years):
                     for column, year in enumerate(years):
-                        value, dollars = values[column]
+                        value, dollars = values[column * step]
                         cells.append(
                             TableCell(
                                 label=label,
