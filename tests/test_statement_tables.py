@@ -63,6 +63,14 @@ SEGMENT = (
 )
 
 
+CHARGES = (
+    "Note 4 - Restructuring and impairment charges\n(in millions) 2024 2023\n"
+    "Severance and other employee costs 35 20\n"
+    "Asset impairments — 14\n"
+    "Total restructuring and impairment charges $ 35 $ 34\n"
+)
+
+
 @pytest.fixture
 def corpus() -> InMemoryCorpus:
     corpus = InMemoryCorpus()
@@ -189,3 +197,20 @@ class TestStatementAnswers:
         claims = _draft(corpus, "Northwind total current assets at June 30, 2024?")
         assert [c.text.split(",")[0] for c in claims] == ["Total current assets"]
         assert "2,530" in claims[0].text and all("230" not in c.text for c in claims)
+
+    def test_a_row_named_word_for_word_answers_a_question_of_no_figure_type(self) -> None:
+        """'What ... charges did it record' asks for no amount by its words; the row it names
+        answers it (its total, with the year asked)."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CHARGES])
+        question = "What restructuring and impairment charges did Northwind record in 2024?"
+        assert profile_question(question, as_of=AS_OF).answer_type == "other"
+        (claim,) = _draft(corpus, question)
+        assert claim.text.startswith("Total restructuring and impairment charges, 2024: $35")
+
+    def test_a_dash_is_no_answer(self) -> None:
+        """A row with a dash in the year asked states no figure: it is not drafted."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CHARGES])
+        claims = _draft(corpus, "How much were Northwind's asset impairments in 2024?")
+        assert all("—" not in c.text for c in claims)

@@ -215,8 +215,11 @@ class ExtractiveGenerator:
         ("cash and cash equivalents and total current assets") scores above one it names in
         part ("Total assets").
         """
-        if self.pages is None or profile.answer_type not in _TABLE_TYPES:
+        if self.pages is None or profile.answer_type not in (*_TABLE_TYPES, "other"):
             return []
+        # A question of no figure type ("what restructuring charges did PepsiCo record")
+        # is answered from a table only by a row it names word for word.
+        named_only = profile.answer_type not in _TABLE_TYPES
         # What the figure measures, without the words that only ask for it ("how much gross
         # profit did Amcor make", "what did 3M post"): those no row label states.
         asked = [t for t in profile.measure if t not in _ASKING and not t.isdigit()]
@@ -258,7 +261,11 @@ class ExtractiveGenerator:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
                     continue
+                if all(c.value.strip("$%") in _DASHES for c in chosen):
+                    continue  # "—": the row states no figure for the year asked
                 named_row = _states_row(row[0].label, asked_words)
+                if named_only and not named_row:
+                    continue
                 candidate = _Cell(
                     passage,
                     source.page.text,
@@ -432,6 +439,7 @@ _ASKING = frozenset(
     )
 )
 """Words that ask for a figure rather than say what it measures."""
+_DASHES = frozenset({"—", "–", "-"})
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
     r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"
@@ -497,6 +505,8 @@ def _states_row(label: str, asked_words: Sequence[str]) -> bool:
     """Does the question state the row's name word for word (a name of two words or more, or
     one long word: "inventories")?"""
     name = _phrase_words(_row_name(label))
+    if name[:1] == ["total"] and len(name) > 2:
+        name = name[1:]  # "Total restructuring and impairment charges": the charges asked
     if not name or (len(name) == 1 and len(name[0]) < 6):
         return False
     n = len(name)
