@@ -417,7 +417,8 @@ def _render(operation: Operation, operands: Sequence[OperandCell], result: str) 
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
         new, old = operands
         stated = (
-            f"{first.label}: {_value(new)} in {new.cell.year}, {_value(old)} in {old.cell.year}"
+            f"{first.label}: {_value(new)} in {new.cell.year} compared with {_value(old)} in "
+            f"{old.cell.year}"
         )
         if operation is Operation.COMPARE:
             return f"{stated}; " + result_phrase(
