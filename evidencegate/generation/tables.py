@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 __all__ = ["TableCell", "part_table", "table_cells"]
@@ -64,6 +65,11 @@ class _Tok:
 
 def table_cells(text: str) -> list[TableCell]:
     """Every cell of the year-columned tables in ``text`` (offsets are into ``text``)."""
+    return list(_table_cells(text))
+
+
+@lru_cache(maxsize=256)  # pure; a page is read again for every question drafted from it
+def _table_cells(text: str) -> tuple[TableCell, ...]:
     tokens = [_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     cells: list[TableCell] = []
     header: tuple[list[int], int, int] | None = None  # years, start, end
@@ -153,7 +159,7 @@ def table_cells(text: str) -> list[TableCell]:
         if label_start is None:
             label_start = tok.start
         i += 1
-    return cells
+    return tuple(cells)
 
 
 def _row_label(label: str) -> bool:
