@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
 __all__ = ["TableCell", "part_table", "table_cells"]
 
@@ -61,6 +60,53 @@ class _Tok:
     @property
     def year(self) -> bool:
         return bool(_YEAR.match(self.text))
+
+
+def _row_label(label: str) -> bool:
+    """Can ``label`` name a table row? Words, but not prose: a run of text the stream read
+    before a number ("In fiscal 2020 and 2021, the Company entered into ... 1,010") is a
+    sentence of the page, not a row, when it ends one sentence and starts another or runs
+    longer than any row label; nor is a run with a row's figures inside it ("Revenues
+    $17,611 $16,328 $15,543 % of total company revenues")."""
+    words = label.split()
+    numeric = [bool(_NUMBER.match(w)) and not _YEAR.match(w) for w in words]
+    return (
+        re.search(r"[A-Za-z]{3}", label) is not None
+        and len(words) <= _MAX_LABEL_WORDS
+        and _SENTENCE_BREAK.search(label) is None
+        and not any(numeric[i] and numeric[i + 1] for i in range(len(numeric) - 1))
+    )
+
+
+_TITLE_LINES = 4
+_ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
+_PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
+_COMMON_ACRONYMS = frozenset(
+    {"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA", "NOTE", "ITEM", "PART", "TABLE"}
+)
+
+
+def part_table(page_text: str, cell: TableCell, question: str) -> bool:
+    """Is the cell's table about a part of the filer the question does not name: a segment
+    by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
+    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
+    header, up to the previous table's last row."""
+    line_start = page_text.rfind("\n", 0, cell.header_start) + 1
+    title = [page_text[line_start : cell.header_start]]
+    for line in reversed(page_text[:line_start].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if words and _NUMBER.match(words[-1]) and not _YEAR.match(words[-1]):
+            break  # a row of the table above
+        title.append(line)
+    text = " ".join(title)
+    asked = set(_ACRONYM.findall(question))
+    # A segment's acronym titles its own table: in the header's line or the line just above
+    # it, in prose or a title in mixed case ("NOTE 7. Supplemental ..." four lines up, or a
+    # heading in capitals, "RESULTS OF OPERATIONS", names no segment).
+    mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
+    parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
+    named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
+    return bool(parts) or named
 
 
 def table_cells(text: str) -> list[TableCell]:
@@ -160,50 +206,3 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             label_start = tok.start
         i += 1
     return tuple(cells)
-
-
-def _row_label(label: str) -> bool:
-    """Can ``label`` name a table row? Words, but not prose: a run of text the stream read
-    before a number ("In fiscal 2020 and 2021, the Company entered into ... 1,010") is a
-    sentence of the page, not a row, when it ends one sentence and starts another or runs
-    longer than any row label; nor is a run with a row's figures inside it ("Revenues
-    $17,611 $16,328 $15,543 % of total company revenues")."""
-    words = label.split()
-    numeric = [bool(_NUMBER.match(w)) and not _YEAR.match(w) for w in words]
-    return (
-        re.search(r"[A-Za-z]{3}", label) is not None
-        and len(words) <= _MAX_LABEL_WORDS
-        and _SENTENCE_BREAK.search(label) is None
-        and not any(a and b for a, b in pairwise(numeric))
-    )
-
-
-_TITLE_LINES = 4
-_ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
-_PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
-_COMMON_ACRONYMS = frozenset(
-    {"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA", "NOTE", "ITEM", "PART", "TABLE"}
-)
-
-
-def part_table(page_text: str, cell: TableCell, question: str) -> bool:
-    """Is the cell's table about a part of the filer the question does not name: a segment
-    by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
-    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
-    header, up to the previous table's last row."""
-    line_start = page_text.rfind("\n", 0, cell.header_start) + 1
-    title = [page_text[line_start : cell.header_start]]
-    for line in reversed(page_text[:line_start].splitlines()[-_TITLE_LINES:]):
-        words = line.split()
-        if words and _NUMBER.match(words[-1]) and not _YEAR.match(words[-1]):
-            break  # a row of the table above
-        title.append(line)
-    text = " ".join(title)
-    asked = set(_ACRONYM.findall(question))
-    # A segment's acronym titles its own table: in the header's line or the line just above
-    # it, in prose or a title in mixed case ("NOTE 7. Supplemental ..." four lines up, or a
-    # heading in capitals, "RESULTS OF OPERATIONS", names no segment).
-    mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
-    parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
-    named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
-    return bool(parts) or named
