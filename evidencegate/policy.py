@@ -43,6 +43,7 @@ Retrieval = Literal["bm25", "hybrid"]
 StructuredOutput = Literal["json_schema", "json_object"]
 Quorum = Literal["all", "any"]
 Durability = Literal["per_event", "per_run"]
+NewSource = Literal["document", "page"]
 """When a trace is fsynced: after every event, or at the run's decision points and its end."""
 
 #: Policies shipped as package data (``evidencegate/data/policies/``), addressable by name.
@@ -187,6 +188,12 @@ class Policy(_Strict):
         default=12_000, ge=500, description="Evidence characters re-injected into a model call."
     )
     top_k: int = Field(default=8, ge=1, le=100, description="Passages per retrieval.")
+    new_source: NewSource = Field(
+        default="document",
+        description="What a follow-up retrieval must bring for the run to go on: a primary "
+        "document not seen yet (document) or a primary page not seen yet (page: the statement "
+        "page of a filing already read counts).",
+    )
     retrieval: Retrieval = Field(
         default="bm25",
         description="bm25: BM25 with synonyms and pseudo-relevance feedback (built in); hybrid: "

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from evidencegate.analysis import QuestionProfile, normalise_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
-from evidencegate.generation.tables import TableCell, table_cells
+from evidencegate.generation.tables import TableCell, part_table, table_cells
 from evidencegate.lexicon import covered_share
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -38,6 +38,7 @@ from evidencegate.verify.derived import (
 )
 
 __all__ = [
+    "OPERATION_TERMS",
     "DerivationRequest",
     "DerivedCandidate",
     "OperandCell",
@@ -62,13 +63,16 @@ class DerivationRequest:
     operation: Operation
     subjects: tuple[str, ...]
     years: tuple[int, ...]
+    question: str = ""
+    """The question as asked: the names it uses tell the tables it may read (a segment's
+    table only when it names the segment)."""
 
 
 _CHANGE_WORDS = (
     r"change[sd]?|chang(?:ing)|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|"
     r"rise|rose|risen|fall|fell|fallen|drop(?:ped)?|improve[sd]?|move[sd]?|shift(?:ed)?"
 )
-_OPERATION_TERMS = frozenset(
+OPERATION_TERMS = frozenset(
     terms(
         "change changed changes grow grew grown growth increase increased decrease decreased "
         "decline declined rise rose fall fell drop dropped improve improved difference compare "
@@ -142,7 +146,7 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         if match is not None and len(years) <= 1:
             x, y = _subject(match["x"], named), _subject(match["y"], named)
             if x and y:
-                return DerivationRequest(operation, (x, y), years)
+                return DerivationRequest(operation, (x, y), years, question)
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
             continue
@@ -152,7 +156,7 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
             continue
         subject = _subject(text, named)
         if subject:
-            return DerivationRequest(operation, (subject,), years)
+            return DerivationRequest(operation, (subject,), years, question)
     return None
 
 
@@ -161,7 +165,7 @@ def _subject(phrase: str, named: frozenset[str]) -> str:
     kept = [
         t
         for t in terms(_YEAR.sub(" ", phrase))
-        if t not in _OPERATION_TERMS and t not in named and len(t) > 1
+        if t not in OPERATION_TERMS and t not in named and len(t) > 1
     ]
     return " ".join(kept)
 
@@ -198,8 +202,9 @@ class DerivedCandidate:
         return list(dict.fromkeys(o.cell.label for o in self.operands))
 
     @property
-    def order(self) -> tuple[str, str, int]:
-        return (self.passage.doc_id, self.passage.version, self.operands[0].cell.row_start)
+    def order(self) -> tuple[str, str, int, int]:
+        passage = self.passage
+        return (passage.doc_id, passage.version, passage.page, self.operands[0].cell.row_start)
 
     @property
     def text(self) -> str:
@@ -272,6 +277,8 @@ def derived_candidates(
             continue
         cells = table_cells(source.page.text)
         for table in _tables(cells):
+            if part_table(source.page.text, table[0], request.question):
+                continue  # a segment's or a guarantor group's table, not the filer's
             candidate = _from_table(request, passage, source.page.text, table, min_quote_chars)
             if candidate is not None:
                 out.append(candidate)
@@ -322,6 +329,10 @@ def _from_table(
                 return None
             chosen.append(found[year])
         operands = chosen
+    if request.operation in (Operation.SHARE, Operation.RATIO) and any(
+        o.figure.percent for o in operands
+    ):
+        return None  # a share of a percentage is no figure a filing reports
     try:
         computed = compute(request.operation, [o.figure for o in operands])
     except DerivationError:
@@ -406,7 +417,8 @@ def _render(operation: Operation, operands: Sequence[OperandCell], result: str) 
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
         new, old = operands
         stated = (
-            f"{first.label}: {_value(new)} in {new.cell.year}, {_value(old)} in {old.cell.year}"
+            f"{first.label}: {_value(new)} in {new.cell.year} compared with {_value(old)} in "
+            f"{old.cell.year}"
         )
         if operation is Operation.COMPARE:
             return f"{stated}; " + result_phrase(

@@ -29,11 +29,12 @@ from evidencegate.analysis import (
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
 from evidencegate.generation.derive import (
+    OPERATION_TERMS,
     DerivedCandidate,
     derivation_request,
     derived_candidates,
 )
-from evidencegate.generation.tables import TableCell, table_cells
+from evidencegate.generation.tables import TableCell, part_table, table_cells
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -155,16 +156,43 @@ class ExtractiveGenerator:
         cut = max(self.min_score, scored[0][0] * self.relative_cut)
         claims: list[Claim] = []
         seen: set[str] = set()
-        covered: set[frozenset[str]] = set()
+        # The names the question uses (Boeing, Regulation M) scope it: no part of what it asks,
+        # so a claim stating only a name more than the claims so far adds nothing to them.
+        covered: set[frozenset[str]] = {
+            unit for unit in matched_units(profile.terms, sorted(named)) if unit <= named
+        }
+        rows: set[str] = set()
+        figures: set[tuple[tuple[int, str], ...]] = set()
+        # Two rows the question names word for word: it asks for both ("cash and total
+        # current assets"), however few "and"s it has.
+        named_rows = {c.row_name for _, c, _ in scored if isinstance(c, _Cell) and c.named}
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
-            if score < cut or key in seen:
+            if key in seen:
+                continue
+            row = chosen.row_name if isinstance(chosen, _Cell) else None
+            values = chosen.figures if isinstance(chosen, _Cell) else None
+            if (row is not None and row in rows) or (values is not None and values in figures):
+                continue  # the same row or figures again ("Revenues" and "Total revenues")
+            # A row the question names word for word is one of the things it asks for.
+            named_part = (
+                isinstance(chosen, _Cell)
+                and chosen.named
+                and (profile.multi_part or len(named_rows) >= 2)
+                and score >= self.min_score
+            )
+            if score < cut and not named_part:
                 continue
             # The smallest set of claims that answers: one sentence, unless the question asks
             # several things; then another one only when it covers a term of the question that
             # the claims so far do not.
-            if claims and (not profile.multi_part or not (terms_of - covered)):
+            if claims and not named_part and (not profile.multi_part or not (terms_of - covered)):
                 continue
+            if row is not None and values is not None:
+                rows.add(row)
+                figures.add(values)
+            elif isinstance(chosen, DerivedCandidate):
+                rows.update(_row_key(label) for label in chosen.labels)  # its operands' rows
             seen.add(key)
             covered |= terms_of
             claims.append(chosen.claim())
@@ -181,13 +209,30 @@ class ExtractiveGenerator:
         skip: set[str],
         focus: Sequence[str],
     ) -> list[_Scored]:
-        """Table cells of the evidence's pages that answer a figure question, scored."""
-        if self.pages is None or profile.answer_type not in _TABLE_TYPES:
+        """Table cells of the evidence's pages that answer a figure question, scored.
+
+        A question naming several years ("in 2022 and 2021") is answered by one claim per row
+        with the row's cell in each of those years; a row the question names word for word
+        ("cash and cash equivalents and total current assets") scores above one it names in
+        part ("Total assets").
+        """
+        if self.pages is None or profile.answer_type not in (*_TABLE_TYPES, "other"):
             return []
-        named = {t for n in profile.names for t in terms(n)}
-        asked = [t for t in profile.terms if t not in named and not t.isdigit()]
+        # A question of no figure type ("what restructuring charges did PepsiCo record")
+        # is answered from a table only by a row it names word for word.
+        named_only = profile.answer_type not in _TABLE_TYPES
+        # What the figure measures, without the words that only ask for it ("how much gross
+        # profit did Amcor make", "what did 3M post"): those no row label states.
+        asked = [t for t in profile.measure if t not in _ASKING and not t.isdigit()]
         if not asked:
             return []
+        asked_words = _phrase_words(profile.question)
+        years = _asked_years(profile)
+        several = len(years) >= 2
+        # "What percentage ...": a row of amounts does not answer it, a row of percents may.
+        percent = profile.answer_type == "percentage" or bool(
+            _ASKS_PERCENT.search(profile.question)
+        )
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -198,22 +243,43 @@ class ExtractiveGenerator:
             source = self.pages.lookup(*where)
             if source is None:
                 continue
-            cells = table_cells(source.page.text)
-            for cell in cells:
-                label_terms = terms(cell.label)
+            rows: dict[int, list[TableCell]] = {}
+            for cell in table_cells(source.page.text):
+                rows.setdefault(cell.row_start, []).append(cell)
+            for row in rows.values():
+                if part_table(source.page.text, row[0], profile.question):
+                    continue  # a segment's or a guarantor group's table, not the company's
+                label_terms = terms(row[0].label)
                 fit = covered_share(asked, label_terms)
                 if fit < 0.33:
                     continue
-                header_years = [c.year for c in cells if c.row_start == cell.row_start]
-                if profile.period_years:
-                    if cell.year not in profile.period_years:
-                        continue
-                elif cell.year != max(header_years):
-                    continue  # no year named: the latest column
-                candidate = _Cell(passage, source.page.text, cell)
+                by_year = {c.year: c for c in row}
+                if several and all(y in by_year for y in years):
+                    chosen = [by_year[y] for y in sorted(years, reverse=True)]
+                elif years:
+                    chosen = [c for c in row if c.year in years][:1]
+                else:
+                    chosen = [by_year[max(by_year)]]  # no year named: the latest column
+                if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
+                    continue
+                if all(c.value.strip("$%") in _DASHES for c in chosen):
+                    continue  # "—": the row states no figure for the year asked
+                named_row = _states_row(row[0].label, asked_words)
+                if named_only and not named_row:
+                    continue
+                candidate = _Cell(
+                    passage,
+                    source.page.text,
+                    tuple(chosen),
+                    self.min_quote_chars,
+                    named_row,
+                    _table_unit(source.page.text, chosen[0]),
+                )
                 if candidate.text in skip:
                     continue
                 score = _cell_score(profile, passage, fit, label_terms, focus)
+                if named_row:
+                    score += NAMED_ROW_BONUS
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
         return out
 
@@ -246,7 +312,10 @@ class ExtractiveGenerator:
             # answers the computation asked for (a cell states one operand).
             score = _cell_score(profile, candidate.passage, candidate.fit, label_terms, focus)
             score += DERIVED_BONUS
-            out.append((score, candidate, matched_units(profile.terms, label_terms)))
+            # It states the computation asked for ("compared with", "change"): a sentence
+            # only saying "compared" adds nothing to it.
+            stated = [*label_terms, *OPERATION_TERMS]
+            out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
 
 
@@ -282,28 +351,68 @@ _TABLE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 
 @dataclass(frozen=True)
 class _Cell:
-    """A table cell answering a figure question: row label, column year and value."""
+    """A table row answering a figure question: its label and its cells in the asked years."""
 
     passage: Passage
     page_text: str
-    cell: TableCell
+    cells: tuple[TableCell, ...]
+    min_quote_chars: int = 20
+    named: bool = False
+    """The question names this row word for word: one part of a question asking several."""
+    unit: tuple[int, int] | None = None
+    """Where the page states the table's unit ("(Dollars in millions)"), quoted beside the
+    cell: "743" alone is no amount, "743 (Dollars in millions)" is."""
+
+    @property
+    def cell(self) -> TableCell:
+        return self.cells[0]
 
     @property
     def text(self) -> str:
-        value = ("$" if self.cell.dollars and "$" not in self.cell.value else "") + self.cell.value
-        return f"{self.cell.label}, {self.cell.year}: {value}"
+        def value(cell: TableCell) -> str:
+            return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
+
+        unit = f" ({self.unit_text})" if self.unit_text else ""
+        if len(self.cells) == 1:
+            return f"{self.cell.label}, {self.cell.year}: {value(self.cell)}{unit}"
+        stated = "; ".join(f"{c.year}: {value(c)}" for c in self.cells)
+        return f"{self.cell.label}, {stated}{unit}"
 
     @property
-    def order(self) -> tuple[str, str, int]:
-        return (self.passage.doc_id, self.passage.version, self.cell.row_start)
+    def unit_text(self) -> str:
+        if self.unit is None:
+            return ""
+        return " ".join(self.page_text[self.unit[0] : self.unit[1]].split()).strip("()")
+
+    @property
+    def figures(self) -> tuple[tuple[int, str], ...]:
+        """The years and values it states."""
+        return tuple((c.year, c.value.strip("$")) for c in self.cells)
+
+    @property
+    def row_name(self) -> str:
+        return _row_key(self.cell.label)
+
+    @property
+    def order(self) -> tuple[str, str, int, int]:
+        """Tied cells: the earlier page first (a filing's statements come before the notes
+        and the guarantor groups' condensed copies of them)."""
+        passage = self.passage
+        return (passage.doc_id, passage.version, passage.page, self.cell.row_start)
 
     def claim(self) -> Claim:
         passage, cell = self.passage, self.cell
-        quotes = [
-            " ".join(self.page_text[cell.row_start : cell.row_end].split()),
-            " ".join(self.page_text[cell.header_start : cell.header_end].split()),
-        ]
-        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{cell.year}"
+        end = max(c.row_end for c in self.cells)
+        row = " ".join(self.page_text[cell.row_start : end].split())
+        if len(row) < self.min_quote_chars and cell.row_stop > end:
+            # "Gross profit 2,820" is too short a quote to verify: the whole row is quoted.
+            row = " ".join(self.page_text[cell.row_start : cell.row_stop].split())
+        header_start = cell.header_start
+        if self.unit is not None and self.unit[0] < header_start:
+            header_start = self.unit[0]  # the unit's title line and the header, one quote
+        quotes = [row, " ".join(self.page_text[header_start : cell.header_end].split())]
+        years = ":".join(str(c.year) for c in self.cells)
+        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{years}"
         return Claim(
             claim_id="c-" + sha256_hex(where)[:10],
             text=self.text,
@@ -318,6 +427,91 @@ class _Cell:
                 for quote in quotes
             ],
         )
+
+
+NAMED_ROW_BONUS = 0.3
+"""What a row the question names word for word adds to its cell's score ("total current
+assets" asked: the row "Total current assets", not "Total assets")."""
+
+_ASKING = frozenset(
+    terms(
+        "make made earn earned post posted record recorded book booked generate generated show "
+        "showed disclose disclosed figure amount company give need went spent"
+    )
+)
+"""Words that ask for a figure rather than say what it measures."""
+_DASHES = frozenset({"—", "–", "-"})
+_ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
+_PRIOR_YEAR = re.compile(
+    r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"
+    r"preceding)\s+(?:fiscal\s+)?year\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_years(profile: QuestionProfile) -> tuple[int, ...]:
+    """The years a question asks figures for: those it names, and the one before a named
+    year when it also asks for "the figure a year earlier" or "the prior year"."""
+    years = profile.period_years
+    if len(years) == 1 and _PRIOR_YEAR.search(profile.question):
+        return (years[0] - 1, years[0])
+    return years
+
+
+_PHRASE_WORD = re.compile(r"[a-z0-9]+")
+_NOTE_REF = re.compile(r"\((?:notes?|see)\b[^)]*\)", re.IGNORECASE)
+
+
+_UNIT = re.compile(
+    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:U\.?S\.?\s*)?dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
+    r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
+    re.IGNORECASE,
+)
+
+
+_UNIT_REACH = 300
+"""How far before a table's header its unit may be stated: a title line or two above it,
+quoted with the header as one span."""
+
+
+def _table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
+    """The span of the unit the page states for the cell's table: the nearest one before the
+    end of its header, within a title's reach (:data:`_UNIT_REACH`); none when the page
+    states none there."""
+    start = max(0, cell.header_start - _UNIT_REACH)
+    found = list(_UNIT.finditer(page_text, start, cell.header_end))
+    if not found:
+        return None
+    last = found[-1]
+    return (last.start(), last.end())
+
+
+def _phrase_words(text: str) -> list[str]:
+    """Lower-cased words of ``text`` as written, "&" read as "and"."""
+    return _PHRASE_WORD.findall(text.lower().replace("&", " and "))
+
+
+def _row_key(label: str) -> str:
+    """A row's name as compared between claims (the same row on two pages is one)."""
+    return " ".join(_phrase_words(_row_name(label)))
+
+
+def _row_name(label: str) -> str:
+    """A row's own name: the label after its section headings ("Current assets: Cash") and
+    without references to notes ("Inventories (Notes 1 and 3)")."""
+    return _NOTE_REF.sub(" ", label.rpartition(":")[2])
+
+
+def _states_row(label: str, asked_words: Sequence[str]) -> bool:
+    """Does the question state the row's name word for word (a name of two words or more, or
+    one long word: "inventories")?"""
+    name = _phrase_words(_row_name(label))
+    if name[:1] == ["total"] and len(name) > 2:
+        name = name[1:]  # "Total restructuring and impairment charges": the charges asked
+    if not name or (len(name) == 1 and len(name[0]) < 6):
+        return False
+    n = len(name)
+    return any(list(asked_words[i : i + n]) == name for i in range(len(asked_words) - n + 1))
 
 
 @dataclass(frozen=True)
@@ -335,8 +529,9 @@ class _Candidate:
         return " ".join(part.text for part in parts)
 
     @property
-    def order(self) -> tuple[str, str, int]:
-        return (self.passage.doc_id, self.passage.version, self.sentence.start)
+    def order(self) -> tuple[str, str, int, int]:
+        # Tied sentences keep their order of old (by offset); a table's cells go by page.
+        return (self.passage.doc_id, self.passage.version, 0, self.sentence.start)
 
     def claim(self) -> Claim:
         passage = self.passage
@@ -372,15 +567,34 @@ def _reported_year(profile: QuestionProfile, evidence: Sequence[Passage]) -> int
     return years.pop() if len(years) == 1 else None
 
 
+_TABLE_ROWS = 2
+"""Lines ending in a figure that make a "sentence" a table: one may be prose wrapped at a
+number ("... totaled $8.7 billion and net identifiable intangible assets totaled $2.7"), two
+are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages' sentences are read for every question
 def _tabular(text: str) -> bool:
-    """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?"""
+    """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?
+
+    A table the page text keeps line by line is also one: several of its lines end in a
+    figure ("Net sales - external $ 1,065" / "Cost of sales (830)"), as rows do and lines of
+    prose do not. Its rows are read as cells, with their headers.
+    """
     tokens = text.split()
     numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
-    return len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens))
+    if len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens)):
+        return True
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    rows = sum(
+        len(line) >= 2
+        and bool(_NUMERIC_TOKEN.match(line[-1]))
+        and line[-1][-1] in "0123456789)%—–"
+        and not _YEAR_RE.fullmatch(line[-1])
+        for line in lines
+    )
+    return rows >= _TABLE_ROWS
 
 
 def _negated(text: str) -> set[str]:

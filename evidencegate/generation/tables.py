@@ -17,13 +17,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["TableCell", "table_cells"]
+__all__ = ["TableCell", "part_table", "table_cells"]
 
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _NUMBER = re.compile(r"^\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\(?-?\$?\d+(?:\.\d+)?\)?%?$")
 _DASH = {"—", "–", "-", "—%"}
 _MIN_HEADER_CHARS = 24
+_MAX_LABEL_WORDS = 24
+_SENTENCE_BREAK = re.compile(r"[a-z)][.;]\s+[A-Z]")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class TableCell:
     header_end: int
     column: int
     columns: int
+    row_stop: int = 0
+    """The end of the row's last cell: the whole row, when the span up to this cell is too
+    short a quote ("Gross profit 2,820")."""
 
 
 @dataclass
@@ -57,6 +62,53 @@ class _Tok:
         return bool(_YEAR.match(self.text))
 
 
+def _row_label(label: str) -> bool:
+    """Can ``label`` name a table row? Words, but not prose: a run of text the stream read
+    before a number ("In fiscal 2020 and 2021, the Company entered into ... 1,010") is a
+    sentence of the page, not a row, when it ends one sentence and starts another or runs
+    longer than any row label; nor is a run with a row's figures inside it ("Revenues
+    $17,611 $16,328 $15,543 % of total company revenues")."""
+    words = label.split()
+    numeric = [bool(_NUMBER.match(w)) and not _YEAR.match(w) for w in words]
+    return (
+        re.search(r"[A-Za-z]{3}", label) is not None
+        and len(words) <= _MAX_LABEL_WORDS
+        and _SENTENCE_BREAK.search(label) is None
+        and not any(numeric[i] and numeric[i + 1] for i in range(len(numeric) - 1))
+    )
+
+
+_TITLE_LINES = 4
+_ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
+_PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
+_COMMON_ACRONYMS = frozenset(
+    {"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA", "NOTE", "ITEM", "PART", "TABLE"}
+)
+
+
+def part_table(page_text: str, cell: TableCell, question: str) -> bool:
+    """Is the cell's table about a part of the filer the question does not name: a segment
+    by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
+    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
+    header, up to the previous table's last row."""
+    line_start = page_text.rfind("\n", 0, cell.header_start) + 1
+    title = [page_text[line_start : cell.header_start]]
+    for line in reversed(page_text[:line_start].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if words and _NUMBER.match(words[-1]) and not _YEAR.match(words[-1]):
+            break  # a row of the table above
+        title.append(line)
+    text = " ".join(title)
+    asked = set(_ACRONYM.findall(question))
+    # A segment's acronym titles its own table: in the header's line or the line just above
+    # it, in prose or a title in mixed case ("NOTE 7. Supplemental ..." four lines up, or a
+    # heading in capitals, "RESULTS OF OPERATIONS", names no segment).
+    mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
+    parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
+    named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
+    return bool(parts) or named
+
+
 def table_cells(text: str) -> list[TableCell]:
     """Every cell of the year-columned tables in ``text`` (offsets are into ``text``)."""
     return list(_table_cells(text))
@@ -67,6 +119,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     tokens = [_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     cells: list[TableCell] = []
     header: tuple[list[int], int, int] | None = None  # years, start, end
+    paired: set[int] = set()  # headers whose years each have a figure and a percent column
     i = 0
     label_start: int | None = None
     while i < len(tokens):
@@ -113,9 +166,18 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 years, h_start, h_end = header
                 label = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(label.split())
-                if re.search(r"[A-Za-z]{3}", label) and len(values) >= len(years):
+                step = 1
+                if len(values) == 2 * len(years):
+                    # "Net sales $ 14,694 100.0 % $ 14,544 100.0 %": each year a figure and its
+                    # share of sales; the table's rows read every other value as the year's.
+                    first, second = values[0][0].text, values[1][0].text
+                    if second.endswith("%") and not first.endswith("%"):
+                        paired.add(h_start)
+                    if h_start in paired:
+                        step = 2
+                if _row_label(label) and len(values) >= len(years):
                     for column, year in enumerate(years):
-                        value, dollars = values[column]
+                        value, dollars = values[column * step]
                         cells.append(
                             TableCell(
                                 label=label,
@@ -128,6 +190,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 header_end=h_end,
                                 column=column,
                                 columns=len(years),
+                                row_stop=values[-1][0].end,
                             )
                         )
             if ends_row:

@@ -266,9 +266,9 @@ class LoopController:
 
     def _fetch(
         self, s: RunState, trace: TraceSink, query: str, purpose: str
-    ) -> tuple[list[Passage], list[str]]:
-        """Retrieve, record, merge into the evidence; return the results and the new primary
-        sources."""
+    ) -> tuple[list[Passage], list[str], bool]:
+        """Retrieve, record, merge into the evidence; return the results, the new primary
+        sources and whether it brought something new (see :attr:`Policy.new_source`)."""
         s.budget.check_retrieval(s.usage)
         s.usage.retrievals += 1
         if purpose == "follow_up":
@@ -283,11 +283,17 @@ class LoopController:
             tenant=s.tenant,
         )
         new_sources = []
+        new_pages = False
         for p in results:
             source = f"{p.doc_id}@{p.version}"
             if p.authority == "primary" and source not in s.seen_sources:
                 s.seen_sources.add(source)
                 new_sources.append(source)
+            if p.authority == "primary" and (where := (p.doc_id, p.version, p.page)) not in (
+                s.seen_pages
+            ):
+                s.seen_pages.add(where)
+                new_pages = True
             s.evidence.setdefault(p.passage_id, p)
         trace.emit(
             RetrievalEvent(
@@ -299,11 +305,14 @@ class LoopController:
                 new_primary_sources=new_sources,
             )
         )
-        return results, new_sources
+        if self.policy.new_source == "page" and new_pages:
+            return results, new_sources, True
+        return results, new_sources, bool(new_sources)
 
     def _retrieve(self, s: RunState, trace: TraceSink, query: str, purpose: str) -> bool:
-        """Retrieve; True when a new primary source came."""
-        return bool(self._fetch(s, trace, query, purpose)[1])
+        """Retrieve; True when a new primary source came (a page or a document, as the
+        policy's ``new_source`` says)."""
+        return self._fetch(s, trace, query, purpose)[2]
 
     def _select_evidence(self, s: RunState, trace: TraceSink) -> None:
         """The relevance stage: keep only the documents judged relevant enough for the task

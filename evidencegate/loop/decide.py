@@ -22,9 +22,12 @@ order, the first that applies wins:
 10. else follow up with the critic's query.
 
 A follow-up that brings no new primary source ends the run with ``no_new_source``
-(:attr:`FollowUp.if_nothing_new`). Stops that interrupt a pass (a spent budget, a critic output
-that is invalid, a component that fails) are raised, not decided: :func:`interrupted` names
-their stop reason. :func:`closing_decision` is the decision recorded when the run stops.
+(:attr:`FollowUp.if_nothing_new`); what counts as new is the policy's ``new_source``: a
+document not seen yet (the default, and the rule of traces recorded before the field) or a page
+not seen yet (the statement page of a filing already read is new evidence).
+Stops that interrupt a pass (a spent budget, a critic output that is invalid, a component that
+fails) are raised, not decided: :func:`interrupted` names their stop reason.
+:func:`closing_decision` is the decision recorded when the run stops.
 """
 
 from __future__ import annotations

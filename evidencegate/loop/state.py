@@ -118,6 +118,8 @@ class RunState:
     """Every passage retrieved (or kept by the relevance stage), in retrieval order."""
     seen_sources: set[str] = field(default_factory=set)
     """The primary ``doc_id@version`` retrieved so far."""
+    seen_pages: set[tuple[str, str, int]] = field(default_factory=set)
+    """The primary (doc_id, version, page) retrieved so far."""
     context: list[Passage] = field(default_factory=list)
     """The evidence the models see in this pass (within ``max_evidence_chars``)."""
     avoid: list[str] = field(default_factory=list)

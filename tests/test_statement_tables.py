@@ -1,0 +1,216 @@
+"""Financial statements answered as tables: rows, years, parts and units, never a page blob.
+
+The filing below is made up (a small tool maker with a June fiscal year end); the questions
+are worded the way an analyst might type them, not the way the statements label their rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from evidencegate.analysis import profile_question
+from evidencegate.contracts import Claim, Passage
+from evidencegate.generation.extractive import ExtractiveGenerator, _tabular
+from evidencegate.generation.tables import table_cells
+from evidencegate.policy import Policy
+from evidencegate.testing import InMemoryCorpus
+from evidencegate.verify.verifier import Verifier
+
+AS_OF = dt.date(2024, 9, 30)
+
+RESULTS = (
+    "Results of Operations\n"
+    "Net income attributable to Northwind increased by $40 million in fiscal 2024, compared to "
+    "fiscal 2023, mainly as a result of higher volumes.\n"
+    "Condensed Statement of Income for the Guarantor Group\n(in millions)\n"
+    "For the year ended June 30, 2024\nNet sales - external $ 410\nCost of sales (300)\n"
+    "Gross profit 110\nNet income 35\n"
+)
+INCOME = (
+    "Northwind Tools Inc.\nConsolidated Statements of Income\n(Dollars in millions)\n"
+    "Fiscal years ended June 30, 2024 2023 2022\n"
+    "Net sales 9,120 8,870 8,410\n"
+    "Cost of sales (7,010) (6,900) (6,500)\n"
+    "Gross profit 2,110 1,970 1,910\n"
+    "Income tax (expense)/benefit (45) 12 (80)\n"
+    "Net income 610 575 540\n"
+)
+BALANCE = (
+    "Northwind Tools Inc.\nConsolidated Balance Sheets\n(Dollars in millions)\n"
+    "As of June 30, 2024 2023\nAssets\nCurrent assets:\n"
+    "Cash and cash equivalents $ 96 $ 88\n"
+    "Trade receivables, net 1,204 1,150\n"
+    "Total current assets 2,530 2,410\n"
+    "Property, plant and equipment, net 3,100 2,950\n"
+    "Total assets $ 7,845 $ 7,500\n"
+)
+GUARANTOR = (
+    "Condensed Balance Sheet of the Guarantor Group\n(Dollars in millions)\n"
+    "As of June 30, 2024 2023\nAssets\nCurrent assets:\n"
+    "Cash and cash equivalents $ 5 $ 4\n"
+    "Total current assets 230 210\n"
+    "Total assets $ 845 $ 800\n"
+)
+
+
+SEGMENT = (
+    "NPS revenues on contracts with customers, by customer, consisted of the following:\n"
+    "Years ended June 30, 2024 2023\n"
+    "Revenue from government customers 81 % 79 %\n"
+    "Revenue recognized over time 97 % 96 %\n"
+)
+
+
+CHARGES = (
+    "Note 4 - Restructuring and impairment charges\n(in millions) 2024 2023\n"
+    "Severance and other employee costs 35 20\n"
+    "Asset impairments — 14\n"
+    "Total restructuring and impairment charges $ 35 $ 34\n"
+)
+
+
+@pytest.fixture
+def corpus() -> InMemoryCorpus:
+    corpus = InMemoryCorpus()
+    corpus.add(
+        "NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [RESULTS, INCOME, BALANCE, GUARANTOR]
+    )
+    return corpus
+
+
+def _draft(corpus: InMemoryCorpus, question: str) -> list[Claim]:
+    evidence: list[Passage] = corpus.search(question, as_of=AS_OF, limit=8)
+    return ExtractiveGenerator(pages=corpus).draft(question, evidence, as_of=AS_OF).claims
+
+
+def _verified(corpus: InMemoryCorpus, claim: Claim) -> bool:
+    return Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF).ok
+
+
+class TestRows:
+    def test_prose_before_a_number_is_no_row(self) -> None:
+        """A sentence the text stream runs into figures is not a row label; the rows are."""
+        text = (
+            "Fiscal years 2024 2023\n"
+            "In fiscal 2023 the Company signed supply agreements. The vendors shipped 1,200 1,100\n"
+            "Net sales 9,120 8,870\n"
+        )
+        labels = {c.label for c in table_cells(text)}
+        assert labels == {"Net sales"}
+
+    def test_a_row_read_into_the_next_is_no_label(self) -> None:
+        """A row whose figures the stream runs on into the next line's words ("26%") does not
+        become a label holding them."""
+        text = (
+            "Years ended December 31, 2024 2023\n"
+            "Revenues $1,761 $1,632\n% of total company revenues 26 % 25 %\nOrders 410 390\n"
+        )
+        assert all("$1,761" not in c.label for c in table_cells(text))
+
+    def test_a_figure_and_its_share_for_each_year(self) -> None:
+        """Columns of a figure and its percent of sales per year: each year's figure is the
+        first of its pair, in every row of the table (not only the rows showing '%')."""
+        text = (
+            "(in millions) 2024 2023\n"
+            "Net sales $ 9,120 100.0 % $ 8,870 100.0 %\n"
+            "Gross profit 2,110 23.1 1,970 22.2\n"
+        )
+        cells = {(c.label, c.year): c.value for c in table_cells(text)}
+        assert cells[("Gross profit", 2023)] == "1,970"
+        assert cells[("Net sales", 2023)] == "8,870"
+
+    def test_a_statement_kept_line_by_line_is_no_sentence(self) -> None:
+        """Several lines ending in figures are a table, whatever their punctuation."""
+        assert _tabular("Net sales - external $ 410\nCost of sales (300)\nGross profit 110")
+        assert not _tabular(
+            "Net income increased by $40 million in fiscal 2024,\ncompared to fiscal 2023."
+        )
+
+
+class TestStatementAnswers:
+    def test_gross_profit_is_the_statement_row_not_a_blob(self, corpus: InMemoryCorpus) -> None:
+        """The income statement's row answers, quoted whole and with its unit; neither the
+        guarantor block nor the net income sentence is drafted."""
+        (claim,) = _draft(corpus, "How much gross profit did Northwind make in fiscal 2024?")
+        assert "2,110" in claim.text and "2024" in claim.text
+        assert "Guarantor" not in claim.text and "Net income" not in claim.text
+        assert claim.citations[0].quote == "Gross profit 2,110 1,970 1,910"
+        assert _verified(corpus, claim)
+
+    def test_two_years_asked_one_row_answers_both(self, corpus: InMemoryCorpus) -> None:
+        """'this year and last' is one claim stating the row's cell in each year."""
+        question = "What income tax expense or benefit did Northwind book in 2024 and in 2023?"
+        (claim,) = _draft(corpus, question)
+        assert "2024: (45)" in claim.text and "2023: 12" in claim.text
+        assert _verified(corpus, claim)
+
+    def test_a_small_figure_states_its_unit(self, corpus: InMemoryCorpus) -> None:
+        """'(45)' alone is no amount; with the table's unit quoted beside it, it is one."""
+        question = "Northwind income tax expense for fiscal 2024?"
+        (claim,) = _draft(corpus, question)
+        assert "Dollars in millions" in claim.text
+        assert claim.citations[1].quote.startswith("(Dollars in millions) Fiscal years ended")
+        assert profile_question(question, as_of=AS_OF).states_figure(claim.text)
+        assert _verified(corpus, claim)
+
+    def test_each_named_row_answers_its_part(self, corpus: InMemoryCorpus) -> None:
+        """Two rows asked by name: both are drafted, each once, from the consolidated sheet;
+        'Total assets' shares words with the question but is not what it asks for."""
+        question = (
+            "Northwind's cash and cash equivalents and its total current assets, June 30, 2024?"
+        )
+        claims = _draft(corpus, question)
+        texts = [c.text for c in claims]
+        assert len(claims) == 2, texts
+        assert any("Cash and cash equivalents" in t and "$96" in t for t in texts)
+        assert any(t.startswith("Total current assets") and "2,530" in t for t in texts)
+        assert all(_verified(corpus, c) for c in claims)
+
+    def test_a_percentage_question_is_no_amount_row(self) -> None:
+        """'... in percent' is not answered with a row of amounts (here no row of percents)."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME])
+        question = "What percent was Northwind's gross profit margin in 2024?"
+        assert all("2,110" not in c.text for c in _draft(corpus, question))
+
+    def test_the_year_before_is_asked_too(self, corpus: InMemoryCorpus) -> None:
+        """'and the figure a year earlier' asks for the named year's cell and the one before."""
+        question = "Northwind's income tax for 2024, and what was the figure a year earlier?"
+        (claim,) = _draft(corpus, question)
+        assert "2024: (45)" in claim.text and "2023: 12" in claim.text
+
+    def test_a_segment_table_does_not_answer_for_the_company(self) -> None:
+        """A table titled for one segment (by its acronym) does not answer a question about
+        the whole company; asked about that segment by name, it does."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME, SEGMENT])
+        question = "What share of Northwind's 2024 revenue came from government customers?"
+        assert all("81" not in c.text for c in _draft(corpus, question))
+        question = "What share of NPS revenue came from government customers in 2024?"
+        assert any("81 %" in c.text or "81%" in c.text for c in _draft(corpus, question))
+
+    def test_a_guarantor_group_statement_is_not_the_company(self, corpus: InMemoryCorpus) -> None:
+        """The guarantor group's balance sheet answers neither first nor beside the
+        consolidated one."""
+        claims = _draft(corpus, "Northwind total current assets at June 30, 2024?")
+        assert [c.text.split(",")[0] for c in claims] == ["Total current assets"]
+        assert "2,530" in claims[0].text and all("230" not in c.text for c in claims)
+
+    def test_a_row_named_word_for_word_answers_a_question_of_no_figure_type(self) -> None:
+        """'What ... charges did it record' asks for no amount by its words; the row it names
+        answers it (its total, with the year asked)."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CHARGES])
+        question = "What restructuring and impairment charges did Northwind record in 2024?"
+        assert profile_question(question, as_of=AS_OF).answer_type == "other"
+        (claim,) = _draft(corpus, question)
+        assert claim.text.startswith("Total restructuring and impairment charges, 2024: $35")
+
+    def test_a_dash_is_no_answer(self) -> None:
+        """A row with a dash in the year asked states no figure: it is not drafted."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CHARGES])
+        claims = _draft(corpus, "How much were Northwind's asset impairments in 2024?")
+        assert all("—" not in c.text for c in claims)
