@@ -51,6 +51,12 @@ __all__ = [
 ]
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
+_YEAR_IN_NAME = re.compile(
+    r"\b(19[5-9]\d|20\d\d|21\d\d)\s+(?!(?:January|February|March|April|May|June|July|August|"
+    r"September|October|November|December|Form|Annual|Fiscal)\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*"
+    r"\s+(?:Plan|Program|Programme|Act|Notes?|Facility|Agreement|Initiative|Strategy)\b"
+)
+"""A year opening the name of a plan, act or instrument ("2019 Productivity Plan")."""
 _MONTH_NAME = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
@@ -448,6 +454,11 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     dates = [d for m in _ONE_DATE.finditer(text) if (d := _date_from(m, "a"))]
     text_wo_dates = _ONE_DATE.sub(" ", text)
     years = tuple(dict.fromkeys(_YEAR.findall(text_wo_dates)))
+    if len(years) > 1:
+        # "its 2019 Productivity Plan in 2022": a year that opens a name is part of the name.
+        named = {m.group(1) for m in _YEAR_IN_NAME.finditer(text_wo_dates)}
+        if named and set(years) - named:
+            years = tuple(y for y in years if y not in named)
     # Identifiers (AC-2(3), § 1002.6(b), 12 CFR 1013, Form W-2) name what is asked about; their
     # digits are not figures an answer must state.
     bare = _IDENTIFIER.sub(" ", re.sub(r"\bfiscal year\b", " ", text_wo_dates))

@@ -58,6 +58,12 @@ class TestWhatAQuestionNames:
         assert profile("Net assets as of 2018 compared with 2017?").as_of_years == ()
         assert profile("What was the fee in 2019?").as_of_years == ()
 
+    def test_a_year_opening_a_plans_name_is_not_the_period(self) -> None:
+        p = profile("What charges did Initech record under its 2019 Efficiency Plan in 2022?")
+        assert p.years == ("2022",)
+        assert p.target.start == dt.date(2022, 1, 1)
+        assert profile("What was revenue in 2021 and 2022?").years == ("2021", "2022")
+
     def test_a_several_part_question_has_its_asks(self) -> None:
         p = profile(
             "How long may the firm take to reply to a complaint, and how many years must the "
