@@ -76,7 +76,11 @@ MERGE_FRACTION = 0.125
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
 _BUILD_CHUNK = 5000
-_FIRST_CANDIDATES = 16
+_FILTER_CACHE = 64
+"""Distinct version masks whose content-row filter a search index keeps (see ``_filter``)."""
+_NONE = -1
+_TERM_CACHE = 1 << 16
+_SEVERAL = -2
 _OPEN_END = np.iinfo(np.int32).max
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -87,6 +91,7 @@ IntArray = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+Positions = npt.NDArray[np.signedinteger[Any]]
 
 
 # --------------------------------------------------------------------------- analysis
@@ -215,6 +220,15 @@ class _Occurrences:
 
 
 @dataclass(frozen=True, slots=True)
+class _Term:
+    """A query stem's idf and its postings (content rows, BM25 term-frequency parts) in the
+    main segment and the delta."""
+
+    idf: float
+    postings: tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Hit:
     """A passage row that passed the filters, with its content's BM25 score and the
     instruction flags of its text."""
@@ -315,6 +329,12 @@ class SearchIndex:
         self._delta_rows = np.zeros(0, dtype=np.int64)
         self._delta_passages = np.zeros(0, dtype=np.int64)
         self._delta_versions = np.zeros(0, dtype=np.int32)
+        self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
+        self._terms: dict[str, _Term] = {}
+        self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
+        self._occurrence_rows = np.repeat(
+            np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
+        )
         self._statistics()
 
     # ------------------------------------------------------------------- build, save, load
@@ -461,6 +481,8 @@ class SearchIndex:
         all_contents = np.concatenate([self.main.contents, self.delta.contents])
         rows, passages, versions = _occurrences(occ, all_contents)
         self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
+        self._filters = {}
+        self._terms = {}
         self._statistics()
         self.generation = generation
 
@@ -517,52 +539,73 @@ class SearchIndex:
     # ------------------------------------------------------------------- search
 
     def scores(self, stems: Sequence[str]) -> FloatArray:
-        """BM25 score of every content row (main rows, then delta rows) for ``stems``."""
+        """BM25 score of every content row (main rows, then delta rows) for ``stems``.
+
+        The postings of every stem go through one ``bincount``: it adds each row's weights in
+        the order given (stem by stem, as the query lists them), so a score is the same sum,
+        bit for bit, as adding the stems' contributions one after the other."""
         total = self.rows
         if total == 0 or self._passages_total == 0:
             return np.zeros(total)
-        scores = np.zeros(total)
+        rows: list[npt.NDArray[np.intp]] = []
+        weights: list[FloatArray] = []
         for stem in stems:
-            idf = bm25_idf(self._passages_total, self.df(stem))
-            for segment, docs, weights in (
+            term = self._term(stem)
+            for docs, parts in term.postings:
+                rows.append(docs)
+                weights.append(term.idf * parts)
+        if not rows:
+            return np.zeros(total)
+        scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
+        return scores.astype(np.float64, copy=False)
+
+    def _term(self, stem: str) -> _Term:
+        """``stem``'s idf and postings at the current generation (kept until the next
+        :meth:`refresh`; at most :data:`_TERM_CACHE` stems)."""
+        term = self._terms.get(stem)
+        if term is None:
+            postings = []
+            for segment, docs, parts in (
                 (self.main, self._main_docs, self._main_weights),
                 (self.delta, self._delta_docs, self._delta_weights),
             ):
                 tid = segment.terms.get(stem)
                 if tid is not None:
                     lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
-                    scores += np.bincount(
-                        docs[lo:hi], weights=idf * weights[lo:hi], minlength=total
-                    )
-        return scores
+                    postings.append((docs[lo:hi], parts[lo:hi]))
+            term = _Term(bm25_idf(self._passages_total, self.df(stem)), tuple(postings))
+            if len(self._terms) >= _TERM_CACHE:
+                self._terms.clear()
+            self._terms[stem] = term
+        return term
 
     def top(self, stems: Sequence[str], allowed: BoolArray, limit: int) -> list[Hit]:
         """The best passages whose version is ``allowed``: at least ``limit`` of them when that
         many match, plus every passage tied with the last one (the caller orders ties).
 
-        Candidates are taken best first in growing slices; each slice's passages are filtered
-        by version before any is kept, so the result is the exhaustive filtered ranking.
+        Only content rows with an allowed passage compete (:meth:`_filter`); each has at least
+        one, so the passages of the best ``limit`` such rows (and of every row tied with the
+        last of them) hold every passage of the exhaustive filtered top ``limit``.
         """
         scores = self.scores(stems)
-        candidates = np.flatnonzero(scores)  # (partitioning the zeros too is 10x slower)
-        if len(candidates) == 0:
+        pick, live = self._filter(allowed)
+        rows = np.flatnonzero((scores > 0) & live)
+        if len(rows) == 0:
             return []
-        values = scores[candidates]
-        size = max(_FIRST_CANDIDATES, 2 * limit)
-        while True:
-            if size < len(candidates):
-                chosen = candidates[values >= _kth_largest(values, size)]
-            else:
-                chosen = candidates
-            passages, owners = self._allowed(chosen, allowed)
-            if len(passages) >= limit or len(chosen) == len(candidates):
-                break
-            size *= 8
-        hit_scores = scores[chosen][owners]
+        if len(rows) > limit:
+            values = scores[rows]
+            rows = rows[values >= _kth_largest(values, limit)]
+        where = pick[rows]
+        if where.min() >= 0:  # each row has exactly one allowed passage: the usual case
+            passages = self.occurrences.passage[where]
+            owners = np.arange(len(rows))
+        else:
+            passages, owners = self._allowed(rows, allowed)
+        hit_scores = scores[rows][owners]
         order = np.argsort(-hit_scores, kind="stable")
         if len(order) > limit:  # keep every passage tied with the last one kept
             order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
-        codes = self._row_flags[chosen[owners[order]]]
+        codes = self._row_flags[rows[owners[order]]]
         lists = self._flag_lists
         return [
             Hit(p, s, lists[c])
@@ -573,6 +616,32 @@ class SearchIndex:
                 strict=True,
             )
         ]
+
+    def _filter(self, allowed: BoolArray) -> tuple[Positions, BoolArray]:
+        """For the versions ``allowed``: each content row's only allowed passage (its position
+        in the main segment's occurrences), ``_SEVERAL`` when it has more than one or one in
+        the delta, ``_NONE`` when it has none; and which rows have one (``live``).
+
+        Kept per distinct ``allowed`` (at most :data:`_FILTER_CACHE` of them, the oldest
+        dropped first) until the next :meth:`refresh`: the versions in force change only at
+        version boundaries, so the as-of dates of many searches share a few masks.
+        """
+        key = allowed.tobytes()
+        cached = self._filters.get(key)
+        if cached is None:
+            pick: Positions
+            occ = self.occurrences
+            positions = np.flatnonzero(allowed[occ.version]).astype(self._position_type)
+            rows = self._occurrence_rows[positions]
+            pick = np.full(self.rows, _NONE, dtype=self._position_type)
+            pick[rows] = positions
+            pick[np.bincount(rows, minlength=self.rows) > 1] = _SEVERAL
+            pick[self._delta_rows[allowed[self._delta_versions]]] = _SEVERAL
+            cached = (pick, pick != _NONE)
+            if len(self._filters) >= _FILTER_CACHE:
+                del self._filters[next(iter(self._filters))]
+            self._filters[key] = cached
+        return cached
 
     def _allowed(self, rows: IntArray, allowed: BoolArray) -> tuple[IntArray, IntArray]:
         """The allowed passages of content ``rows`` (main or delta), and for each the position

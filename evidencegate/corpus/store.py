@@ -363,7 +363,7 @@ class Store(Closing):
             index = self._current_index(db)
             assert index.versions is not None
             allowed = index.versions.mask(tenant or DEFAULT_TENANT, as_of, authorities, doc_ids)
-            hits = index.top(stems, allowed, limit) if allowed.any() else []
+            hits = index.top(stems, allowed, limit)
             score = {hit.passage: hit.score for hit in hits}
             flags = {hit.passage: hit.flags for hit in hits}
             rows = []
