@@ -41,7 +41,7 @@ import time
 import unicodedata
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -80,6 +80,7 @@ _FILTER_CACHE = 64
 """Distinct version masks whose content-row filter a search index keeps (see ``_filter``)."""
 _NONE = -1
 _TERM_CACHE = 1 << 16
+_MASK_CACHE = 1024
 _SEVERAL = -2
 _OPEN_END = np.iinfo(np.int32).max
 
@@ -119,7 +120,16 @@ def analyze(text: str) -> list[str]:
 def query_stems(question: str) -> list[str]:
     """The stems a question searches for: its content terms (:func:`query_terms`, stopwords
     dropped), each analysed. Two words with one stem count twice, as two FTS5 phrases did."""
-    return [stem for term in query_terms(question) for stem in analyze(term)]
+    stems = _STEMS
+    out = []
+    for term in query_terms(question):
+        # an ASCII term (a run of letters and digits, case-folded) is one token: its stem
+        stem = stems.get(term) if term.isascii() else None
+        if stem is None:
+            out.extend(analyze(term))
+        else:
+            out.append(stem)
+    return out
 
 
 def bm25_idf(rows: float, df: float) -> float:
@@ -147,6 +157,8 @@ class VersionTable:
     end: Int32Array
     tenants: dict[str, int]
     docs: dict[str, int]
+    masks: dict[tuple[Any, ...], BoolArray] = field(default_factory=dict, compare=False)
+    """Masks already computed, by filter (at most :data:`_MASK_CACHE`; read-only arrays)."""
 
     @classmethod
     def load(cls, db: sqlite3.Connection) -> VersionTable:
@@ -176,7 +188,30 @@ class VersionTable:
         authorities: Sequence[str] | None,
         doc_ids: Sequence[str] | None,
     ) -> BoolArray:
-        """Which versions pass the filters: tenant, ``start <= as_of < end``, authority, doc."""
+        """Which versions pass the filters: tenant, ``start <= as_of < end``, authority, doc.
+        The array is read-only and shared by searches with the same filters."""
+        key = (
+            tenant,
+            as_of.toordinal(),
+            None if authorities is None else tuple(authorities),
+            None if doc_ids is None else tuple(doc_ids),
+        )
+        keep = self.masks.get(key)
+        if keep is None:
+            keep = self._mask(tenant, as_of, authorities, doc_ids)
+            keep.flags.writeable = False
+            if len(self.masks) >= _MASK_CACHE:
+                del self.masks[next(iter(self.masks))]
+            self.masks[key] = keep
+        return keep
+
+    def _mask(
+        self,
+        tenant: str,
+        as_of: dt.date,
+        authorities: Sequence[str] | None,
+        doc_ids: Sequence[str] | None,
+    ) -> BoolArray:
         code = self.tenants.get(tenant)
         if code is None:
             return np.zeros(len(self.tenant), dtype=bool)
