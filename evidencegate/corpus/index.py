@@ -43,7 +43,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +59,7 @@ __all__ = [
     "MERGE_FRACTION",
     "Hit",
     "SearchIndex",
+    "VersionInfo",
     "VersionTable",
     "analyze",
     "bm25_idf",
@@ -146,9 +147,20 @@ def bm25_weight(idf: float, tf: float, length: float, average: float) -> float:
 # --------------------------------------------------------------------------- versions
 
 
+class VersionInfo(NamedTuple):
+    """What a search result says of its version (immutable once the version is stored)."""
+
+    doc_id: str
+    version: str
+    title: str
+    authority: str
+    version_date: dt.date
+
+
 @dataclass(frozen=True, slots=True)
 class VersionTable:
-    """Every stored version's filter fields as arrays indexed by version row id."""
+    """Every stored version's filter fields as arrays indexed by version row id, and what a
+    search result shows of each version (``info``, by version row id)."""
 
     tenant: Int32Array
     doc: Int32Array
@@ -157,13 +169,15 @@ class VersionTable:
     end: Int32Array
     tenants: dict[str, int]
     docs: dict[str, int]
+    info: dict[int, VersionInfo]
     masks: dict[tuple[Any, ...], BoolArray] = field(default_factory=dict, compare=False)
     """Masks already computed, by filter (at most :data:`_MASK_CACHE`; read-only arrays)."""
 
     @classmethod
     def load(cls, db: sqlite3.Connection) -> VersionTable:
         rows = db.execute(
-            "SELECT id, tenant, doc_id, authority, effective_from, effective_to FROM versions"
+            "SELECT id, tenant, doc_id, authority, effective_from, effective_to, version, title, "
+            "version_date FROM versions"
         ).fetchall()
         size = max((row[0] for row in rows), default=0) + 1
         tenant = np.full(size, -1, dtype=np.int32)
@@ -173,13 +187,15 @@ class VersionTable:
         end = np.zeros(size, dtype=np.int32)
         tenants: dict[str, int] = {}
         docs: dict[str, int] = {}
-        for vid, ten, doc_id, auth, begin, until in rows:
+        info: dict[int, VersionInfo] = {}
+        for vid, ten, doc_id, auth, begin, until, version, title, day in rows:
+            info[vid] = VersionInfo(doc_id, version, title, auth, dt.date.fromisoformat(day))
             tenant[vid] = tenants.setdefault(ten, len(tenants))
             doc[vid] = docs.setdefault(doc_id, len(docs))
             authority[vid] = 0 if auth == "primary" else 1
             start[vid] = dt.date.fromisoformat(begin).toordinal()
             end[vid] = dt.date.fromisoformat(until).toordinal() if until else _OPEN_END
-        return cls(tenant, doc, authority, start, end, tenants, docs)
+        return cls(tenant, doc, authority, start, end, tenants, docs, info)
 
     def mask(
         self,
