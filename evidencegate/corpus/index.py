@@ -649,14 +649,14 @@ class SearchIndex:
         where = pick[rows]
         if where.min() >= 0:  # each row has exactly one allowed passage: the usual case
             passages = self.occurrences.passage[where]
-            owners = np.arange(len(rows))
         else:
             passages, owners = self._allowed(rows, allowed)
-        hit_scores = scores[rows][owners]
+            rows = rows[owners]  # the content row of each passage
+        hit_scores = scores[rows]
         order = np.argsort(-hit_scores, kind="stable")
         if len(order) > limit:  # keep every passage tied with the last one kept
             order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
-        codes = self._row_flags[rows[owners[order]]]
+        codes = self._row_flags[rows[order]]
         lists = self._flag_lists
         return [
             Hit(p, s, lists[c])
