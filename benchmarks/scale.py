@@ -22,7 +22,8 @@ repeat. On each:
   versions in force outranked it). evidencegate's misses at 41k are all ranking misses: the
   source strictly outranked (no ties) by passages, mostly of the same document and version,
   that share the few content words left in eight opening words once stopwords are dropped
-  ("We will only charge you for using our" searches for ``charge``, ``use``). evidencegate: ``Store.search`` filtered by as-of (the filter applies before the top k).
+  ("We will only charge you for using our" searches for ``charge``, ``use``). evidencegate:
+  ``Store.search`` filtered by as-of (the filter applies before the top k).
   bm25s 0.3 (numba backend, ``backend_selection="numba"``, one thread: its fastest documented
   configuration on this machine), unfiltered and with the as-of filter as its ``weight_mask``
   (the mask is computed outside the timing); rank_bm25 ``BM25Okapi`` at ~41k only (it keeps a
