@@ -14,8 +14,16 @@ repeat. On each:
   passages, plus the copy's marker at ~1M), top 8, each at a random as-of date inside the source
   passage's version (a query's latency: the median of 5 runs after a warm-up run, the same for
   every system), the share of queries whose top 8 holds a passage of a version not in force on
-  the as-of date, and version-correct recall@8 (a result is the source's doc_id, version and
-  text). evidencegate: ``Store.search`` filtered by as-of (the filter applies before the top k).
+  the as-of date, and version-correct recall@8: the share of queries whose top 8 holds the
+  source passage's text under the source's doc_id *and* version (another passage of that
+  version with the same text counts, being the same evidence; the same text under another
+  version or document does not). A miss is then either a version error (the source's text came
+  from a version not in force: see the out-of-force share) or a ranking miss (passages of
+  versions in force outranked it). evidencegate's misses at 41k are all ranking misses: the
+  source strictly outranked (no ties) by passages, mostly of the same document and version,
+  that share the few content words left in eight opening words once stopwords are dropped
+  ("We will only charge you for using our" searches for ``charge``, ``use``). evidencegate:
+  ``Store.search`` filtered by as-of (the filter applies before the top k).
   bm25s 0.3 (numba backend, ``backend_selection="numba"``, one thread: its fastest documented
   configuration on this machine), unfiltered and with the as-of filter as its ``weight_mask``
   (the mask is computed outside the timing); rank_bm25 ``BM25Okapi`` at ~41k only (it keeps a

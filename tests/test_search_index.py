@@ -172,7 +172,8 @@ class TestExhaustiveEquality:
         split: bool,
     ) -> None:
         """Store.search gives the passages and scores of the exhaustive filtered ranking, from a
-        fresh index and from a main segment plus a delta of later ingests."""
+        fresh index and from a main segment plus a delta of later ingests, for every as-of date
+        asked of the same index in turn."""
         tmp = tmp_path_factory.mktemp("corpus")
         directory = tmp / "store"
         keys = list(dict.fromkeys((r["doc_id"], r["version"]) for r in records))
@@ -192,8 +193,13 @@ class TestExhaustiveEquality:
             store.ingest([write_jsonl(tmp / "a.jsonl", head)])
             if tail:
                 store.refresh_index()  # main segment now, the rest arrives as a delta
+                # searched before the delta too: what the index keeps per filter and per term
+                # must not outlive it
+                assert_same(found(store, query, **kwargs), exhaustive(directory, query, **kwargs))
                 store.ingest([write_jsonl(tmp / "b.jsonl", tail)])
-            assert_same(found(store, query, **kwargs), exhaustive(directory, query, **kwargs))
+            for day in dict.fromkeys([as_of, *DATES]):  # one index, many as-of filters
+                kwargs["as_of"] = day
+                assert_same(found(store, query, **kwargs), exhaustive(directory, query, **kwargs))
 
 
 @pytest.fixture

@@ -41,9 +41,9 @@ import time
 import unicodedata
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +59,7 @@ __all__ = [
     "MERGE_FRACTION",
     "Hit",
     "SearchIndex",
+    "VersionInfo",
     "VersionTable",
     "analyze",
     "bm25_idf",
@@ -76,7 +77,12 @@ MERGE_FRACTION = 0.125
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
 _BUILD_CHUNK = 5000
-_FIRST_CANDIDATES = 16
+_FILTER_CACHE = 64
+"""Distinct version masks whose content-row filter a search index keeps (see ``_filter``)."""
+_NONE = -1
+_TERM_CACHE = 1 << 16
+_MASK_CACHE = 1024
+_SEVERAL = -2
 _OPEN_END = np.iinfo(np.int32).max
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -87,6 +93,7 @@ IntArray = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+Positions = npt.NDArray[np.signedinteger[Any]]
 
 
 # --------------------------------------------------------------------------- analysis
@@ -114,7 +121,16 @@ def analyze(text: str) -> list[str]:
 def query_stems(question: str) -> list[str]:
     """The stems a question searches for: its content terms (:func:`query_terms`, stopwords
     dropped), each analysed. Two words with one stem count twice, as two FTS5 phrases did."""
-    return [stem for term in query_terms(question) for stem in analyze(term)]
+    stems = _STEMS
+    out = []
+    for term in query_terms(question):
+        # an ASCII term (a run of letters and digits, case-folded) is one token: its stem
+        stem = stems.get(term) if term.isascii() else None
+        if stem is None:
+            out.extend(analyze(term))
+        else:
+            out.append(stem)
+    return out
 
 
 def bm25_idf(rows: float, df: float) -> float:
@@ -131,9 +147,20 @@ def bm25_weight(idf: float, tf: float, length: float, average: float) -> float:
 # --------------------------------------------------------------------------- versions
 
 
+class VersionInfo(NamedTuple):
+    """What a search result says of its version (immutable once the version is stored)."""
+
+    doc_id: str
+    version: str
+    title: str
+    authority: str
+    version_date: dt.date
+
+
 @dataclass(frozen=True, slots=True)
 class VersionTable:
-    """Every stored version's filter fields as arrays indexed by version row id."""
+    """Every stored version's filter fields as arrays indexed by version row id, and what a
+    search result shows of each version (``info``, by version row id)."""
 
     tenant: Int32Array
     doc: Int32Array
@@ -142,11 +169,15 @@ class VersionTable:
     end: Int32Array
     tenants: dict[str, int]
     docs: dict[str, int]
+    info: dict[int, VersionInfo]
+    masks: dict[tuple[Any, ...], BoolArray] = field(default_factory=dict, compare=False)
+    """Masks already computed, by filter (at most :data:`_MASK_CACHE`; read-only arrays)."""
 
     @classmethod
     def load(cls, db: sqlite3.Connection) -> VersionTable:
         rows = db.execute(
-            "SELECT id, tenant, doc_id, authority, effective_from, effective_to FROM versions"
+            "SELECT id, tenant, doc_id, authority, effective_from, effective_to, version, title, "
+            "version_date FROM versions"
         ).fetchall()
         size = max((row[0] for row in rows), default=0) + 1
         tenant = np.full(size, -1, dtype=np.int32)
@@ -156,13 +187,15 @@ class VersionTable:
         end = np.zeros(size, dtype=np.int32)
         tenants: dict[str, int] = {}
         docs: dict[str, int] = {}
-        for vid, ten, doc_id, auth, begin, until in rows:
+        info: dict[int, VersionInfo] = {}
+        for vid, ten, doc_id, auth, begin, until, version, title, day in rows:
+            info[vid] = VersionInfo(doc_id, version, title, auth, dt.date.fromisoformat(day))
             tenant[vid] = tenants.setdefault(ten, len(tenants))
             doc[vid] = docs.setdefault(doc_id, len(docs))
             authority[vid] = 0 if auth == "primary" else 1
             start[vid] = dt.date.fromisoformat(begin).toordinal()
             end[vid] = dt.date.fromisoformat(until).toordinal() if until else _OPEN_END
-        return cls(tenant, doc, authority, start, end, tenants, docs)
+        return cls(tenant, doc, authority, start, end, tenants, docs, info)
 
     def mask(
         self,
@@ -171,7 +204,30 @@ class VersionTable:
         authorities: Sequence[str] | None,
         doc_ids: Sequence[str] | None,
     ) -> BoolArray:
-        """Which versions pass the filters: tenant, ``start <= as_of < end``, authority, doc."""
+        """Which versions pass the filters: tenant, ``start <= as_of < end``, authority, doc.
+        The array is read-only and shared by searches with the same filters."""
+        key = (
+            tenant,
+            as_of.toordinal(),
+            None if authorities is None else tuple(authorities),
+            None if doc_ids is None else tuple(doc_ids),
+        )
+        keep = self.masks.get(key)
+        if keep is None:
+            keep = self._mask(tenant, as_of, authorities, doc_ids)
+            keep.flags.writeable = False
+            if len(self.masks) >= _MASK_CACHE:
+                del self.masks[next(iter(self.masks))]
+            self.masks[key] = keep
+        return keep
+
+    def _mask(
+        self,
+        tenant: str,
+        as_of: dt.date,
+        authorities: Sequence[str] | None,
+        doc_ids: Sequence[str] | None,
+    ) -> BoolArray:
         code = self.tenants.get(tenant)
         if code is None:
             return np.zeros(len(self.tenant), dtype=bool)
@@ -212,6 +268,15 @@ class _Occurrences:
     ptr: IntArray
     passage: IntArray
     version: Int32Array
+
+
+@dataclass(frozen=True, slots=True)
+class _Term:
+    """A query stem's idf and its postings (content rows, BM25 term-frequency parts) in the
+    main segment and the delta."""
+
+    idf: float
+    postings: tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +380,12 @@ class SearchIndex:
         self._delta_rows = np.zeros(0, dtype=np.int64)
         self._delta_passages = np.zeros(0, dtype=np.int64)
         self._delta_versions = np.zeros(0, dtype=np.int32)
+        self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
+        self._terms: dict[str, _Term] = {}
+        self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
+        self._occurrence_rows = np.repeat(
+            np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
+        )
         self._statistics()
 
     # ------------------------------------------------------------------- build, save, load
@@ -461,6 +532,8 @@ class SearchIndex:
         all_contents = np.concatenate([self.main.contents, self.delta.contents])
         rows, passages, versions = _occurrences(occ, all_contents)
         self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
+        self._filters = {}
+        self._terms = {}
         self._statistics()
         self.generation = generation
 
@@ -517,52 +590,73 @@ class SearchIndex:
     # ------------------------------------------------------------------- search
 
     def scores(self, stems: Sequence[str]) -> FloatArray:
-        """BM25 score of every content row (main rows, then delta rows) for ``stems``."""
+        """BM25 score of every content row (main rows, then delta rows) for ``stems``.
+
+        The postings of every stem go through one ``bincount``: it adds each row's weights in
+        the order given (stem by stem, as the query lists them), so a score is the same sum,
+        bit for bit, as adding the stems' contributions one after the other."""
         total = self.rows
         if total == 0 or self._passages_total == 0:
             return np.zeros(total)
-        scores = np.zeros(total)
+        rows: list[npt.NDArray[np.intp]] = []
+        weights: list[FloatArray] = []
         for stem in stems:
-            idf = bm25_idf(self._passages_total, self.df(stem))
-            for segment, docs, weights in (
+            term = self._term(stem)
+            for docs, parts in term.postings:
+                rows.append(docs)
+                weights.append(term.idf * parts)
+        if not rows:
+            return np.zeros(total)
+        scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
+        return scores.astype(np.float64, copy=False)
+
+    def _term(self, stem: str) -> _Term:
+        """``stem``'s idf and postings at the current generation (kept until the next
+        :meth:`refresh`; at most :data:`_TERM_CACHE` stems)."""
+        term = self._terms.get(stem)
+        if term is None:
+            postings = []
+            for segment, docs, parts in (
                 (self.main, self._main_docs, self._main_weights),
                 (self.delta, self._delta_docs, self._delta_weights),
             ):
                 tid = segment.terms.get(stem)
                 if tid is not None:
                     lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
-                    scores += np.bincount(
-                        docs[lo:hi], weights=idf * weights[lo:hi], minlength=total
-                    )
-        return scores
+                    postings.append((docs[lo:hi], parts[lo:hi]))
+            term = _Term(bm25_idf(self._passages_total, self.df(stem)), tuple(postings))
+            if len(self._terms) >= _TERM_CACHE:
+                self._terms.clear()
+            self._terms[stem] = term
+        return term
 
     def top(self, stems: Sequence[str], allowed: BoolArray, limit: int) -> list[Hit]:
         """The best passages whose version is ``allowed``: at least ``limit`` of them when that
         many match, plus every passage tied with the last one (the caller orders ties).
 
-        Candidates are taken best first in growing slices; each slice's passages are filtered
-        by version before any is kept, so the result is the exhaustive filtered ranking.
+        Only content rows with an allowed passage compete (:meth:`_filter`); each has at least
+        one, so the passages of the best ``limit`` such rows (and of every row tied with the
+        last of them) hold every passage of the exhaustive filtered top ``limit``.
         """
         scores = self.scores(stems)
-        candidates = np.flatnonzero(scores)  # (partitioning the zeros too is 10x slower)
-        if len(candidates) == 0:
+        pick, live = self._filter(allowed)
+        rows = np.flatnonzero((scores > 0) & live)
+        if len(rows) == 0:
             return []
-        values = scores[candidates]
-        size = max(_FIRST_CANDIDATES, 2 * limit)
-        while True:
-            if size < len(candidates):
-                chosen = candidates[values >= _kth_largest(values, size)]
-            else:
-                chosen = candidates
-            passages, owners = self._allowed(chosen, allowed)
-            if len(passages) >= limit or len(chosen) == len(candidates):
-                break
-            size *= 8
-        hit_scores = scores[chosen][owners]
+        if len(rows) > limit:
+            values = scores[rows]
+            rows = rows[values >= _kth_largest(values, limit)]
+        where = pick[rows]
+        if where.min() >= 0:  # each row has exactly one allowed passage: the usual case
+            passages = self.occurrences.passage[where]
+        else:
+            passages, owners = self._allowed(rows, allowed)
+            rows = rows[owners]  # the content row of each passage
+        hit_scores = scores[rows]
         order = np.argsort(-hit_scores, kind="stable")
         if len(order) > limit:  # keep every passage tied with the last one kept
             order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
-        codes = self._row_flags[chosen[owners[order]]]
+        codes = self._row_flags[rows[order]]
         lists = self._flag_lists
         return [
             Hit(p, s, lists[c])
@@ -573,6 +667,32 @@ class SearchIndex:
                 strict=True,
             )
         ]
+
+    def _filter(self, allowed: BoolArray) -> tuple[Positions, BoolArray]:
+        """For the versions ``allowed``: each content row's only allowed passage (its position
+        in the main segment's occurrences), ``_SEVERAL`` when it has more than one or one in
+        the delta, ``_NONE`` when it has none; and which rows have one (``live``).
+
+        Kept per distinct ``allowed`` (at most :data:`_FILTER_CACHE` of them, the oldest
+        dropped first) until the next :meth:`refresh`: the versions in force change only at
+        version boundaries, so the as-of dates of many searches share a few masks.
+        """
+        key = allowed.tobytes()
+        cached = self._filters.get(key)
+        if cached is None:
+            pick: Positions
+            occ = self.occurrences
+            positions = np.flatnonzero(allowed[occ.version]).astype(self._position_type)
+            rows = self._occurrence_rows[positions]
+            pick = np.full(self.rows, _NONE, dtype=self._position_type)
+            pick[rows] = positions
+            pick[np.bincount(rows, minlength=self.rows) > 1] = _SEVERAL
+            pick[self._delta_rows[allowed[self._delta_versions]]] = _SEVERAL
+            cached = (pick, pick != _NONE)
+            if len(self._filters) >= _FILTER_CACHE:
+                del self._filters[next(iter(self._filters))]
+            self._filters[key] = cached
+        return cached
 
     def _allowed(self, rows: IntArray, allowed: BoolArray) -> tuple[IntArray, IntArray]:
         """The allowed passages of content ``rows`` (main or delta), and for each the position

@@ -363,7 +363,8 @@ class Store(Closing):
             index = self._current_index(db)
             assert index.versions is not None
             allowed = index.versions.mask(tenant or DEFAULT_TENANT, as_of, authorities, doc_ids)
-            hits = index.top(stems, allowed, limit) if allowed.any() else []
+            hits = index.top(stems, allowed, limit)
+            versions = index.versions.info
             score = {hit.passage: hit.score for hit in hits}
             flags = {hit.passage: hit.flags for hit in hits}
             rows = []
@@ -372,9 +373,9 @@ class Store(Closing):
                 chunk = ids[at : at + _IN_CHUNK]
                 rows.extend(
                     db.execute(
-                        "SELECT p.id, p.passage_id, v.doc_id, v.version, p.page, p.char_start, "
-                        "p.char_end, t.text, g.label, v.title, v.authority, v.version_date, x.text "
-                        "FROM passages AS p JOIN versions AS v ON v.id = p.version_id "
+                        "SELECT p.id, p.passage_id, p.version_id, p.page, p.char_start, "
+                        "p.char_end, t.text, g.label, x.text "
+                        "FROM passages AS p "
                         "JOIN pages AS g ON g.version_id = p.version_id AND g.page = p.page "
                         "JOIN contents AS c ON c.id = p.content_id "
                         "JOIN texts AS t ON t.id = c.text_id "
@@ -384,25 +385,28 @@ class Store(Closing):
                     ).fetchall()
                 )
         rows.sort(key=lambda row: (-score[row[0]], row[1], row[0]))
-        return [
-            Passage(
-                passage_id=row[1],
-                doc_id=row[2],
-                version=row[3],
-                page=row[4],
-                char_start=row[5],
-                char_end=row[6],
-                text=row[7],
-                label=row[8],
-                title=row[9],
-                authority=row[10],
-                version_date=dt.date.fromisoformat(row[11]),
-                score=score[row[0]],
-                context=row[12],
-                flags=list(flags[row[0]]),
+        passages = []
+        for pid, passage_id, vid, page, start, end, text, label, context in rows[:limit]:
+            version = versions[vid]
+            passages.append(
+                Passage(
+                    passage_id=passage_id,
+                    doc_id=version.doc_id,
+                    version=version.version,
+                    page=page,
+                    char_start=start,
+                    char_end=end,
+                    text=text,
+                    label=label,
+                    title=version.title,
+                    authority=version.authority,
+                    version_date=version.version_date,
+                    score=score[pid],
+                    context=context,
+                    flags=list(flags[pid]),
+                )
             )
-            for row in rows[:limit]
-        ]
+        return passages
 
     def refresh_index(self) -> int:
         """Bring the ranking index up to date now (rebuilding or merging it if needed) rather
