@@ -759,7 +759,11 @@ def _read_jsonl(
     }
     label_falls_back = "label" not in options.field_map
     default_uri = path.resolve().as_uri()
+    document_sources = [sources[name] for name in DOCUMENT_TARGETS]
+    record_sources = [sources[name] for name in RECORD_TARGETS]
     groups: dict[tuple[str, str], _Group] = {}
+    # the records of a version repeat its document fields: resolve each distinct set once
+    metas: dict[tuple[str | None, ...], DocumentMeta] = {}
     notices: list[IngestNotice] = []
     records = 0
     with io.BytesIO(data) as lines:
@@ -769,20 +773,20 @@ def _read_jsonl(
             records += 1
             at = where.at(number)
             row = _json_object(raw, at)
-            found = {name: _field(row, sources[name], at) for name in DOCUMENT_TARGETS}
-            found["title"] = found.pop("document_title")
-            meta = _resolve_meta(found, options, at, default_uri)
-            text = _field(row, sources["text"], at)
-            label = _field(row, sources["label"], at)
-            section = _field(row, sources["section"], at)
+            values = _fields(row, document_sources, at)
+            meta = metas.get(values)  # type: ignore[assignment]
+            if meta is None:
+                found = dict(zip(DOCUMENT_TARGETS, values, strict=True))
+                found["title"] = found.pop("document_title")
+                meta = metas[values] = _resolve_meta(found, options, at, default_uri)
+            text, label, section, title = _fields(row, record_sources, at)
             if label is None and label_falls_back:
                 label = section
-            title = _field(row, sources["title"], at)
             key = (meta.doc_id, meta.version)
             group = groups.get(key)
             if group is None:
                 group = groups[key] = _Group(ParsedVersion(where.path, meta), number)
-            elif group.version.meta != meta:
+            elif group.version.meta is not meta and group.version.meta != meta:
                 raise at.error(_meta_difference(group.version.meta, meta, group.first_line))
             heading = group.heading(label, section, title)
             if text is None:
@@ -819,9 +823,32 @@ def _json_object(raw: bytes, where: _Where) -> dict[str, Any]:
     return row
 
 
+def _fields(
+    row: Mapping[str, Any], sources: Sequence[tuple[str, ...]], where: _Where
+) -> tuple[str | None, ...]:
+    """:func:`_field` of each source, in order; a non-blank string read from a single field
+    (most values) is taken without the call."""
+    values = [row.get(keys[0]) if len(keys) == 1 else _Joined for keys in sources]
+    for index, value in enumerate(values):
+        if value is not None and (type(value) is not str or not value or value.isspace()):
+            values[index] = _field(row, sources[index], where)
+    return tuple(values)
+
+
+_Joined = object()
+"""Stands for a value joined from several fields until :func:`_fields` reads it."""
+
+
 def _field(row: Mapping[str, Any], keys: tuple[str, ...], where: _Where) -> str | None:
     """The value of one source field, or the non-empty values of several joined by a blank
     line; None when empty or absent. Non-string values are refused."""
+    if len(keys) == 1:  # the usual case, without the list
+        value = row.get(keys[0])
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise where.error(f"field {keys[0]!r} must be a string, got {type(value).__name__}")
+        return value if value and not value.isspace() else None  # i.e. value.strip()
     values: list[str] = []
     for key in keys:
         value = row.get(key)

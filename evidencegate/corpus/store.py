@@ -701,8 +701,11 @@ def _text_hash(text: str) -> bytes:
 
 
 def _intern_texts(db: sqlite3.Connection, strings: Iterable[str]) -> dict[str, int]:
-    """The ``texts`` row id of each string, storing the strings not yet stored."""
-    keys = {text: _text_hash(text) for text in strings}
+    """The ``texts`` row id of each string, storing the strings not yet stored (in the order
+    they first occur)."""
+    keys: dict[str, bytes] = dict.fromkeys(strings)  # type: ignore[arg-type]
+    for text in keys:  # each distinct string hashed once (a short page is its own passage)
+        keys[text] = _text_hash(text)
     ids: dict[bytes, int] = {}
     hashes = list(set(keys.values()))
     for at in range(0, len(hashes), _IN_CHUNK):
@@ -713,12 +716,38 @@ def _intern_texts(db: sqlite3.Connection, strings: Iterable[str]) -> dict[str, i
                 chunk,
             ).fetchall()
         )
-    for text, key in keys.items():
-        if key not in ids:
-            cursor = db.execute("INSERT INTO texts (sha256, text) VALUES (?, ?)", (key, text))
-            assert cursor.lastrowid is not None
-            ids[key] = cursor.lastrowid
+    new = [(key, text) for text, key in keys.items() if key not in ids]
+    for (key, _text), row_id in zip(
+        new, _insert_rows(db, "texts", "sha256, text", new), strict=True
+    ):
+        ids[key] = row_id
     return {text: ids[key] for text, key in keys.items()}
+
+
+def _insert_rows(
+    db: sqlite3.Connection, table: str, columns: str, rows: Sequence[tuple[Any, ...]]
+) -> range | list[int]:
+    """Insert ``rows`` in order with one ``executemany``; their row ids, in order.
+
+    Inside the caller's write transaction SQLite gives each new row of a table without
+    AUTOINCREMENT the largest rowid plus one, so the ids are consecutive; that is checked
+    (the first and last rows are read back) and otherwise the ids are looked up one by one.
+    """
+    if not rows:
+        return []
+    first = db.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+    marks = ", ".join("?" * len(rows[0]))
+    db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+    ids = range(first, first + len(rows))
+    names = [name.strip() for name in columns.split(",")]
+    where = " AND ".join(f"{name} IS ?" for name in names)
+    check = f"SELECT id FROM {table} WHERE {where}"
+    if all(
+        db.execute(check, row).fetchone() == (row_id,)
+        for row, row_id in ((rows[0], ids[0]), (rows[-1], ids[-1]))
+    ):
+        return ids
+    return [db.execute(check, row).fetchone()[0] for row in rows]
 
 
 def _intern_contents(
@@ -737,10 +766,8 @@ def _intern_contents(
         ):
             if (text, context) in wanted:
                 ids[(text, context)] = cid
-    for pair in sorted(wanted - ids.keys()):
-        cursor = db.execute("INSERT INTO contents (text_id, context_id) VALUES (?, ?)", pair)
-        assert cursor.lastrowid is not None
-        ids[pair] = cursor.lastrowid
+    new = sorted(wanted - ids.keys())
+    ids.update(zip(new, _insert_rows(db, "contents", "text_id, context_id", new), strict=True))
     return ids
 
 
