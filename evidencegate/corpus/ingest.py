@@ -433,7 +433,8 @@ def prepare_file(
     if key in skip_keys:
         return PreparedFile(where.path, key, skipped=True)
     parsed, notices = _parse(path, data, options, where)
-    return PreparedFile(where.path, key, [_prepare(version) for version in parsed], notices)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    return PreparedFile(where.path, key, [_prepare(v, spans) for v in parsed], notices)
 
 
 def read_source(
@@ -490,9 +491,12 @@ def _hygiene_notices(parsed: list[ParsedVersion]) -> list[IngestNotice]:
     its passages and the policy decides whether they may be cited.
     """
     notices = []
+    known: dict[str, list[str]] = {}  # versions of one file repeat most of their pages
     for version in parsed:
         for number, page in enumerate(version.pages, 1):
-            flags = instruction_flags(page.text)
+            flags = known.get(page.text)
+            if flags is None:
+                flags = known[page.text] = instruction_flags(page.text)
             if flags:
                 names = ", ".join(flag.partition(": ")[2] for flag in flags)
                 notices.append(
@@ -507,13 +511,17 @@ def _hygiene_notices(parsed: list[ParsedVersion]) -> list[IngestNotice]:
     return notices
 
 
-def _prepare(version: ParsedVersion) -> PreparedVersion:
-    """Hash the version and split its pages into passages (the costly part after reading)."""
+def _prepare(version: ParsedVersion, known: dict[str, list[tuple[int, int]]]) -> PreparedVersion:
+    """Hash the version and split its pages into passages (the costly part after reading);
+    ``known`` keeps the spans of page texts already split (versions repeat their pages)."""
     meta = version.meta
     passages: list[PassageRow] = []
     for number, page in enumerate(version.pages, 1):
         context = passage_context(page.label, page.heading, meta.title)
-        for start, end in split_passages(page.text):
+        spans = known.get(page.text)
+        if spans is None:
+            spans = known[page.text] = split_passages(page.text)
+        for start, end in spans:
             text = page.text[start:end]
             pid = passage_id(meta.doc_id, meta.version, number, start, end, text)
             passages.append((pid, number, start, end, page.label, text, context))
@@ -747,7 +755,8 @@ class _Group:
             self.titles[label] = titles
         elif title:
             titles = (title,)
-        return "\n".join(part for part in (section, *titles) if part)
+        # titles are never empty, section is None or not blank (see _field)
+        return "\n".join((section, *titles)) if section else "\n".join(titles)
 
 
 def _read_jsonl(
@@ -759,8 +768,8 @@ def _read_jsonl(
     }
     label_falls_back = "label" not in options.field_map
     default_uri = path.resolve().as_uri()
-    document_sources = [sources[name] for name in DOCUMENT_TARGETS]
-    record_sources = [sources[name] for name in RECORD_TARGETS]
+    document_sources = _Sources([sources[name] for name in DOCUMENT_TARGETS])
+    record_sources = _Sources([sources[name] for name in RECORD_TARGETS])
     groups: dict[tuple[str, str], _Group] = {}
     # the records of a version repeat its document fields: resolve each distinct set once
     metas: dict[tuple[str | None, ...], DocumentMeta] = {}
@@ -773,13 +782,13 @@ def _read_jsonl(
             records += 1
             at = where.at(number)
             row = _json_object(raw, at)
-            values = _fields(row, document_sources, at)
-            meta = metas.get(values)  # type: ignore[assignment]
+            values = document_sources.read(row, at)
+            meta = metas.get(values)
             if meta is None:
                 found = dict(zip(DOCUMENT_TARGETS, values, strict=True))
                 found["title"] = found.pop("document_title")
                 meta = metas[values] = _resolve_meta(found, options, at, default_uri)
-            text, label, section, title = _fields(row, record_sources, at)
+            text, label, section, title = record_sources.read(row, at)
             if label is None and label_falls_back:
                 label = section
             key = (meta.doc_id, meta.version)
@@ -823,20 +832,30 @@ def _json_object(raw: bytes, where: _Where) -> dict[str, Any]:
     return row
 
 
-def _fields(
-    row: Mapping[str, Any], sources: Sequence[tuple[str, ...]], where: _Where
-) -> tuple[str | None, ...]:
-    """:func:`_field` of each source, in order; a non-blank string read from a single field
-    (most values) is taken without the call."""
-    values = [row.get(keys[0]) if len(keys) == 1 else _Joined for keys in sources]
-    for index, value in enumerate(values):
-        if value is not None and (type(value) is not str or not value or value.isspace()):
-            values[index] = _field(row, sources[index], where)
-    return tuple(values)
+class _Sources:
+    """The record fields of several targets, read together by :meth:`read`."""
+
+    __slots__ = ("keys", "single")
+
+    def __init__(self, keys: Sequence[tuple[str, ...]]) -> None:
+        self.keys = tuple(keys)
+        self.single = [k[0] for k in self.keys] if all(len(k) == 1 for k in self.keys) else None
+
+    def read(self, row: Mapping[str, Any], where: _Where) -> tuple[str | None, ...]:
+        """:func:`_field` of each target, in order; a non-blank string read from a single
+        field (most values) is taken without the call."""
+        if self.single is not None:
+            values: list[Any] = list(map(row.get, self.single))
+        else:
+            values = [row.get(keys[0]) if len(keys) == 1 else _JOINED for keys in self.keys]
+        for index, value in enumerate(values):
+            if value is not None and (type(value) is not str or not value or value.isspace()):
+                values[index] = _field(row, self.keys[index], where)
+        return tuple(values)
 
 
-_Joined = object()
-"""Stands for a value joined from several fields until :func:`_fields` reads it."""
+_JOINED = object()
+"""Stands for a value joined from several fields until :meth:`_Sources.read` reads it."""
 
 
 def _field(row: Mapping[str, Any], keys: tuple[str, ...], where: _Where) -> str | None:

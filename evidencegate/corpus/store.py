@@ -45,6 +45,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -700,16 +701,31 @@ def _text_hash(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
-def _intern_texts(db: sqlite3.Connection, strings: Iterable[str]) -> dict[str, int]:
+@dataclass(slots=True)
+class _Interned:
+    """What one transaction learnt of the ``texts`` table: the key of each string it hashed
+    and the row id of each key it stored or found (the versions of one file repeat most of
+    their texts: each distinct string is hashed and looked up once)."""
+
+    keys: dict[str, bytes] = field(default_factory=dict)
+    ids: dict[bytes, int] = field(default_factory=dict)
+
+
+def _intern_texts(
+    db: sqlite3.Connection, strings: Iterable[str], known: _Interned
+) -> dict[str, int]:
     """The ``texts`` row id of each string, storing the strings not yet stored (in the order
     they first occur)."""
-    keys: dict[str, bytes] = dict.fromkeys(strings)  # type: ignore[arg-type]
-    for text in keys:  # each distinct string hashed once (a short page is its own passage)
-        keys[text] = _text_hash(text)
-    ids: dict[bytes, int] = {}
-    hashes = list(set(keys.values()))
-    for at in range(0, len(hashes), _IN_CHUNK):
-        chunk = hashes[at : at + _IN_CHUNK]
+    keys: dict[str, bytes] = {}
+    for text in dict.fromkeys(strings):  # distinct, in the order they first occur
+        key = known.keys.get(text)
+        if key is None:
+            key = known.keys[text] = _text_hash(text)
+        keys[text] = key
+    ids = known.ids
+    wanted = list({key for key in keys.values() if key not in ids})
+    for at in range(0, len(wanted), _IN_CHUNK):
+        chunk = wanted[at : at + _IN_CHUNK]
         ids.update(
             db.execute(
                 f"SELECT sha256, id FROM texts WHERE sha256 IN ({', '.join('?' * len(chunk))})",
@@ -787,8 +803,9 @@ def _commit_file(db: sqlite3.Connection, prepared: PreparedFile) -> list[Ingeste
         return IngestedVersion.unchanged(prepared.path, rows)
     stored: list[IngestedVersion] = []
     version_ids: list[int] = []
+    known = _Interned()
     for version in prepared.versions:
-        version_id, result = _store_version(db, version)
+        version_id, result = _store_version(db, version, known)
         stored.append(result)
         version_ids.append(version_id)
     if any(v.status == "added" for v in stored):
@@ -803,7 +820,7 @@ def _commit_file(db: sqlite3.Connection, prepared: PreparedFile) -> list[Ingeste
 
 
 def _store_version(
-    db: sqlite3.Connection, prepared: PreparedVersion
+    db: sqlite3.Connection, prepared: PreparedVersion, known: _Interned
 ) -> tuple[int, IngestedVersion]:
     """Insert one prepared version with its pages and passages, or confirm it is already
     stored; return its row id and what was done."""
@@ -832,6 +849,7 @@ def _store_version(
             *(row[5] for row in prepared.passages),
             *(row[6] for row in prepared.passages),
         ],
+        known,
     )
     db.executemany(
         "INSERT INTO pages (version_id, page, label, heading_id, text_id) VALUES (?, ?, ?, ?, ?)",
