@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,7 +18,11 @@ from hypothesis import strategies as st
 
 from evidencegate import hygiene
 from evidencegate.canonical import canonical_json, sha256_hex
+from evidencegate.corpus import Store
+from evidencegate.corpus import ingest as ingest_module
+from evidencegate.corpus import store as store_module
 from evidencegate.corpus.passages import passage_id
+from evidencegate.exceptions import IngestError
 
 _WS = re.compile(r"\s+")
 _CF = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf")
@@ -91,3 +96,53 @@ def test_passage_id_equals_the_canonical_json_hash(
 def test_passage_id_is_pinned() -> None:
     """One id computed before the direct writing: ids of stored passages never change."""
     assert passage_id("12 CFR 1002", "2011-12-30", 3, 0, 5, "Hello") == "5523396549e8c7941134ed33"
+
+
+def test_text_ids_are_right_when_sqlite_does_not_count_up(tmp_path: Path) -> None:
+    """New texts get the ids SQLite gave them even when it does not give largest + 1 (once
+    the largest rowid is taken it picks unused ones at random): they are then looked up."""
+    with Store.open(tmp_path / "store") as store, store._db() as db:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT INTO texts (id, sha256, text) VALUES (?, ?, ?)", (2**63 - 1, b"x", "x"))
+        strings = ["alpha", "beta", "alpha", "gamma", "x"]
+        ids = store_module._intern_texts(db, strings, store_module._Interned())
+        for text, row_id in ids.items():
+            stored = db.execute("SELECT text FROM texts WHERE id = ?", (row_id,)).fetchone()
+            assert stored == (text,)
+        assert set(ids) == set(strings)
+        db.execute("ROLLBACK")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"text": "a", "text": "b"}',
+        b'{"text": 1e400}',
+        b'{"text": "\\ud800"}',
+        b'\xef\xbb\xbf{"text": "bom"}',
+        b'{"text": NaN}',
+        b'{"text": 123456789012345678901234567890}',
+        b'{"text": 12345678901234567890}',
+        b'{"text": "x"}\r\n',
+        b'{"text": "\\u0000\\u00e9\xc3\xa9"}',
+        b'{"text": "\xed\xa0\x80"}',
+        b'{"text": "\xff"}',
+        b"[1, 2]",
+        b"123456789012345678901234567890",
+        b'{"text": [1, {"a": 1e400}]}',
+        b'{"a": ',
+        '{"text": "utf-16"}'.encode("utf-16"),
+    ],
+)
+def test_json_records_read_as_json_reads_them(line: bytes) -> None:
+    """A JSONL record is what ``json.loads`` makes of the line, and a refusal is worded alike."""
+    where = ingest_module._Where("f.jsonl", 1)
+    try:
+        expected: object = ingest_module._json_object_plain(line, where)
+    except IngestError as exc:
+        expected = ("refused", str(exc))
+    try:
+        got: object = ingest_module._json_object(line, where)
+    except IngestError as exc:
+        got = ("refused", str(exc))
+    assert repr(got) == repr(expected)

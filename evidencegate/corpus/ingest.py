@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
+import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, field_validator
 
@@ -821,6 +822,21 @@ def _read_jsonl(
 
 
 def _json_object(raw: bytes, where: _Where) -> dict[str, Any]:
+    """The JSON object on one line, by orjson (twice as fast as ``json``). ``json`` reads the
+    line instead when orjson refuses it (``json`` also reads NaN, lone surrogates and
+    UTF-16/32, and words the error), when it is not an object, and when the object holds a
+    float at the top (orjson reads an integer beyond 64 bits as a float): so every record is
+    what ``json.loads`` makes of it, and every refusal is worded by ``json``."""
+    try:
+        row = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        row = None
+    if type(row) is dict and float not in map(type, row.values()):
+        return row
+    return _json_object_plain(raw, where)
+
+
+def _json_object_plain(raw: bytes, where: _Where) -> dict[str, Any]:
     try:
         row = json.loads(raw)
     except UnicodeDecodeError as exc:

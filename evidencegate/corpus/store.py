@@ -86,6 +86,7 @@ _BUSY_TIMEOUT_S = 300.0
 """How long a write waits for another writer's transaction (one file's commit) to end: long,
 because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
 _IN_CHUNK = 500
+_MAX_ROWID = 2**63 - 1
 """Ids per ``IN (...)`` list when looking texts up by hash (well under SQLite's limit)."""
 
 _SCHEMA = """
@@ -751,18 +752,19 @@ def _insert_rows(
     """
     if not rows:
         return []
-    first = db.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+    top = db.execute(f"SELECT max(id) FROM {table}").fetchone()[0] or 0
     marks = ", ".join("?" * len(rows[0]))
     db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
-    ids = range(first, first + len(rows))
     names = [name.strip() for name in columns.split(",")]
     where = " AND ".join(f"{name} IS ?" for name in names)
     check = f"SELECT id FROM {table} WHERE {where}"
-    if all(
-        db.execute(check, row).fetchone() == (row_id,)
-        for row, row_id in ((rows[0], ids[0]), (rows[-1], ids[-1]))
-    ):
-        return ids
+    if top <= _MAX_ROWID - len(rows):
+        ids = range(top + 1, top + 1 + len(rows))
+        if all(
+            db.execute(check, row).fetchone() == (row_id,)
+            for row, row_id in ((rows[0], ids[0]), (rows[-1], ids[-1]))
+        ):
+            return ids
     return [db.execute(check, row).fetchone()[0] for row in rows]
 
 
