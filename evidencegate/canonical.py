@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from itertools import repeat
 from typing import Any
 
 import rfc8785
@@ -54,6 +55,11 @@ _C_ENCODER = json.JSONEncoder(
 _NON_BMP = re.compile(rb"[\xf0-\xff]")  # a 4-byte UTF-8 sequence
 
 
+_LEAVES = frozenset({str, bool, type(None)})
+"""Types whose values :func:`_as_c_json` returns unchanged (exact types: subclasses take the
+general path)."""
+
+
 class _NotFast(Exception):
     """A value whose RFC 8785 form the C encoder does not write."""
 
@@ -67,11 +73,12 @@ def _as_c_json(value: Any) -> Any:
     if kind is str or kind is bool or value is None or (kind is int and -_MAX <= value <= _MAX):
         return value  # the common leaves first, by exact type; subclasses take the checks below
     if isinstance(value, dict):
-        if not all(isinstance(k, str) for k in value):
+        if not all(map(isinstance, value, repeat(str))):
             raise _NotFast
-        return {k: _as_c_json(v) for k, v in value.items()}
+        # strings, booleans and None are left as they are: no call for them (most values)
+        return {k: v if type(v) in _LEAVES else _as_c_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_as_c_json(v) for v in value]
+        return [v if type(v) in _LEAVES else _as_c_json(v) for v in value]
     if isinstance(value, str | bool | None):
         return value
     if isinstance(value, float):

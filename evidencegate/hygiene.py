@@ -29,7 +29,6 @@ __all__ = ["INSTRUCTION_FLAG", "flag_names", "instruction_flags"]
 INSTRUCTION_FLAG = "instruction_like_text"
 """The prefix of every flag :func:`instruction_flags` returns (``instruction_like_text: ...``)."""
 
-_WS = re.compile(r"\s+")
 # (name, keywords, pattern): the pattern can only match text holding one of the keywords, a
 # cheap substring test that spares the regular expression on almost every passage.
 _PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
@@ -102,12 +101,22 @@ _PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
 
 @cache
 def _format_chars() -> re.Pattern[str]:
-    """Every invisible format character (category Cf). Built on first use: scanning every code
-    point takes 0.15-0.5 s, which every command paid on import (only non-ASCII text needs it)."""
+    """A character class of every invisible format character (category Cf), written as ranges
+    of consecutive code points (a class of single characters is scanned ~10x slower). Built on
+    first use: scanning every code point takes 0.15-0.5 s, which every command paid on import
+    (only non-ASCII text needs it)."""
+    ranges: list[list[int]] = []
+    for code in range(0x110000):
+        if unicodedata.category(chr(code)) == "Cf":
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
     return re.compile(
         "["
         + "".join(
-            re.escape(chr(c)) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"
+            re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+            for a, b in ranges
         )
         + "]"
     )
@@ -133,6 +142,21 @@ def _normalize(text: str) -> str:
     """NFKC, case-folded, invisible format characters dropped, whitespace collapsed: so
     zero-width characters or full-width letters cannot slip a phrase past the patterns."""
     if text.isascii():  # fast path: no compatibility forms, no format characters
-        return _WS.sub(" ", text.lower())
+        return _collapse_whitespace(text.lower())
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return _WS.sub(" ", _format_chars().sub("", folded))
+    return _collapse_whitespace(_format_chars().sub("", folded))
+
+
+def _collapse_whitespace(text: str) -> str:
+    """``re.sub(r"\\s+", " ", text)``, ~3x faster: ``str.split`` splits on the same characters
+    (``str.isspace``, which is what ``\\s`` matches in a str pattern); a leading or trailing run
+    becomes one space as the substitution leaves it."""
+    words = text.split()
+    if not words:
+        return " " if text else ""
+    collapsed = " ".join(words)
+    if text[0].isspace():
+        collapsed = " " + collapsed
+    if text[-1].isspace():
+        collapsed += " "
+    return collapsed

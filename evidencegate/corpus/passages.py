@@ -13,7 +13,9 @@ of at most ``max_chars`` characters, so a short page is one passage.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from json.encoder import encode_basestring as _json_str
 
 from evidencegate.canonical import canonical_json, sha256_hex
 
@@ -28,6 +30,9 @@ _BOUNDARIES = (
 )
 
 Span = tuple[int, int]
+
+_MAX_JCS_INT = 2**53 - 1
+_NON_BMP = re.compile(rb"[\xf0-\xff]")  # a 4-byte UTF-8 sequence
 
 
 def passage_context(label: str | None, heading: str, title: str) -> str:
@@ -49,7 +54,28 @@ def split_passages(text: str, max_chars: int = MAX_PASSAGE_CHARS) -> list[Span]:
 def passage_id(
     doc_id: str, version: str, page: int, char_start: int, char_end: int, text: str
 ) -> str:
-    """Content hash of a passage: the first 24 hex characters of sha256 of its canonical JSON."""
+    """Content hash of a passage: the first 24 hex characters of sha256 of its canonical JSON.
+
+    The JSON is written directly, as :func:`canonical_json`'s fast path writes it (keys in
+    code-point order, strings by the same C escaper, integers in decimal): a third of the time
+    of building and walking a dict. Text that path does not take (outside the BMP, lone
+    surrogates, integers beyond JCS's range) goes through :func:`canonical_json` itself.
+    """
+    if (
+        type(page) is int
+        and type(char_start) is int
+        and type(char_end) is int
+        and max(abs(page), abs(char_start), abs(char_end)) <= _MAX_JCS_INT
+    ):
+        try:
+            data = (
+                f'{{"char_end":{char_end},"char_start":{char_start},"doc_id":{_json_str(doc_id)},'
+                f'"page":{page},"text":{_json_str(text)},"version":{_json_str(version)}}}'
+            ).encode()
+        except (UnicodeEncodeError, TypeError):  # lone surrogates; a non-string
+            data = b""
+        if data and not _NON_BMP.search(data):
+            return hashlib.sha256(data).hexdigest()[:24]
     return sha256_hex(
         canonical_json(
             {

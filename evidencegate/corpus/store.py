@@ -45,6 +45,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -85,6 +86,7 @@ _BUSY_TIMEOUT_S = 300.0
 """How long a write waits for another writer's transaction (one file's commit) to end: long,
 because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
 _IN_CHUNK = 500
+_MAX_ROWID = 2**63 - 1
 """Ids per ``IN (...)`` list when looking texts up by hash (well under SQLite's limit)."""
 
 _SCHEMA = """
@@ -704,25 +706,70 @@ def _text_hash(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
-def _intern_texts(db: sqlite3.Connection, strings: Iterable[str]) -> dict[str, int]:
-    """The ``texts`` row id of each string, storing the strings not yet stored."""
-    keys = {text: _text_hash(text) for text in strings}
-    ids: dict[bytes, int] = {}
-    hashes = list(set(keys.values()))
-    for at in range(0, len(hashes), _IN_CHUNK):
-        chunk = hashes[at : at + _IN_CHUNK]
+@dataclass(slots=True)
+class _Interned:
+    """What one transaction learnt of the ``texts`` table: the key of each string it hashed
+    and the row id of each key it stored or found (the versions of one file repeat most of
+    their texts: each distinct string is hashed and looked up once)."""
+
+    keys: dict[str, bytes] = field(default_factory=dict)
+    ids: dict[bytes, int] = field(default_factory=dict)
+
+
+def _intern_texts(
+    db: sqlite3.Connection, strings: Iterable[str], known: _Interned
+) -> dict[str, int]:
+    """The ``texts`` row id of each string, storing the strings not yet stored (in the order
+    they first occur)."""
+    keys: dict[str, bytes] = {}
+    for text in dict.fromkeys(strings):  # distinct, in the order they first occur
+        key = known.keys.get(text)
+        if key is None:
+            key = known.keys[text] = _text_hash(text)
+        keys[text] = key
+    ids = known.ids
+    wanted = list({key for key in keys.values() if key not in ids})
+    for at in range(0, len(wanted), _IN_CHUNK):
+        chunk = wanted[at : at + _IN_CHUNK]
         ids.update(
             db.execute(
                 f"SELECT sha256, id FROM texts WHERE sha256 IN ({', '.join('?' * len(chunk))})",
                 chunk,
             ).fetchall()
         )
-    for text, key in keys.items():
-        if key not in ids:
-            cursor = db.execute("INSERT INTO texts (sha256, text) VALUES (?, ?)", (key, text))
-            assert cursor.lastrowid is not None
-            ids[key] = cursor.lastrowid
+    new = [(key, text) for text, key in keys.items() if key not in ids]
+    for (key, _text), row_id in zip(
+        new, _insert_rows(db, "texts", "sha256, text", new), strict=True
+    ):
+        ids[key] = row_id
     return {text: ids[key] for text, key in keys.items()}
+
+
+def _insert_rows(
+    db: sqlite3.Connection, table: str, columns: str, rows: Sequence[tuple[Any, ...]]
+) -> range | list[int]:
+    """Insert ``rows`` in order with one ``executemany``; their row ids, in order.
+
+    Inside the caller's write transaction SQLite gives each new row of a table without
+    AUTOINCREMENT the largest rowid plus one, so the ids are consecutive; that is checked
+    (the first and last rows are read back) and otherwise the ids are looked up one by one.
+    """
+    if not rows:
+        return []
+    top = db.execute(f"SELECT max(id) FROM {table}").fetchone()[0] or 0
+    marks = ", ".join("?" * len(rows[0]))
+    db.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+    names = [name.strip() for name in columns.split(",")]
+    where = " AND ".join(f"{name} IS ?" for name in names)
+    check = f"SELECT id FROM {table} WHERE {where}"
+    if top <= _MAX_ROWID - len(rows):
+        ids = range(top + 1, top + 1 + len(rows))
+        if all(
+            db.execute(check, row).fetchone() == (row_id,)
+            for row, row_id in ((rows[0], ids[0]), (rows[-1], ids[-1]))
+        ):
+            return ids
+    return [db.execute(check, row).fetchone()[0] for row in rows]
 
 
 def _intern_contents(
@@ -741,10 +788,8 @@ def _intern_contents(
         ):
             if (text, context) in wanted:
                 ids[(text, context)] = cid
-    for pair in sorted(wanted - ids.keys()):
-        cursor = db.execute("INSERT INTO contents (text_id, context_id) VALUES (?, ?)", pair)
-        assert cursor.lastrowid is not None
-        ids[pair] = cursor.lastrowid
+    new = sorted(wanted - ids.keys())
+    ids.update(zip(new, _insert_rows(db, "contents", "text_id, context_id", new), strict=True))
     return ids
 
 
@@ -764,8 +809,9 @@ def _commit_file(db: sqlite3.Connection, prepared: PreparedFile) -> list[Ingeste
         return IngestedVersion.unchanged(prepared.path, rows)
     stored: list[IngestedVersion] = []
     version_ids: list[int] = []
+    known = _Interned()
     for version in prepared.versions:
-        version_id, result = _store_version(db, version)
+        version_id, result = _store_version(db, version, known)
         stored.append(result)
         version_ids.append(version_id)
     if any(v.status == "added" for v in stored):
@@ -780,7 +826,7 @@ def _commit_file(db: sqlite3.Connection, prepared: PreparedFile) -> list[Ingeste
 
 
 def _store_version(
-    db: sqlite3.Connection, prepared: PreparedVersion
+    db: sqlite3.Connection, prepared: PreparedVersion, known: _Interned
 ) -> tuple[int, IngestedVersion]:
     """Insert one prepared version with its pages and passages, or confirm it is already
     stored; return its row id and what was done."""
@@ -809,6 +855,7 @@ def _store_version(
             *(row[5] for row in prepared.passages),
             *(row[6] for row in prepared.passages),
         ],
+        known,
     )
     db.executemany(
         "INSERT INTO pages (version_id, page, label, heading_id, text_id) VALUES (?, ?, ?, ?, ?)",
