@@ -10,6 +10,7 @@ import pytest
 from conftest import shared_path
 from store_schemas import write_schema_1_store
 
+from evidencegate.analysis import answer_type, profile_question
 from evidencegate.contracts import Outcome, Passage
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.retrieval import fuse_rankings
@@ -250,3 +251,147 @@ class TestCriticAsksForTheAnswer:
         assert any(f.startswith("case: ") for f in self._missing(stated, question))
         negated = "If the CPI-W does not increase, the threshold amount does not change."
         assert not any(f.startswith("case: ") for f in self._missing(negated, question))
+
+
+def _section(pid: str, text: str, context: str = "") -> Passage:
+    """A passage of its own page, read under the heading path ``context``."""
+    return Passage(
+        passage_id=pid,
+        doc_id=f"DOC-{pid}",
+        version="1",
+        page=1,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        context=context,
+    )
+
+
+def _drafted(question: str, passages: list[Passage], as_of: dt.date = AS_OF) -> list[str]:
+    draft = ExtractiveGenerator().draft(question, passages, as_of=as_of)
+    return [c.text for c in draft.claims]
+
+
+class TestSentenceSelection:
+    """Which sentence of the evidence answers: the period asked, not an example; the control
+    asked, not its neighbour; the list item asked, with its lead-in."""
+
+    FEES = _section(
+        "fees",
+        "The filing ceiling is adjusted effective January 1 of each year by any annual "
+        "percentage increase in the price index. Any increase in the filing ceiling will be "
+        "rounded to the nearest $100 increment. For example, if the annual percentage increase "
+        "in the price index would result in a $950 increase in the filing ceiling, the filing "
+        "ceiling will be increased by $1,000. However, if the annual percentage increase in the "
+        "price index would result in a $949 increase in the filing ceiling, the filing ceiling "
+        "will be increased by $900.",
+        "Filing ceiling\nAnnual adjustment",
+    )
+    YEARS = _section(
+        "years",
+        "From January 1, 2020 through December 31, 2020, the filing ceiling is $31,200. "
+        "From January 1, 2021 through December 31, 2021, the filing ceiling is $31,900.",
+        "Filing ceiling\nAmounts by year",
+    )
+
+    def test_the_sentence_stating_the_asked_year(self) -> None:
+        """A year named in passing ("this year (2021)") is answered by the sentence whose stated
+        period covers it: it speaks of that year, as an example's "annual" does not."""
+        question = "Above what total is a filing not covered this year (2021)?"
+        assert _drafted(question, [self.FEES, self.YEARS], dt.date(2021, 5, 1)) == [
+            "From January 1, 2021 through December 31, 2021, the filing ceiling is $31,900."
+        ]
+
+    def test_a_sentence_going_on_with_an_example_is_part_of_it(self) -> None:
+        """ "However, if ... would result in a $949 increase" goes on with the example before
+        it, so it does not answer the general question either."""
+        question = "By how much is the filing ceiling increased each year?"
+        drafted = _drafted(question, [self.FEES, self.YEARS], dt.date(2021, 5, 1))
+        assert drafted and not any("$949" in d or "$950" in d for d in drafted)
+
+    def test_an_organization_defined_period_answers_how_long(self) -> None:
+        """A control leaving the period to the organization answers "how long" with that
+        parameter, rather than with guidance that talks about periods."""
+        control = _section(
+            "sc",
+            "Terminate a remote session after [Assignment: organization-defined time period] "
+            "of inactivity. Organizations consider the risk of the session when they choose "
+            "the time period after which idle remote sessions are ended.",
+            "XS-10\nRemote Session Termination",
+        )
+        question = "How long can a remote session stay idle before XS-10 requires ending it?"
+        drafted = _drafted(question, [control])
+        assert drafted and drafted[0].startswith("Terminate a remote session")
+        profile = profile_question(question, as_of=AS_OF)
+        assert profile.states_figure(control.text.split(". ")[0])
+
+    def test_the_asked_enhancement_not_a_cross_reference_from_its_neighbour(self) -> None:
+        """A question on XQ-7(2) is answered from XQ-7(2), not from XQ-7(9) citing it."""
+        asked = _section(
+            "e2",
+            "The system locks an account after three consecutive failed sign-in attempts.",
+            "XQ-7(2)\nSign-in Controls\nAccount Lockout",
+        )
+        neighbour = _section(
+            "e9",
+            "Locking accounts after failed sign-in attempts (see XQ-7(2)) also protects "
+            "accounts of administrators after failed sign-in attempts.",
+            "XQ-7(9)\nSign-in Controls\nAdministrator Accounts",
+        )
+        question = "Under XQ-7(2), when is an account locked after failed sign-in attempts?"
+        assert _drafted(question, [neighbour, asked]) == [asked.text]
+
+    def test_a_list_item_with_its_lead_in(self) -> None:
+        """A long list written as one sentence is read item by item: the asked item is drafted
+        after its lead-in, and both are quoted as they stand."""
+        items = [
+            f"  {letter}. {text};"
+            for letter, text in zip(
+                "abcdef",
+                [
+                    "Keep an inventory of every vendor that processes customer records and of "
+                    "the records each vendor holds on behalf of the organization",
+                    "Review the security terms of each vendor contract before the contract is "
+                    "signed and whenever the contract is renewed or materially changed",
+                    "Notify customers within 72 hours of learning that a vendor lost customer "
+                    "records, stating which records were lost and what the customer can do",
+                    "Train staff who manage vendors on the handling of customer records at "
+                    "least once a year and keep a record of who completed the training",
+                    "Test the vendor incident process in an exercise at least once a year and "
+                    "record the lessons learned from each exercise in the vendor register",
+                    "Report vendor incidents to the board in the quarterly risk report",
+                ],
+                strict=True,
+            )
+        ]
+        text = "The organization must, for its vendors:\n" + "\n".join(items)
+        assert len(text) > 600
+        passage = _section("vendors", text, "VM-3\nVendor Management")
+        question = "Within how many hours must customers be told that a vendor lost their records?"
+        draft = ExtractiveGenerator().draft(question, [passage], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert claim.text.startswith("The organization must, for its vendors: c. Notify")
+        assert [c.quote for c in claim.citations] == [
+            "The organization must, for its vendors:",
+            items[2].strip(),
+        ]
+        for citation in claim.citations:
+            assert citation.quote in text
+
+
+class TestAnswerTypeAfterACase:
+    def test_a_yes_no_question_after_its_case(self) -> None:
+        """ "If ..., is the landlord allowed ...?" asks yes or no, whatever words the case uses."""
+        question = "If a tenant pays the rent late, is the landlord allowed to keep the deposit?"
+        assert answer_type(question) == "yes_no"
+
+    def test_the_when_of_a_case_is_not_a_date_question(self) -> None:
+        """ "When a customer asks ..., what must the bank send?" does not ask for a date."""
+        assert answer_type("When a customer asks for old statements, what must the bank send?") != (
+            "date"
+        )
+        assert answer_type("When must the annual report be filed?") == "date"
+
+    def test_what_happens_asks_for_an_outcome(self) -> None:
+        """ "What happens to the fee cap if ..." asks what follows, not for an amount."""
+        assert answer_type("What happens to the fee cap if inflation is negative?") == "other"

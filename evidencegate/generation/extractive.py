@@ -78,6 +78,19 @@ class ExtractiveGenerator:
         avoid: Sequence[str] = (),
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
+        ranked = self._ranked(question, profile, evidence, avoid)
+        if isinstance(ranked, str):
+            return Draft(declined=ranked)
+        return self._select(profile, ranked)
+
+    def _ranked(
+        self,
+        question: str,
+        profile: QuestionProfile,
+        evidence: Sequence[Passage],
+        avoid: Sequence[str],
+    ) -> list[_Scored] | str:
+        """Every candidate answer scored, best first; or why there is none."""
         skip = set(avoid)
         candidates = [
             candidate
@@ -87,7 +100,7 @@ class ExtractiveGenerator:
             if candidate.text not in skip
         ]
         if not profile.terms or not (candidates or self.pages is not None):
-            return Draft(declined="no primary evidence sentence to draft from")
+            return "no primary evidence sentence to draft from"
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
         sentence_terms = [terms(c.text) for c in candidates]
@@ -106,6 +119,10 @@ class ExtractiveGenerator:
             period = sentence_period(candidate.text)
             if period is not None and not period.overlaps(profile.target):
                 continue  # a figure for another period: never drafted as the answer
+            if period is not None and profile.period_years:
+                # "From January 1, 2017 through December 31, 2017, ...": the sentence says
+                # which year it is for, so it speaks of the "year" a question asks about.
+                s_terms = [*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS)]
             own = covered_share(profile.terms, s_terms, weights)
             placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
             score = 0.6 * own + 0.4 * placed
@@ -120,8 +137,6 @@ class ExtractiveGenerator:
                     score *= 0.4
             if profile.normative and not is_normative(candidate.text):
                 score *= 0.6  # "what does SR-2 require": the requirement, not guidance on it
-            if not profile.hypothetical and EXAMPLE_SENTENCE.search(candidate.text):
-                score *= 0.6  # an example answers a question about that example
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
@@ -135,22 +150,32 @@ class ExtractiveGenerator:
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
             if profile.names:
                 # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
-                where = candidate.text + "\n" + candidate.passage.context
-                score += 0.3 * sum(names_in(n, where) for n in profile.names) / len(profile.names)
+                fit = sum(_name_fit(n, candidate) for n in profile.names)
+                score += 0.3 * fit / len(profile.names)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * covered_share(focus, s_terms)
-            if asked_negated and asked_negated & _negated(candidate.text):
-                score += 0.15  # "if the CPI-W does not increase" asks for the negated case
+            if profile.negated_case and (negated := _negated(candidate.text)):
+                # "if the CPI-W does not increase" asks for the negated case: a sentence
+                # negating something may state it ("will not change"), more surely one that
+                # negates what the question does.
+                score += 0.1 + (0.15 if asked_negated & negated else 0.0)
+            if not profile.hypothetical and candidate.example:
+                # An example answers a question about that example, however close its words.
+                score *= 0.6
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(profile, evidence, skip, focus))
         scored.extend(self._derived(question, profile, evidence, skip, focus))
         if not scored:
             if not candidates:
-                return Draft(declined="no primary evidence sentence or table cell to draft from")
-            return Draft(declined="every matching sentence concerns another period")
+                return "no primary evidence sentence or table cell to draft from"
+            return "every matching sentence concerns another period"
         scored.sort(key=lambda item: (-item[0], *item[1].order))
+        return scored
+
+    def _select(self, profile: QuestionProfile, scored: list[_Scored]) -> Draft:
+        """The claims of a draft: the best candidate, and more only for a multi-part question."""
         cut = max(self.min_score, scored[0][0] * self.relative_cut)
         claims: list[Claim] = []
         seen: set[str] = set()
@@ -326,6 +351,9 @@ class _Candidate:
     passage: Passage
     sentence: Sentence
     lead: Sentence | None = None
+    example: bool = False
+    """Whether the sentence gives an example or goes on with the one before it ("For example,
+    ... $950 ... $1,000. However, if ... $949 ..."): it answers a question about that case."""
 
     @property
     def text(self) -> str:
@@ -358,6 +386,12 @@ class _Candidate:
         )
 
 
+_PERIOD_TERMS = frozenset(
+    terms("year years yearly annual annually calendar period current date dates")
+)
+"""Words by which a question asks for a period's figure; a sentence stating its period (one
+covering the question's target, or it is never drafted) matches them."""
+
 _YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\b")
 _FISCAL_VERSION = re.compile(r"^FY((?:19|20)\d\d)$", re.IGNORECASE)
 
@@ -381,6 +415,25 @@ def _tabular(text: str) -> bool:
     return len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens))
 
 
+_ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
+
+
+def _name_fit(name: str, candidate: _Candidate) -> float:
+    """How surely the sentence is about the asked ``name``: 1 when its passage (heading path,
+    title) or the sentence names it; 0 when only the sentence does, as a cross-reference from
+    a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
+    passage = candidate.passage
+    if names_in(name, passage.context):
+        return 1.0
+    if not names_in(name, candidate.text):
+        return 0.0
+    family = _ENHANCEMENT.match(name.strip())
+    label = (passage.label or passage.context.partition("\n")[0]).strip()
+    if family and label.startswith(family.group(1)):
+        return 0.0  # a cross-reference from another part of the same control
+    return 1.0
+
+
 def _negated(text: str) -> set[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
     return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
@@ -394,15 +447,94 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
     """
     out: list[_Candidate] = []
     lead: Sentence | None = None
-    for sentence in split_sentences(passage.text, offset=passage.char_start):
-        text = sentence.text.rstrip()
-        if text.endswith(":"):
-            # A lead-in long enough to quote; a heading ("Asset Impairments:") is not one.
-            lead = sentence if len(text) >= min_chars else None
+    in_example = False
+    for whole in split_sentences(passage.text, offset=passage.char_start):
+        items = _list_items(whole)
+        if not items:
+            lead, in_example = _read(passage, whole, lead, in_example, min_chars, out)
             continue
-        if _tabular(text):
-            lead = None
-            continue  # a flattened table is no sentence: its cells are read as cells
-        if len(text) >= min_chars or lead is not None:
-            out.append(_Candidate(passage, sentence, lead))
+        if not _tabular(whole.text):
+            # The list read whole as well: it answers a question about all its items.
+            out.append(_Candidate(passage, whole, lead))
+        # Each item under the lead-in of its level: "a. Provide training to users:" leads
+        # "1. ..." and "2. ...", not the "b. ..." after them.
+        leads: list[tuple[Sentence, str | None]] = []
+        for sentence, kind in items:
+            while leads and leads[-1][1] not in (None, kind):
+                leads.pop()
+            if leads and leads[-1][1] is None:
+                leads[-1] = (leads[-1][0], kind)
+            if sentence.text.rstrip().endswith(":"):
+                if len(sentence.text.strip()) >= min_chars:
+                    leads.append((sentence, None))
+                continue
+            item_lead = leads[-1][0] if leads else None
+            _, in_example = _read(passage, sentence, item_lead, in_example, min_chars, out)
+        lead = None  # the list's lead-ins end with it
     return out
+
+
+def _read(
+    passage: Passage,
+    sentence: Sentence,
+    lead: Sentence | None,
+    in_example: bool,
+    min_chars: int,
+    out: list[_Candidate],
+) -> tuple[Sentence | None, bool]:
+    """Add ``sentence`` to ``out`` if it can answer; the lead-in and example state after it."""
+    text = sentence.text.rstrip()
+    in_example = bool(EXAMPLE_SENTENCE.search(text)) or (
+        in_example and _CONTINUES_EXAMPLE.search(text) is not None
+    )
+    if text.endswith(":"):
+        # A lead-in long enough to quote; a heading ("Asset Impairments:") is not one.
+        return (sentence if len(text) >= min_chars else None), in_example
+    if _tabular(text):
+        return None, in_example  # a flattened table: its cells are read as cells
+    if len(text) >= min_chars or lead is not None:
+        out.append(_Candidate(passage, sentence, lead, example=in_example))
+    return lead, in_example
+
+
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\(?[a-z]\)|\(?\d{1,2}\)|[a-z]\.|\d{1,2}\.)[ \t]+(?=\S)")
+
+
+def _list_items(sentence: Sentence) -> list[tuple[Sentence, str | None]]:
+    """A list written as one sentence ("... users:\n a. As part of ...;\n b. When ...")
+    as its parts, each with the kind of its marker ("a.", "(a)", "1.", "(1)"; None for the
+    text before the first item, a lead-in when it ends with a colon), with offsets; no parts
+    when the sentence holds fewer than two items."""
+    text = sentence.text
+    found = list(_LIST_ITEM.finditer(text))
+    if len(found) < 2:
+        return []
+    starts = [m.start() for m in found]
+    kinds: list[str | None] = [None, *(_marker_kind(m.group(0)) for m in found)]
+    parts: list[tuple[Sentence, str | None]] = []
+    for begin, end, kind in zip([0, *starts], [*starts, len(text)], kinds, strict=True):
+        chunk = text[begin:end]
+        stripped = chunk.strip()
+        if not stripped:
+            continue
+        at = sentence.start + begin + len(chunk) - len(chunk.lstrip())
+        parts.append((Sentence(text=stripped, start=at, end=at + len(stripped)), kind))
+    return parts
+
+
+def _marker_kind(marker: str) -> str:
+    """A list marker's kind: letters or digits, with a dot or in parentheses."""
+    marker = marker.strip()
+    return ("num" if marker.strip("().")[:1].isdigit() else "alpha") + (
+        "." if marker.endswith(".") else ")"
+    )
+
+
+_CONTINUES_EXAMPLE = re.compile(
+    r"^\W*(?:however|but|similarly|likewise|conversely|by\s+contrast|alternatively|otherwise|"
+    r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead)\b"
+    r"|\bif\b[^.;]*\bwould\b",
+    re.IGNORECASE,
+)
+"""A sentence that goes on with the example before it: opened by a connective ("However,
+if ... $949 ...") or setting out another imagined case ("if ... would")."""
