@@ -713,7 +713,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "list",
             r"\bwhich\s+(?:\w+\s+)?\w+s\b|\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
-            r"\bwhat\s+\w+s\s+(?:are|were|does|do|did)\b",
+            r"\bwhat\s+\w+s\s+(?:are|were|does|do|did|must|should|shall|can|may|will)\b",
         ),
         (
             "amount",

@@ -395,3 +395,58 @@ class TestAnswerTypeAfterACase:
     def test_what_happens_asks_for_an_outcome(self) -> None:
         """ "What happens to the fee cap if ..." asks what follows, not for an amount."""
         assert answer_type("What happens to the fee cap if inflation is negative?") == "other"
+
+
+class TestSeveralAsks:
+    """A question asking several things gets one claim per ask, each the best for its words."""
+
+    POLICY = _section(
+        "aml",
+        "3.1 A customer who holds a senior public office must always be rated high risk. "
+        "3.2 The risk rating of a customer takes into account the country, the products and "
+        "the expected activity of the customer. "
+        "5.1 The file of a high-risk customer must be reviewed at least every 12 months. "
+        "5.2 The file of a low-risk customer must be reviewed at least every 60 months. "
+        "6.1 Onboarding records must be kept for 7 years after the relationship ends.",
+        "Customer due diligence policy",
+    )
+
+    def test_one_claim_per_ask(self) -> None:
+        """Three asks, three claims, in the order asked, each answering its own ask."""
+        question = (
+            "How often must the file of a high-risk customer be reviewed, and for how long "
+            "must onboarding records be kept after the relationship ends?"
+        )
+        drafted = _drafted(question, [self.POLICY])
+        assert [d[:3] for d in drafted] == ["5.1", "6.1"]
+
+    def test_one_ask_one_claim(self) -> None:
+        """A question with one ask and a case before it is not split at the case's comma."""
+        question = "When a customer holds a senior public office, what risk rating must it get?"
+        assert [d[:3] for d in _drafted(question, [self.POLICY])] == ["3.1"]
+
+
+class TestListsRead:
+    CONTROL = _section(
+        "tr",
+        "a. Give privacy training to staff (including contractors and temporary staff):\n"
+        "  1. Before they are granted access to customer records;\n"
+        "  2. Within 30 days after a change of the privacy rules; and\n"
+        "  3. Every year thereafter;\n"
+        "b. Keep the training records of each member of staff for five years;\n"
+        "c. Review the content of the training every year.",
+        "PT-9\nPrivacy Training",
+    )
+
+    def test_occasions_asked_are_the_items_together(self) -> None:
+        """ "When must staff be trained" is answered by the occasions under that lead-in,
+        together, and not by the items of another requirement of the same list."""
+        drafted = _drafted("When must staff be given privacy training under PT-9?", [self.CONTROL])
+        assert len(drafted) == 1
+        assert "1. Before they are granted" in drafted[0] and "3. Every year" in drafted[0]
+        assert "b. Keep" not in drafted[0]
+
+    def test_a_lead_in_leads_only_its_own_level(self) -> None:
+        """ "b. Keep the training records" is not drafted under "a. Give privacy training:"."""
+        drafted = _drafted("How long must training records be kept under PT-9?", [self.CONTROL])
+        assert drafted == ["b. Keep the training records of each member of staff for five years;"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
@@ -81,7 +81,55 @@ class ExtractiveGenerator:
         ranked = self._ranked(question, profile, evidence, avoid)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
+        if profile.multi_part:
+            by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid)
+            if by_ask is not None:
+                return by_ask
         return self._select(profile, ranked)
+
+    def _by_ask(
+        self,
+        question: str,
+        ranked: list[_Scored],
+        evidence: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        avoid: Sequence[str],
+    ) -> Draft | None:
+        """One claim per ask of a question asking several things ("what X, and how often Y"):
+        each the best candidate for that ask's own words, read with the whole question (so
+        "how often must it be repeated" still means the servicer's attempts). None when the
+        question does not split into two asks answered by different candidates."""
+        asks = _asks(question)
+        if len(asks) < 2:
+            return None
+        whole = {_key(candidate): score for score, candidate, _ in ranked}
+        chosen: list[_Candidate | _Cell | DerivedCandidate] = []
+        seen: set[tuple[object, ...]] = set()
+        for ask in asks:
+            profile = profile_question(ask, as_of=as_of)
+            if not profile.terms:
+                continue
+            own = self._ranked(ask, profile, evidence, avoid)
+            if isinstance(own, str):
+                continue
+            # Only what the whole question admits (its period, its subject) answers a part.
+            fitting = [
+                (score + 0.5 * whole[_key(c)], c)
+                for score, c, _ in own
+                if _key(c) in whole and score >= self.min_score
+            ]
+            if not fitting:
+                continue
+            fitting.sort(key=lambda item: (-item[0], *item[1].order))
+            best = fitting[0][1]
+            if _key(best) in seen:
+                continue  # one sentence answers this ask and an earlier one
+            seen.add(_key(best))
+            chosen.append(best)
+        if len(chosen) < 2:
+            return None
+        return Draft(claims=[c.claim() for c in chosen[: self.max_claims]])
 
     def _ranked(
         self,
@@ -160,6 +208,11 @@ class ExtractiveGenerator:
                 # negating something may state it ("will not change"), more surely one that
                 # negates what the question does.
                 score += 0.1 + (0.15 if asked_negated & negated else 0.0)
+            if candidate.items > 1:
+                if profile.multi_part or profile.answer_type in _LIST_TYPES:
+                    score += 0.1  # "which accounts", "on which occasions": the items together
+                else:
+                    score *= 0.85  # one thing asked: the item itself, not its list
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
@@ -189,6 +242,8 @@ class ExtractiveGenerator:
             # the claims so far do not.
             if claims and (not profile.multi_part or not (terms_of - covered)):
                 continue
+            if claims and not profile.hypothetical and getattr(chosen, "example", False):
+                continue  # an example beside the general answer is noise
             seen.add(key)
             covered |= terms_of
             claims.append(chosen.claim())
@@ -274,6 +329,68 @@ class ExtractiveGenerator:
         return out
 
 
+def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
+    """A candidate's identity across rankings: where it stands and what it says."""
+    return (*candidate.order, candidate.text)
+
+
+_WH = (
+    r"(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)|"
+    r"what|which|when|who|whom|whose|how|whether|why|where)\b"
+)
+_ASK_BREAK = re.compile(
+    r"\?\s+(?=\S)|;\s*|,\s*(?:(?:and|or)\s+)?(?=" + _WH + r")|,\s*(?:and|or)\s+"
+    r"(?=(?:is|are|does|do|must|can|may)\b)|\s+and\s+(?=" + _WH + r")",
+    re.IGNORECASE,
+)
+_CASE_CLAUSE = re.compile(
+    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\s+"
+    r"(?!(?:is|are|was|were|does|do|did|must|can|may|will|should|shall|has|have)\b)",
+    re.IGNORECASE,
+)
+"""The opening of a clause setting out a case ("When a creditor collects race data, ..."),
+not an ask of its own."""
+_ASK_START = re.compile(
+    r"^\W*(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)\b|"
+    r"(?:what|which|when|who|whom|whose|how|why|where|whether|is|are|was|were|does|do|did|"
+    r"must|can|could|may|might|will|would|should|shall|has|have|had|list|name|state|give|"
+    r"describe|explain)\b)",
+    re.IGNORECASE,
+)
+"""How an ask opens: a question word (after a preposition or not), an auxiliary, or a request."""
+_LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
+
+
+def _asks(question: str) -> list[str]:
+    """The several things a question asks: "What X, and how often Y?" -> "What X", "how
+    often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
+    listed = _LISTED_ASKS.match(question.strip())
+    if listed:
+        parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
+    else:
+        parts = _ASK_BREAK.split(question)
+        if len(parts) > 1 and (_CASE_CLAUSE.match(parts[0]) or not _ASK_START.match(parts[0])):
+            # A case ("When a creditor collects race data, what ...") or a scene ("Under
+            # Regulation X as amended in 2018, by when ...") belongs to the ask after it.
+            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
+    # An ask of fewer than two words of its own ("For which accounts and which kind of access
+    # does IA-2(1) require ...", "..., and when?") shares the words of the ask next to it.
+    asks: list[str] = []
+    pending = ""
+    for part in (p.strip(" ,;?") for p in parts):
+        if not part:
+            continue
+        part = f"{pending} {part}".strip() if pending else part
+        if len(terms(part)) < 2:
+            pending = part
+            continue
+        pending = ""
+        asks.append(part)
+    if pending and asks:
+        asks[-1] = f"{asks[-1]} {pending}"
+    return asks
+
+
 DERIVED_BONUS = 0.3
 """What answering the asked computation adds to a derived answer's score over its operands'
 cells (a stated figure of the same row scores as a cell, so it wins only by fitting better)."""
@@ -300,6 +417,9 @@ def _cell_score(
 
 _Scored = tuple[float, "_Candidate | _Cell | DerivedCandidate", set[frozenset[str]]]
 """A candidate answer with its score and the question's units it matches."""
+
+_LIST_TYPES = frozenset({"list", "date"})
+"""Answer types a list answers whole: "which accounts", "when" (on which occasions)."""
 
 _TABLE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 
@@ -354,12 +474,20 @@ class _Candidate:
     example: bool = False
     """Whether the sentence gives an example or goes on with the one before it ("For example,
     ... $950 ... $1,000. However, if ... $949 ..."): it answers a question about that case."""
+    more: tuple[Sentence, ...] = ()
+    """The further items of a list drafted together, after ``sentence`` (its first)."""
+    items: int = 0
+    """How many list items the claim states (a list read whole; 0 for a plain sentence)."""
+
+    @property
+    def parts(self) -> list[Sentence]:
+        """What the claim quotes: the lead-in when it has one, the sentence, further items."""
+        return [*([self.lead] if self.lead is not None else []), self.sentence, *self.more]
 
     @property
     def text(self) -> str:
         """The claim's text: the sentence, after its lead-in when it has one."""
-        parts = [self.lead, self.sentence] if self.lead is not None else [self.sentence]
-        return " ".join(part.text for part in parts)
+        return " ".join(part.text for part in self.parts)
 
     @property
     def order(self) -> tuple[str, str, int]:
@@ -367,8 +495,10 @@ class _Candidate:
 
     def claim(self) -> Claim:
         passage = self.passage
-        parts = [self.lead, self.sentence] if self.lead is not None else [self.sentence]
+        parts = self.parts
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{self.sentence.start}"
+        if self.more:
+            where += f"+{len(self.more)}"
         claim_id = "c-" + sha256_hex(where)[:10]
         return Claim(
             claim_id=claim_id,
@@ -453,25 +583,59 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
         if not items:
             lead, in_example = _read(passage, whole, lead, in_example, min_chars, out)
             continue
-        if not _tabular(whole.text):
-            # The list read whole as well: it answers a question about all its items.
-            out.append(_Candidate(passage, whole, lead))
+        count = sum(kind is not None for _, kind in items)
+        nested = any(kind is not None and p.text.rstrip().endswith(":") for p, kind in items)
+        if not nested and not _tabular(whole.text):
+            # The list read whole as well: it answers a question about all its items (a list
+            # of several lead-ins is several requirements, each read with its own items).
+            out.append(_Candidate(passage, whole, lead, items=count))
         # Each item under the lead-in of its level: "a. Provide training to users:" leads
-        # "1. ..." and "2. ...", not the "b. ..." after them.
-        leads: list[tuple[Sentence, str | None]] = []
+        # "1. ..." and "2. ...", not the "b. ..." after them; a lead-in's items are also
+        # read together ("a. ...: 1. ...; 2. ...", the occasions a question on "when" asks).
+        leads: list[_Level] = []
         for sentence, kind in items:
-            while leads and leads[-1][1] not in (None, kind):
-                leads.pop()
-            if leads and leads[-1][1] is None:
-                leads[-1] = (leads[-1][0], kind)
+            while leads and leads[-1].kind not in (None, kind):
+                _group(passage, leads.pop(), count, out)
+            if leads and leads[-1].kind is None:
+                leads[-1].kind = kind
             if sentence.text.rstrip().endswith(":"):
                 if len(sentence.text.strip()) >= min_chars:
-                    leads.append((sentence, None))
+                    leads.append(_Level(sentence))
                 continue
-            item_lead = leads[-1][0] if leads else None
+            item_lead = leads[-1].lead if leads else None
+            before = len(out)
             _, in_example = _read(passage, sentence, item_lead, in_example, min_chars, out)
+            if leads and len(out) > before:
+                leads[-1].items.append(sentence)
+        while leads:
+            _group(passage, leads.pop(), count, out)
         lead = None  # the list's lead-ins end with it
     return out
+
+
+@dataclass
+class _Level:
+    """A lead-in of a list, the kind of marker of its items and its items so far."""
+
+    lead: Sentence
+    kind: str | None = None
+    items: list[Sentence] = field(default_factory=list)
+
+
+def _group(passage: Passage, level: _Level, listed: int, out: list[_Candidate]) -> None:
+    """Add a lead-in's items read together, when they are several but not the whole list
+    (which is a candidate already) and short enough to be one claim."""
+    if len(level.items) < 2 or len(level.items) >= listed:
+        return
+    group = _Candidate(
+        passage,
+        level.items[0],
+        level.lead,
+        more=tuple(level.items[1:]),
+        items=len(level.items),
+    )
+    if not _tabular(group.text):
+        out.append(group)
 
 
 def _read(
