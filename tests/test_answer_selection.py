@@ -397,6 +397,29 @@ class TestAnswerTypeAfterACase:
         assert answer_type("What happens to the fee cap if inflation is negative?") == "other"
 
 
+class TestBoundsAsked:
+    NOTICES = _section(
+        "notices",
+        "If an account is less than 60 days overdue at the end of a review period, the "
+        "reminder must be sent again no later than 30 days after that period ends. If an "
+        "account is 60 days or more overdue at the end of a review period, the reminder must "
+        "be sent again no later than 10 days after that period ends.",
+        "Reminders\nRepeat reminders",
+    )
+
+    @pytest.mark.parametrize(
+        ("question", "expected"),
+        [
+            ("When must the reminder be re-sent for an account 60+ days overdue?", "10 days"),
+            ("When is the reminder re-sent if an account is under 60 days overdue?", "30 days"),
+        ],
+    )
+    def test_the_case_on_the_asked_side_of_a_figure(self, question: str, expected: str) -> None:
+        """ "60 or more days" and "less than 60 days" are two cases: the asked one answers."""
+        (drafted,) = _drafted(question, [self.NOTICES])
+        assert expected in drafted
+
+
 class TestSeveralAsks:
     """A question asking several things gets one claim per ask, each the best for its words."""
 

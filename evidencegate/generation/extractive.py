@@ -156,6 +156,9 @@ class ExtractiveGenerator:
         weights = idf_weights(profile.terms, sentence_terms)
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
+        asked_bounds = {
+            n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
+        }
         named = {t for n in profile.names for t in terms(n)}
         focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
@@ -203,6 +206,11 @@ class ExtractiveGenerator:
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * covered_share(focus, s_terms)
+            for number, bound in asked_bounds.items():
+                bounded = _bound(candidate.text, number)
+                if bounded is not None:
+                    # "45 or more days delinquent" is another case than "less than 45 days".
+                    score = score + 0.1 if bounded == bound else score * 0.6
             if profile.negated_case and (negated := _negated(candidate.text)):
                 # "if the CPI-W does not increase" asks for the negated case: a sentence
                 # negating something may state it ("will not change"), more surely one that
@@ -562,6 +570,33 @@ def _name_fit(name: str, candidate: _Candidate) -> float:
     if family and label.startswith(family.group(1)):
         return 0.0  # a cross-reference from another part of the same control
     return 1.0
+
+
+_AT_LEAST = (
+    r"(?:(?:no|not)\s+(?:less|fewer|earlier|shorter|lower)|(?<!no\s)(?<!not\s)(?:more|greater|"
+    r"longer|later|higher)|above|over|exceed\w*|in\s+excess|at\s+least|minimum)"
+)
+_AT_MOST = (
+    r"(?:(?:no|not)\s+(?:more|greater|later|longer|higher)|(?<!no\s)(?<!not\s)(?:less|fewer|"
+    r"shorter|earlier|lower)|below|under|up\s+to|at\s+most|maximum|within)"
+)
+
+
+def _bound(text: str, number: str) -> str | None:
+    """Whether ``text`` bounds ``number`` from below ("45 days or more", "more than $5,000",
+    "45+") or from above ("less than 45 days", "no later than 30 days", "up to $100"):
+    ``"min"``, ``"max"`` or None."""
+    flat = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    figure = r"(?:US)?[$€£]?\s?" + re.escape(number) + r"(?![\d.,]\d)"
+    for bound, words in (("min", _AT_LEAST), ("max", _AT_MOST)):
+        if re.search(
+            rf"\b{words}\s+(?:than\s+|of\s+|to\s+)?{figure}|(?<![\d.]){figure}\+|"
+            rf"(?<![\d.]){figure}\s+(?:[\w-]+\s+){{0,2}}?or\s+{words}\b",
+            flat,
+            re.IGNORECASE,
+        ):
+            return bound
+    return None
 
 
 def _negated(text: str) -> set[str]:
