@@ -443,6 +443,13 @@ class TestSeveralAsks:
         drafted = _drafted(question, [self.POLICY])
         assert [d[:3] for d in drafted] == ["5.1", "6.1"]
 
+    def test_terse_asks_joined_by_a_plus(self) -> None:
+        """ "review frequency for high-risk files + how long onboarding records are kept": each
+        ask its own answer, though the second ask's words also fit the first ask's sentence."""
+        question = "review frequency for high-risk files + how long onboarding records are kept"
+        drafted = _drafted(question, [self.POLICY])
+        assert [d[:3] for d in drafted] == ["5.1", "6.1"]
+
     def test_one_ask_one_claim(self) -> None:
         """A question with one ask and a case before it is not split at the case's comma."""
         question = "When a customer holds a senior public office, what risk rating must it get?"

@@ -81,10 +81,9 @@ class ExtractiveGenerator:
         ranked = self._ranked(question, profile, evidence, avoid)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
-        if profile.multi_part:
-            by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid)
-            if by_ask is not None:
-                return by_ask
+        by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid)
+        if by_ask is not None:
+            return by_ask
         return self._select(profile, ranked)
 
     def _by_ask(
@@ -104,20 +103,25 @@ class ExtractiveGenerator:
         if len(asks) < 2:
             return None
         whole = {_key(candidate): score for score, candidate, _ in ranked}
-        chosen: list[_Candidate | _Cell | DerivedCandidate] = []
-        seen: set[tuple[object, ...]] = set()
+        rankings: list[list[_Scored]] = []
         for ask in asks:
             profile = profile_question(ask, as_of=as_of)
-            if not profile.terms:
-                continue
-            own = self._ranked(ask, profile, evidence, avoid)
-            if isinstance(own, str):
-                continue
+            own = self._ranked(ask, profile, evidence, avoid) if profile.terms else []
             # Only what the whole question admits (its period, its subject) answers a part.
+            rankings.append(
+                [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
+            )
+        # Each ask's own best answer is left to that ask: the context the whole question lends
+        # one ask must not hand it the answer to another ("deadline ... + how long we keep").
+        own_best = [_key(ranking[0][1]) if ranking else None for ranking in rankings]
+        chosen: list[_Candidate | _Cell | DerivedCandidate] = []
+        seen: set[tuple[object, ...]] = set()
+        for at, ranking in enumerate(rankings):
+            others = {k for j, k in enumerate(own_best) if j != at and k != own_best[at]}
             fitting = [
                 (score + 0.5 * whole[_key(c)], c)
-                for score, c, _ in own
-                if _key(c) in whole and score >= self.min_score
+                for score, c, _ in ranking
+                if score >= self.min_score and _key(c) not in others
             ]
             if not fitting:
                 continue
@@ -347,7 +351,7 @@ _WH = (
     r"what|which|when|who|whom|whose|how|whether|why|where)\b"
 )
 _ASK_BREAK = re.compile(
-    r"\?\s+(?=\S)|;\s*|,\s*(?:(?:and|or)\s+)?(?=" + _WH + r")|,\s*(?:and|or)\s+"
+    r"\?\s+(?=\S)|;\s*|\s+\+\s+|,\s*(?:(?:and|or)\s+)?(?=" + _WH + r")|,\s*(?:and|or)\s+"
     r"(?=(?:is|are|does|do|must|can|may)\b)|\s+and\s+(?=" + _WH + r")",
     re.IGNORECASE,
 )
@@ -366,6 +370,12 @@ _ASK_START = re.compile(
     re.IGNORECASE,
 )
 """How an ask opens: a question word (after a preposition or not), an auxiliary, or a request."""
+_SCENE = re.compile(
+    r"^\W*(?:under|in|per|according\s+to|as\s+of|with|for|within|by|during|regarding|about|"
+    r"on|at|from|after|before)\b",
+    re.IGNORECASE,
+)
+"""How a phrase setting the scene opens ("Under Regulation X as amended in 2018, ...")."""
 _LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
 
 
@@ -377,7 +387,10 @@ def _asks(question: str) -> list[str]:
         parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
     else:
         parts = _ASK_BREAK.split(question)
-        if len(parts) > 1 and (_CASE_CLAUSE.match(parts[0]) or not _ASK_START.match(parts[0])):
+        opening = parts[0].rsplit(": ", 1)[-1]  # "A gift of $120: may I accept it, and ..."
+        if len(parts) > 1 and (
+            _CASE_CLAUSE.match(opening) or (_SCENE.match(opening) and not _ASK_START.match(opening))
+        ):
             # A case ("When a creditor collects race data, what ...") or a scene ("Under
             # Regulation X as amended in 2018, by when ...") belongs to the ask after it.
             parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
@@ -553,6 +566,8 @@ def _tabular(text: str) -> bool:
     return len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens))
 
 
+_SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
+""""Section 1024.33(a)" is "§ 1024.33(a)"."""
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
 
 
@@ -561,9 +576,10 @@ def _name_fit(name: str, candidate: _Candidate) -> float:
     title) or the sentence names it; 0 when only the sentence does, as a cross-reference from
     a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
     passage = candidate.passage
-    if names_in(name, passage.context):
+    name = _SECTION_WORD.sub("§ ", name)
+    if names_in(name, _SECTION_WORD.sub("§ ", passage.context)):
         return 1.0
-    if not names_in(name, candidate.text):
+    if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
         return 0.0
     family = _ENHANCEMENT.match(name.strip())
     label = (passage.label or passage.context.partition("\n")[0]).strip()
@@ -683,7 +699,7 @@ def _read(
 ) -> tuple[Sentence | None, bool]:
     """Add ``sentence`` to ``out`` if it can answer; the lead-in and example state after it."""
     text = sentence.text.rstrip()
-    in_example = bool(EXAMPLE_SENTENCE.search(text)) or (
+    in_example = bool(EXAMPLE_SENTENCE.search(text) or _ASSUMING.match(text)) or (
         in_example and _CONTINUES_EXAMPLE.search(text) is not None
     )
     if text.endswith(":"):
@@ -729,6 +745,8 @@ def _marker_kind(marker: str) -> str:
     )
 
 
+_ASSUMING = re.compile(r"^\W*(?:assuming|supposing|imagine|say)\b", re.IGNORECASE)
+"""An example opening with the case it assumes ("Assuming it is not a leap year, ...")."""
 _CONTINUES_EXAMPLE = re.compile(
     r"^\W*(?:however|but|similarly|likewise|conversely|by\s+contrast|alternatively|otherwise|"
     r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead)\b"
