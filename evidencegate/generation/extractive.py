@@ -50,7 +50,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@2"
+    component_id = "generator:extractive@3"
 
     def __init__(
         self,
