@@ -450,6 +450,11 @@ class TestSeveralAsks:
         drafted = _drafted(question, [self.POLICY])
         assert [d[:3] for d in drafted] == ["5.1", "6.1"]
 
+    def test_listed_givens_are_not_asks(self) -> None:
+        """ "example: $100 payment, $10 fee -> refund?" lists what it gives, and asks one thing."""
+        question = "high-risk file example: 12 months since review, $100 fee -> review due?"
+        assert len(_drafted(question, [self.POLICY])) <= 1
+
     def test_one_ask_one_claim(self) -> None:
         """A question with one ask and a case before it is not split at the case's comma."""
         question = "When a customer holds a senior public office, what risk rating must it get?"

@@ -383,7 +383,9 @@ def _asks(question: str) -> list[str]:
     """The several things a question asks: "What X, and how often Y?" -> "What X", "how
     often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
     listed = _LISTED_ASKS.match(question.strip())
-    if listed:
+    if listed and not re.search(r"\d|->|=>", listed.group("asks")):
+        # Items stating figures ("$100 transfer, $10 fee, ... -> refund?") are what the
+        # question gives, not what it asks.
         parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
     else:
         parts = _ASK_BREAK.split(question)
