@@ -451,8 +451,12 @@ class TestSeveralAsks:
         assert [d[:3] for d in drafted] == ["5.1", "6.1"]
 
     def test_listed_givens_are_not_asks(self) -> None:
-        """ "example: $100 payment, $10 fee -> refund?" lists what it gives, and asks one thing."""
-        question = "high-risk file example: 12 months since review, $100 fee -> review due?"
+        """A list of givens after a colon ("example: $100 payment, $10 fee -> refund?") asks
+        one thing: its givens do not each get a claim."""
+        question = (
+            "customer example: high-risk file last reviewed 12 months ago, onboarding records "
+            "kept 7 years -> anything due?"
+        )
         assert len(_drafted(question, [self.POLICY])) <= 1
 
     def test_one_ask_one_claim(self) -> None:
