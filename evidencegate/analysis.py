@@ -262,8 +262,10 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
-        if _DEFINED_PARAMETER.get(self.answer_type, _NEVER).search(text):
-            return True  # "within [Assignment: organization-defined time period]"
+        if _PARAMETER.search(text):
+            return (
+                True  # "[Assignment: organization-defined time period]": the organization sets it
+            )
         # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
         text = _IDENTIFIER.sub(" ", _without_given(text, self.numbers))
         if self.time_unit is not None and not re.search(
@@ -284,22 +286,6 @@ class QuestionProfile:
                 )
             )
         return has_figure(text, self.wants_figure, self.answer_type)
-
-
-_NEVER = re.compile(r"(?!)")
-_DEFINED_PARAMETER = {
-    kind: re.compile(
-        r"\[(?:Assignment|Selection)[^\]]*?organization-defined[^\]]*?\b(?:" + words + r")",
-        re.IGNORECASE,
-    )
-    for kind, words in (
-        ("duration", r"time|period|frequency|interval|duration|hours?|days?|minutes?|months?"),
-        ("date", r"time|period|frequency|interval|events?|conditions?|circumstances?"),
-        ("count", r"number|quantity"),
-    )
-}
-"""A figure a control leaves to the organization ("after [Assignment: organization-defined
-time period]"): the control's answer to "how long", "when" or "how many" is that parameter."""
 
 
 def idf_weights(vocabulary: Iterable[str], documents: Sequence[Iterable[str]]) -> dict[str, float]:
@@ -911,6 +897,14 @@ _COUNT_WORD = re.compile(
     r"both|single|one)\s+(?:[a-z-]+\s+){0,3}[a-z-]+s\b",
     re.IGNORECASE,
 )
+_PARAMETER = re.compile(
+    r"\[\s*(?:Assignment|Selection)(?:\s*\(one or more\))?\s*:[^\]]*\]|"
+    r"\b(?:organization|organisation|entity)-defined\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:time\s+period|period|frequency|number|amount|value|threshold|limit|days?|hours?|minutes?)\b",
+    re.IGNORECASE,
+)
+"""A figure a control leaves to the organization: NIST's "[Assignment: organization-defined time
+period]" answers "how long" by saying who sets it, not with a number."""
 _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 

@@ -223,8 +223,13 @@ class ExtractiveGenerator:
             if candidate.items > 1:
                 if profile.multi_part or profile.answer_type in _LIST_TYPES:
                     score += 0.1  # "which accounts", "on which occasions": the items together
-                else:
-                    score *= 0.85  # one thing asked: the item itself, not its list
+                elif profile.wants_figure:
+                    # A figure asked: the item stating it, not its list ("how quickly must
+                    # patches be installed"); the items together when several state one (the
+                    # occasions and frequency of training).
+                    stating = sum(profile.states_figure(i.text) for i in candidate.listed)
+                    if stating < 2:
+                        score *= 0.85
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
@@ -503,6 +508,13 @@ class _Candidate:
     """How many list items the claim states (a list read whole; 0 for a plain sentence)."""
 
     @property
+    def listed(self) -> list[Sentence]:
+        """The list items the claim states."""
+        if self.more:
+            return [self.sentence, *self.more]
+        return [part for part, kind in _list_items(self.sentence) if kind is not None]
+
+    @property
     def parts(self) -> list[Sentence]:
         """What the claim quotes: the lead-in when it has one, the sentence, further items."""
         return [*([self.lead] if self.lead is not None else []), self.sentence, *self.more]
@@ -659,6 +671,8 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
             before = len(out)
             _, in_example = _read(passage, sentence, item_lead, in_example, min_chars, out)
             if leads and len(out) > before:
+                if not leads[-1].items:
+                    leads[-1].first = before
                 leads[-1].items.append(sentence)
         while leads:
             _group(passage, leads.pop(), count, out)
@@ -673,6 +687,8 @@ class _Level:
     lead: Sentence
     kind: str | None = None
     items: list[Sentence] = field(default_factory=list)
+    first: int = 0
+    """Where the first item stands among the candidates (its group goes before it)."""
 
 
 def _group(passage: Passage, level: _Level, listed: int, out: list[_Candidate]) -> None:
@@ -688,7 +704,9 @@ def _group(passage: Passage, level: _Level, listed: int, out: list[_Candidate]) 
         items=len(level.items),
     )
     if not _tabular(group.text):
-        out.append(group)
+        # Before its first item: on a tie (a question on "when" that every item answers) the
+        # items together, as the earlier candidate, are drafted.
+        out.insert(level.first, group)
 
 
 def _read(
