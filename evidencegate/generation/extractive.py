@@ -102,12 +102,16 @@ class ExtractiveGenerator:
         asks = _asks(question)
         if len(asks) < 2:
             return None
-        whole = {_key(candidate): score for score, candidate, _ in ranked}
+        if not isinstance(ranked[0][1], _Candidate):
+            return None  # answered from tables: their rows are matched to the asks as cells
+        # Only sentences the whole question admits (its period, its subject) answer a part.
+        whole = {_key(c): score for score, c, _ in ranked if isinstance(c, _Candidate)}
         rankings: list[list[_Scored]] = []
+        profiles: list[QuestionProfile] = []
         for ask in asks:
             profile = profile_question(ask, as_of=as_of)
             own = self._ranked(ask, profile, evidence, avoid) if profile.terms else []
-            # Only what the whole question admits (its period, its subject) answers a part.
+            profiles.append(profile)
             rankings.append(
                 [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
             )
@@ -127,6 +131,8 @@ class ExtractiveGenerator:
                 continue
             fitting.sort(key=lambda item: (-item[0], *item[1].order))
             best = fitting[0][1]
+            if profiles[at].wants_figure and not profiles[at].states_figure(best.text):
+                return None  # an ask for a figure no sentence states: not every part answered
             if _key(best) in seen:
                 continue  # one sentence answers this ask and an earlier one
             seen.add(_key(best))
