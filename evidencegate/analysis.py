@@ -300,7 +300,8 @@ class QuestionProfile:
             return (
                 True  # "[Assignment: organization-defined time period]": the organization sets it
             )
-        text = _without_given(text, self.numbers)
+        # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
+        text = _IDENTIFIER.sub(" ", _without_given(text, self.numbers))
         if self.time_unit is not None and not re.search(
             _NUMBER_WORD
             + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?"
@@ -855,7 +856,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "list",
             r"\bwhich\s+(?:\w+\s+)?\w+s\b|\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
-            r"\bwhat\s+\w+s\s+(?:are|were|does|do|did)\b",
+            r"\bwhat\s+\w+s\s+(?:are|were|does|do|did|must|should|shall|can|may|will)\b",
         ),
         (
             "amount",
@@ -878,7 +879,15 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
 
 
 def answer_type(question: str) -> AnswerType:
-    """The kind of answer a question asks for, by the first matching rule (most specific first)."""
+    """The kind of answer a question asks for, by the first matching rule (most specific first).
+
+    A case the question opens with ("If a lease was signed above the limit, is it ...", "When
+    a creditor collects race data, what option ...") sets the scene; the question is the
+    clause after it.
+    """
+    question = _LEADING_CASE.sub("", question, count=1)
+    if _CONSEQUENCE.search(question):
+        return "other"  # "what happens to the threshold if ...": an outcome, not a figure
     for kind, pattern in _TYPE_RULES:
         if pattern.search(question):
             if kind == "comparison" and _YES_NO.search(question) and not _PERIODIC.search(question):
@@ -890,6 +899,14 @@ def answer_type(question: str) -> AnswerType:
 
 
 _YES_NO = next(p for k, p in _TYPE_RULES if k == "yes_no")
+_LEADING_CASE = re.compile(
+    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b[^,;?]{3,},\s*"
+    r"(?=(?:what|which|who|how|when|where|why|is|are|was|were|does|do|did|may|can|could|must|"
+    r"should|will|would|has|have|had|shall)\b)",
+    re.IGNORECASE,
+)
+"""A clause setting out the case a question asks about, before the question word."""
+_CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
 _PERIODIC = re.compile(
     r"\b(?:19|20)\d\d\b|\b(?:year|quarter|fiscal|FY\d*|annual|prior|previous)\b", re.IGNORECASE
 )

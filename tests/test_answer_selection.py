@@ -10,6 +10,7 @@ import pytest
 from conftest import shared_path
 from store_schemas import write_schema_1_store
 
+from evidencegate.analysis import answer_type, profile_question
 from evidencegate.contracts import Outcome, Passage
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.retrieval import fuse_rankings
@@ -250,3 +251,241 @@ class TestCriticAsksForTheAnswer:
         assert any(f.startswith("case: ") for f in self._missing(stated, question))
         negated = "If the CPI-W does not increase, the threshold amount does not change."
         assert not any(f.startswith("case: ") for f in self._missing(negated, question))
+
+
+def _section(pid: str, text: str, context: str = "") -> Passage:
+    """A passage of its own page, read under the heading path ``context``."""
+    return Passage(
+        passage_id=pid,
+        doc_id=f"DOC-{pid}",
+        version="1",
+        page=1,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        context=context,
+    )
+
+
+def _drafted(question: str, passages: list[Passage], as_of: dt.date = AS_OF) -> list[str]:
+    draft = ExtractiveGenerator().draft(question, passages, as_of=as_of)
+    return [c.text for c in draft.claims]
+
+
+class TestSentenceSelection:
+    """Which sentence of the evidence answers: the period asked, not an example; the control
+    asked, not its neighbour; the list item asked, with its lead-in."""
+
+    FEES = _section(
+        "fees",
+        "The filing ceiling is adjusted effective January 1 of each year by any annual "
+        "percentage increase in the price index. Any increase in the filing ceiling will be "
+        "rounded to the nearest $100 increment. For example, if the annual percentage increase "
+        "in the price index would result in a $950 increase in the filing ceiling, the filing "
+        "ceiling will be increased by $1,000. However, if the annual percentage increase in the "
+        "price index would result in a $949 increase in the filing ceiling, the filing ceiling "
+        "will be increased by $900.",
+        "Filing ceiling\nAnnual adjustment",
+    )
+    YEARS = _section(
+        "years",
+        "From January 1, 2020 through December 31, 2020, the filing ceiling is $31,200. "
+        "From January 1, 2021 through December 31, 2021, the filing ceiling is $31,900.",
+        "Filing ceiling\nAmounts by year",
+    )
+
+    def test_the_sentence_stating_the_asked_year(self) -> None:
+        """A year named in passing ("this year (2021)") is answered by the sentence whose stated
+        period covers it: it speaks of that year, as an example's "annual" does not."""
+        question = "Above what total is a filing not covered this year (2021)?"
+        assert _drafted(question, [self.FEES, self.YEARS], dt.date(2021, 5, 1)) == [
+            "From January 1, 2021 through December 31, 2021, the filing ceiling is $31,900."
+        ]
+
+    def test_a_sentence_going_on_with_an_example_is_part_of_it(self) -> None:
+        """ "However, if ... would result in a $949 increase" goes on with the example before
+        it, so it does not answer the general question either."""
+        question = "By how much is the filing ceiling increased each year?"
+        drafted = _drafted(question, [self.FEES, self.YEARS], dt.date(2021, 5, 1))
+        assert drafted and not any("$949" in d or "$950" in d for d in drafted)
+
+    def test_an_organization_defined_period_answers_how_long(self) -> None:
+        """A control leaving the period to the organization answers "how long" with that
+        parameter, rather than with guidance that talks about periods."""
+        control = _section(
+            "sc",
+            "Terminate a remote session after [Assignment: organization-defined time period] "
+            "of inactivity. Organizations consider the risk of the session when they choose "
+            "the time period after which idle remote sessions are ended.",
+            "XS-10\nRemote Session Termination",
+        )
+        question = "How long can a remote session stay idle before XS-10 requires ending it?"
+        drafted = _drafted(question, [control])
+        assert drafted and drafted[0].startswith("Terminate a remote session")
+        profile = profile_question(question, as_of=AS_OF)
+        assert profile.states_figure(control.text.split(". ")[0])
+
+    def test_the_asked_enhancement_not_a_cross_reference_from_its_neighbour(self) -> None:
+        """A question on XQ-7(2) is answered from XQ-7(2), not from XQ-7(9) citing it."""
+        asked = _section(
+            "e2",
+            "The system locks an account after three consecutive failed sign-in attempts.",
+            "XQ-7(2)\nSign-in Controls\nAccount Lockout",
+        )
+        neighbour = _section(
+            "e9",
+            "Locking accounts after failed sign-in attempts (see XQ-7(2)) also protects "
+            "accounts of administrators after failed sign-in attempts.",
+            "XQ-7(9)\nSign-in Controls\nAdministrator Accounts",
+        )
+        question = "Under XQ-7(2), when is an account locked after failed sign-in attempts?"
+        assert _drafted(question, [neighbour, asked]) == [asked.text]
+
+    def test_a_list_item_with_its_lead_in(self) -> None:
+        """A long list written as one sentence is read item by item: the asked item is drafted
+        after its lead-in, and both are quoted as they stand."""
+        items = [
+            f"  {letter}. {text};"
+            for letter, text in zip(
+                "abcdef",
+                [
+                    "Keep an inventory of every vendor that processes customer records and of "
+                    "the records each vendor holds on behalf of the organization",
+                    "Review the security terms of each vendor contract before the contract is "
+                    "signed and whenever the contract is renewed or materially changed",
+                    "Notify customers within 72 hours of learning that a vendor lost customer "
+                    "records, stating which records were lost and what the customer can do",
+                    "Train staff who manage vendors on the handling of customer records at "
+                    "least once a year and keep a record of who completed the training",
+                    "Test the vendor incident process in an exercise at least once a year and "
+                    "record the lessons learned from each exercise in the vendor register",
+                    "Report vendor incidents to the board in the quarterly risk report",
+                ],
+                strict=True,
+            )
+        ]
+        text = "The organization must, for its vendors:\n" + "\n".join(items)
+        assert len(text) > 600
+        passage = _section("vendors", text, "VM-3\nVendor Management")
+        question = "Within how many hours must customers be told that a vendor lost their records?"
+        draft = ExtractiveGenerator().draft(question, [passage], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert claim.text.startswith("The organization must, for its vendors: c. Notify")
+        assert [c.quote for c in claim.citations] == [
+            "The organization must, for its vendors:",
+            items[2].strip(),
+        ]
+        for citation in claim.citations:
+            assert citation.quote in text
+
+
+class TestAnswerTypeAfterACase:
+    def test_a_yes_no_question_after_its_case(self) -> None:
+        """ "If ..., is the landlord allowed ...?" asks yes or no, whatever words the case uses."""
+        question = "If a tenant pays the rent late, is the landlord allowed to keep the deposit?"
+        assert answer_type(question) == "yes_no"
+
+    def test_the_when_of_a_case_is_not_a_date_question(self) -> None:
+        """ "When a customer asks ..., what must the bank send?" does not ask for a date."""
+        assert answer_type("When a customer asks for old statements, what must the bank send?") != (
+            "date"
+        )
+        assert answer_type("When must the annual report be filed?") == "date"
+
+    def test_what_happens_asks_for_an_outcome(self) -> None:
+        """ "What happens to the fee cap if ..." asks what follows, not for an amount."""
+        assert answer_type("What happens to the fee cap if inflation is negative?") == "other"
+
+
+class TestBoundsAsked:
+    NOTICES = _section(
+        "notices",
+        "If an account is less than 60 days overdue at the end of a review period, the "
+        "reminder must be sent again no later than 30 days after that period ends. If an "
+        "account is 60 days or more overdue at the end of a review period, the reminder must "
+        "be sent again no later than 10 days after that period ends.",
+        "Reminders\nRepeat reminders",
+    )
+
+    @pytest.mark.parametrize(
+        ("question", "expected"),
+        [
+            ("When must the reminder be re-sent for an account 60+ days overdue?", "10 days"),
+            ("When is the reminder re-sent if an account is under 60 days overdue?", "30 days"),
+        ],
+    )
+    def test_the_case_on_the_asked_side_of_a_figure(self, question: str, expected: str) -> None:
+        """ "60 or more days" and "less than 60 days" are two cases: the asked one answers."""
+        (drafted,) = _drafted(question, [self.NOTICES])
+        assert expected in drafted
+
+
+class TestSeveralAsks:
+    """A question asking several things gets one claim per ask, each the best for its words."""
+
+    POLICY = _section(
+        "aml",
+        "3.1 A customer who holds a senior public office must always be rated high risk. "
+        "3.2 The risk rating of a customer takes into account the country, the products and "
+        "the expected activity of the customer. "
+        "5.1 The file of a high-risk customer must be reviewed at least every 12 months. "
+        "5.2 The file of a low-risk customer must be reviewed at least every 60 months. "
+        "6.1 Onboarding records must be kept for 7 years after the relationship ends.",
+        "Customer due diligence policy",
+    )
+
+    def test_one_claim_per_ask(self) -> None:
+        """Three asks, three claims, in the order asked, each answering its own ask."""
+        question = (
+            "How often must the file of a high-risk customer be reviewed, and for how long "
+            "must onboarding records be kept after the relationship ends?"
+        )
+        drafted = _drafted(question, [self.POLICY])
+        assert [d[:3] for d in drafted] == ["5.1", "6.1"]
+
+    def test_terse_asks_joined_by_a_plus(self) -> None:
+        """ "review frequency for high-risk files + how long onboarding records are kept": each
+        ask its own answer, though the second ask's words also fit the first ask's sentence."""
+        question = "review frequency for high-risk files + how long onboarding records are kept"
+        drafted = _drafted(question, [self.POLICY])
+        assert [d[:3] for d in drafted] == ["5.1", "6.1"]
+
+    def test_listed_givens_are_not_asks(self) -> None:
+        """A list of givens after a colon ("example: $100 payment, $10 fee -> refund?") asks
+        one thing: its givens do not each get a claim."""
+        question = (
+            "customer example: high-risk file last reviewed 12 months ago, onboarding records "
+            "kept 7 years -> anything due?"
+        )
+        assert len(_drafted(question, [self.POLICY])) <= 1
+
+    def test_one_ask_one_claim(self) -> None:
+        """A question with one ask and a case before it is not split at the case's comma."""
+        question = "When a customer holds a senior public office, what risk rating must it get?"
+        assert [d[:3] for d in _drafted(question, [self.POLICY])] == ["3.1"]
+
+
+class TestListsRead:
+    CONTROL = _section(
+        "tr",
+        "a. Give privacy training to staff (including contractors and temporary staff):\n"
+        "  1. Before they are granted access to customer records;\n"
+        "  2. Within 30 days after a change of the privacy rules; and\n"
+        "  3. Every year thereafter;\n"
+        "b. Keep the training records of each member of staff for five years;\n"
+        "c. Review the content of the training every year.",
+        "PT-9\nPrivacy Training",
+    )
+
+    def test_occasions_asked_are_the_items_together(self) -> None:
+        """ "When must staff be trained" is answered by the occasions under that lead-in,
+        together, and not by the items of another requirement of the same list."""
+        drafted = _drafted("When must staff be given privacy training under PT-9?", [self.CONTROL])
+        assert len(drafted) == 1
+        assert "1. Before they are granted" in drafted[0] and "3. Every year" in drafted[0]
+        assert "b. Keep" not in drafted[0]
+
+    def test_a_lead_in_leads_only_its_own_level(self) -> None:
+        """ "b. Keep the training records" is not drafted under "a. Give privacy training:"."""
+        drafted = _drafted("How long must training records be kept under PT-9?", [self.CONTROL])
+        assert drafted == ["b. Keep the training records of each member of staff for five years;"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from evidencegate.analysis import (
@@ -52,7 +52,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@2"
+    component_id = "generator:extractive@3"
 
     def __init__(
         self,
@@ -80,6 +80,77 @@ class ExtractiveGenerator:
         avoid: Sequence[str] = (),
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
+        ranked = self._ranked(question, profile, evidence, avoid)
+        if isinstance(ranked, str):
+            return Draft(declined=ranked)
+        by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid)
+        if by_ask is not None:
+            return by_ask
+        return self._select(profile, ranked)
+
+    def _by_ask(
+        self,
+        question: str,
+        ranked: list[_Scored],
+        evidence: Sequence[Passage],
+        *,
+        as_of: dt.date,
+        avoid: Sequence[str],
+    ) -> Draft | None:
+        """One claim per ask of a question asking several things ("what X, and how often Y"):
+        each the best candidate for that ask's own words, read with the whole question (so
+        "how often must it be repeated" still means the servicer's attempts). None when the
+        question does not split into two asks answered by different candidates."""
+        asks = _asks(question)
+        if len(asks) < 2:
+            return None
+        if not isinstance(ranked[0][1], _Candidate):
+            return None  # answered from tables: their rows are matched to the asks as cells
+        # Only sentences the whole question admits (its period, its subject) answer a part.
+        whole = {_key(c): score for score, c, _ in ranked if isinstance(c, _Candidate)}
+        rankings: list[list[_Scored]] = []
+        profiles: list[QuestionProfile] = []
+        for ask in asks:
+            profile = profile_question(ask, as_of=as_of)
+            own = self._ranked(ask, profile, evidence, avoid) if profile.terms else []
+            profiles.append(profile)
+            rankings.append(
+                [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
+            )
+        # Each ask's own best answer is left to that ask: the context the whole question lends
+        # one ask must not hand it the answer to another ("deadline ... + how long we keep").
+        own_best = [_key(ranking[0][1]) if ranking else None for ranking in rankings]
+        chosen: list[_Candidate | _Cell | DerivedCandidate] = []
+        seen: set[tuple[object, ...]] = set()
+        for at, ranking in enumerate(rankings):
+            others = {k for j, k in enumerate(own_best) if j != at and k != own_best[at]}
+            fitting = [
+                (score + 0.5 * whole[_key(c)], c)
+                for score, c, _ in ranking
+                if score >= self.min_score and _key(c) not in others
+            ]
+            if not fitting:
+                continue
+            fitting.sort(key=lambda item: (-item[0], *item[1].order))
+            best = fitting[0][1]
+            if profiles[at].wants_figure and not profiles[at].states_figure(best.text):
+                return None  # an ask for a figure no sentence states: not every part answered
+            if _key(best) in seen:
+                continue  # one sentence answers this ask and an earlier one
+            seen.add(_key(best))
+            chosen.append(best)
+        if len(chosen) < 2:
+            return None
+        return Draft(claims=[c.claim() for c in chosen[: self.max_claims]])
+
+    def _ranked(
+        self,
+        question: str,
+        profile: QuestionProfile,
+        evidence: Sequence[Passage],
+        avoid: Sequence[str],
+    ) -> list[_Scored] | str:
+        """Every candidate answer scored, best first; or why there is none."""
         skip = set(avoid)
         candidates = [
             candidate
@@ -89,7 +160,7 @@ class ExtractiveGenerator:
             if candidate.text not in skip
         ]
         if not profile.terms or not (candidates or self.pages is not None):
-            return Draft(declined="no primary evidence sentence to draft from")
+            return "no primary evidence sentence to draft from"
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
         sentence_terms = [terms(c.text) for c in candidates]
@@ -97,6 +168,9 @@ class ExtractiveGenerator:
         weights = idf_weights(profile.terms, sentence_terms)
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
+        asked_bounds = {
+            n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
+        }
         named = {t for n in profile.names for t in terms(n)}
         focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
@@ -108,6 +182,10 @@ class ExtractiveGenerator:
             period = sentence_period(candidate.text)
             if period is not None and not period.overlaps(profile.target):
                 continue  # a figure for another period: never drafted as the answer
+            if period is not None and profile.period_years:
+                # "From January 1, 2017 through December 31, 2017, ...": the sentence says
+                # which year it is for, so it speaks of the "year" a question asks about.
+                s_terms = [*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS)]
             own = covered_share(profile.terms, s_terms, weights)
             placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
             score = 0.6 * own + 0.4 * placed
@@ -122,8 +200,6 @@ class ExtractiveGenerator:
                     score *= 0.4
             if profile.normative and not is_normative(candidate.text):
                 score *= 0.6  # "what does SR-2 require": the requirement, not guidance on it
-            if not profile.hypothetical and EXAMPLE_SENTENCE.search(candidate.text):
-                score *= 0.6  # an example answers a question about that example
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
@@ -137,27 +213,53 @@ class ExtractiveGenerator:
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
             if profile.names:
                 # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
-                where = candidate.text + "\n" + candidate.passage.context
-                score += 0.3 * sum(names_in(n, where) for n in profile.names) / len(profile.names)
+                fit = sum(_name_fit(n, candidate) for n in profile.names)
+                score += 0.3 * fit / len(profile.names)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * covered_share(focus, s_terms)
-            if asked_negated and asked_negated & _negated(candidate.text):
-                score += 0.15  # "if the CPI-W does not increase" asks for the negated case
+            for number, bound in asked_bounds.items():
+                bounded = _bound(candidate.text, number)
+                if bounded is not None:
+                    # "45 or more days delinquent" is another case than "less than 45 days".
+                    score = score + 0.1 if bounded == bound else score * 0.6
+            if profile.negated_case and (negated := _negated(candidate.text)):
+                # "if the CPI-W does not increase" asks for the negated case: a sentence
+                # negating something may state it ("will not change"), more surely one that
+                # negates what the question does.
+                score += 0.1 + (0.15 if asked_negated & negated else 0.0)
+            if candidate.items > 1:
+                if profile.multi_part or profile.answer_type in _LIST_TYPES:
+                    score += 0.1  # "which accounts", "on which occasions": the items together
+                elif profile.wants_figure:
+                    # A figure asked: the item stating it, not its list ("how quickly must
+                    # patches be installed"); the items together when several state one (the
+                    # occasions and frequency of training).
+                    stating = sum(profile.states_figure(i.text) for i in candidate.listed)
+                    if stating < 2:
+                        score *= 0.85
+            if not profile.hypothetical and candidate.example:
+                # An example answers a question about that example, however close its words.
+                score *= 0.6
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(profile, evidence, skip, focus))
         scored.extend(self._derived(question, profile, evidence, skip, focus))
         if not scored:
             if not candidates:
-                return Draft(declined="no primary evidence sentence or table cell to draft from")
-            return Draft(declined="every matching sentence concerns another period")
+                return "no primary evidence sentence or table cell to draft from"
+            return "every matching sentence concerns another period"
         scored.sort(key=lambda item: (-item[0], *item[1].order))
+        return scored
+
+    def _select(self, profile: QuestionProfile, scored: list[_Scored]) -> Draft:
+        """The claims of a draft: the best candidate, and more only for a multi-part question."""
         cut = max(self.min_score, scored[0][0] * self.relative_cut)
         claims: list[Claim] = []
         seen: set[str] = set()
         # The names the question uses (Boeing, Regulation M) scope it: no part of what it asks,
         # so a claim stating only a name more than the claims so far adds nothing to them.
+        named = {t for n in profile.names for t in terms(n)}
         covered: set[frozenset[str]] = {
             unit for unit in matched_units(profile.terms, sorted(named)) if unit <= named
         }
@@ -188,6 +290,8 @@ class ExtractiveGenerator:
             # the claims so far do not.
             if claims and not named_part and (not profile.multi_part or not (terms_of - covered)):
                 continue
+            if claims and not profile.hypothetical and getattr(chosen, "example", False):
+                continue  # an example beside the general answer is noise
             if row is not None and values is not None:
                 rows.add(row)
                 figures.add(values)
@@ -319,6 +423,79 @@ class ExtractiveGenerator:
         return out
 
 
+def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
+    """A candidate's identity across rankings: where it stands and what it says."""
+    return (*candidate.order, candidate.text)
+
+
+_WH = (
+    r"(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)|"
+    r"what|which|when|who|whom|whose|how|whether|why|where)\b"
+)
+_ASK_BREAK = re.compile(
+    r"\?\s+(?=\S)|;\s*|\s+\+\s+|,\s*(?:(?:and|or)\s+)?(?=" + _WH + r")|,\s*(?:and|or)\s+"
+    r"(?=(?:is|are|does|do|must|can|may)\b)|\s+and\s+(?=" + _WH + r")",
+    re.IGNORECASE,
+)
+_CASE_CLAUSE = re.compile(
+    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\s+"
+    r"(?!(?:is|are|was|were|does|do|did|must|can|may|will|should|shall|has|have)\b)",
+    re.IGNORECASE,
+)
+"""The opening of a clause setting out a case ("When a creditor collects race data, ..."),
+not an ask of its own."""
+_ASK_START = re.compile(
+    r"^\W*(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)\b|"
+    r"(?:what|which|when|who|whom|whose|how|why|where|whether|is|are|was|were|does|do|did|"
+    r"must|can|could|may|might|will|would|should|shall|has|have|had|list|name|state|give|"
+    r"describe|explain)\b)",
+    re.IGNORECASE,
+)
+"""How an ask opens: a question word (after a preposition or not), an auxiliary, or a request."""
+_SCENE = re.compile(
+    r"^\W*(?:under|in|per|according\s+to|as\s+of|with|for|within|by|during|regarding|about|"
+    r"on|at|from|after|before)\b",
+    re.IGNORECASE,
+)
+"""How a phrase setting the scene opens ("Under Regulation X as amended in 2018, ...")."""
+_LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
+
+
+def _asks(question: str) -> list[str]:
+    """The several things a question asks: "What X, and how often Y?" -> "What X", "how
+    often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
+    listed = _LISTED_ASKS.match(question.strip())
+    if listed and not re.search(r"\d|->|=>", listed.group("asks")):
+        # Items stating figures ("$100 transfer, $10 fee, ... -> refund?") are what the
+        # question gives, not what it asks.
+        parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
+    else:
+        parts = _ASK_BREAK.split(question)
+        opening = parts[0].rsplit(": ", 1)[-1]  # "A gift of $120: may I accept it, and ..."
+        if len(parts) > 1 and (
+            _CASE_CLAUSE.match(opening) or (_SCENE.match(opening) and not _ASK_START.match(opening))
+        ):
+            # A case ("When a creditor collects race data, what ...") or a scene ("Under
+            # Regulation X as amended in 2018, by when ...") belongs to the ask after it.
+            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
+    # An ask of fewer than two words of its own ("For which accounts and which kind of access
+    # does IA-2(1) require ...", "..., and when?") shares the words of the ask next to it.
+    asks: list[str] = []
+    pending = ""
+    for part in (p.strip(" ,;?") for p in parts):
+        if not part:
+            continue
+        part = f"{pending} {part}".strip() if pending else part
+        if len(terms(part)) < 2:
+            pending = part
+            continue
+        pending = ""
+        asks.append(part)
+    if pending and asks:
+        asks[-1] = f"{asks[-1]} {pending}"
+    return asks
+
+
 DERIVED_BONUS = 0.3
 """What answering the asked computation adds to a derived answer's score over its operands'
 cells (a stated figure of the same row scores as a cell, so it wins only by fitting better)."""
@@ -345,6 +522,9 @@ def _cell_score(
 
 _Scored = tuple[float, "_Candidate | _Cell | DerivedCandidate", set[frozenset[str]]]
 """A candidate answer with its score and the question's units it matches."""
+
+_LIST_TYPES = frozenset({"list", "date"})
+"""Answer types a list answers whole: "which accounts", "when" (on which occasions)."""
 
 _TABLE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 
@@ -521,12 +701,30 @@ class _Candidate:
     passage: Passage
     sentence: Sentence
     lead: Sentence | None = None
+    example: bool = False
+    """Whether the sentence gives an example or goes on with the one before it ("For example,
+    ... $950 ... $1,000. However, if ... $949 ..."): it answers a question about that case."""
+    more: tuple[Sentence, ...] = ()
+    """The further items of a list drafted together, after ``sentence`` (its first)."""
+    items: int = 0
+    """How many list items the claim states (a list read whole; 0 for a plain sentence)."""
+
+    @property
+    def listed(self) -> list[Sentence]:
+        """The list items the claim states."""
+        if self.more:
+            return [self.sentence, *self.more]
+        return [part for part, kind in _list_items(self.sentence) if kind is not None]
+
+    @property
+    def parts(self) -> list[Sentence]:
+        """What the claim quotes: the lead-in when it has one, the sentence, further items."""
+        return [*([self.lead] if self.lead is not None else []), self.sentence, *self.more]
 
     @property
     def text(self) -> str:
         """The claim's text: the sentence, after its lead-in when it has one."""
-        parts = [self.lead, self.sentence] if self.lead is not None else [self.sentence]
-        return " ".join(part.text for part in parts)
+        return " ".join(part.text for part in self.parts)
 
     @property
     def order(self) -> tuple[str, str, int, int]:
@@ -535,8 +733,10 @@ class _Candidate:
 
     def claim(self) -> Claim:
         passage = self.passage
-        parts = [self.lead, self.sentence] if self.lead is not None else [self.sentence]
+        parts = self.parts
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{self.sentence.start}"
+        if self.more:
+            where += f"+{len(self.more)}"
         claim_id = "c-" + sha256_hex(where)[:10]
         return Claim(
             claim_id=claim_id,
@@ -553,6 +753,12 @@ class _Candidate:
             ],
         )
 
+
+_PERIOD_TERMS = frozenset(
+    terms("year years yearly annual annually calendar period current date dates")
+)
+"""Words by which a question asks for a period's figure; a sentence stating its period (one
+covering the question's target, or it is never drafted) matches them."""
 
 _YEAR_RE = re.compile(r"\b((?:19|20)\d\d)\b")
 _FISCAL_VERSION = re.compile(r"^FY((?:19|20)\d\d)$", re.IGNORECASE)
@@ -597,6 +803,55 @@ def _tabular(text: str) -> bool:
     return rows >= _TABLE_ROWS
 
 
+_SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
+""""Section 1024.33(a)" is "§ 1024.33(a)"."""
+_ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
+
+
+def _name_fit(name: str, candidate: _Candidate) -> float:
+    """How surely the sentence is about the asked ``name``: 1 when its passage (heading path,
+    title) or the sentence names it; 0 when only the sentence does, as a cross-reference from
+    a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
+    passage = candidate.passage
+    name = _SECTION_WORD.sub("§ ", name)
+    if names_in(name, _SECTION_WORD.sub("§ ", passage.context)):
+        return 1.0
+    if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
+        return 0.0
+    family = _ENHANCEMENT.match(name.strip())
+    label = (passage.label or passage.context.partition("\n")[0]).strip()
+    if family and label.startswith(family.group(1)):
+        return 0.0  # a cross-reference from another part of the same control
+    return 1.0
+
+
+_AT_LEAST = (
+    r"(?:(?:no|not)\s+(?:less|fewer|earlier|shorter|lower)|(?<!no\s)(?<!not\s)(?:more|greater|"
+    r"longer|later|higher)|above|over|exceed\w*|in\s+excess|at\s+least|minimum)"
+)
+_AT_MOST = (
+    r"(?:(?:no|not)\s+(?:more|greater|later|longer|higher)|(?<!no\s)(?<!not\s)(?:less|fewer|"
+    r"shorter|earlier|lower)|below|under|up\s+to|at\s+most|maximum|within)"
+)
+
+
+def _bound(text: str, number: str) -> str | None:
+    """Whether ``text`` bounds ``number`` from below ("45 days or more", "more than $5,000",
+    "45+") or from above ("less than 45 days", "no later than 30 days", "up to $100"):
+    ``"min"``, ``"max"`` or None."""
+    flat = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    figure = r"(?:US)?[$€£]?\s?" + re.escape(number) + r"(?![\d.,]\d)"
+    for bound, words in (("min", _AT_LEAST), ("max", _AT_MOST)):
+        if re.search(
+            rf"\b{words}\s+(?:than\s+|of\s+|to\s+)?{figure}|(?<![\d.]){figure}\+|"
+            rf"(?<![\d.]){figure}\s+(?:[\w-]+\s+){{0,2}}?or\s+{words}\b",
+            flat,
+            re.IGNORECASE,
+        ):
+            return bound
+    return None
+
+
 def _negated(text: str) -> set[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
     return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
@@ -610,15 +865,136 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
     """
     out: list[_Candidate] = []
     lead: Sentence | None = None
-    for sentence in split_sentences(passage.text, offset=passage.char_start):
-        text = sentence.text.rstrip()
-        if text.endswith(":"):
-            # A lead-in long enough to quote; a heading ("Asset Impairments:") is not one.
-            lead = sentence if len(text) >= min_chars else None
+    in_example = False
+    for whole in split_sentences(passage.text, offset=passage.char_start):
+        items = _list_items(whole)
+        if not items:
+            lead, in_example = _read(passage, whole, lead, in_example, min_chars, out)
             continue
-        if _tabular(text):
-            lead = None
-            continue  # a flattened table is no sentence: its cells are read as cells
-        if len(text) >= min_chars or lead is not None:
-            out.append(_Candidate(passage, sentence, lead))
+        count = sum(kind is not None for _, kind in items)
+        nested = any(kind is not None and p.text.rstrip().endswith(":") for p, kind in items)
+        if not nested and not _tabular(whole.text):
+            # The list read whole as well: it answers a question about all its items (a list
+            # of several lead-ins is several requirements, each read with its own items).
+            out.append(_Candidate(passage, whole, lead, items=count))
+        # Each item under the lead-in of its level: "a. Provide training to users:" leads
+        # "1. ..." and "2. ...", not the "b. ..." after them; a lead-in's items are also
+        # read together ("a. ...: 1. ...; 2. ...", the occasions a question on "when" asks).
+        leads: list[_Level] = []
+        for sentence, kind in items:
+            while leads and leads[-1].kind not in (None, kind):
+                _group(passage, leads.pop(), count, out)
+            if leads and leads[-1].kind is None:
+                leads[-1].kind = kind
+            if sentence.text.rstrip().endswith(":"):
+                if len(sentence.text.strip()) >= min_chars:
+                    leads.append(_Level(sentence))
+                continue
+            item_lead = leads[-1].lead if leads else None
+            before = len(out)
+            _, in_example = _read(passage, sentence, item_lead, in_example, min_chars, out)
+            if leads and len(out) > before:
+                if not leads[-1].items:
+                    leads[-1].first = before
+                leads[-1].items.append(sentence)
+        while leads:
+            _group(passage, leads.pop(), count, out)
+        lead = None  # the list's lead-ins end with it
     return out
+
+
+@dataclass
+class _Level:
+    """A lead-in of a list, the kind of marker of its items and its items so far."""
+
+    lead: Sentence
+    kind: str | None = None
+    items: list[Sentence] = field(default_factory=list)
+    first: int = 0
+    """Where the first item stands among the candidates (its group goes before it)."""
+
+
+def _group(passage: Passage, level: _Level, listed: int, out: list[_Candidate]) -> None:
+    """Add a lead-in's items read together, when they are several but not the whole list
+    (which is a candidate already) and short enough to be one claim."""
+    if len(level.items) < 2 or len(level.items) >= listed:
+        return
+    group = _Candidate(
+        passage,
+        level.items[0],
+        level.lead,
+        more=tuple(level.items[1:]),
+        items=len(level.items),
+    )
+    if not _tabular(group.text):
+        # Before its first item: on a tie (a question on "when" that every item answers) the
+        # items together, as the earlier candidate, are drafted.
+        out.insert(level.first, group)
+
+
+def _read(
+    passage: Passage,
+    sentence: Sentence,
+    lead: Sentence | None,
+    in_example: bool,
+    min_chars: int,
+    out: list[_Candidate],
+) -> tuple[Sentence | None, bool]:
+    """Add ``sentence`` to ``out`` if it can answer; the lead-in and example state after it."""
+    text = sentence.text.rstrip()
+    in_example = bool(EXAMPLE_SENTENCE.search(text) or _ASSUMING.match(text)) or (
+        in_example and _CONTINUES_EXAMPLE.search(text) is not None
+    )
+    if text.endswith(":"):
+        # A lead-in long enough to quote; a heading ("Asset Impairments:") is not one.
+        return (sentence if len(text) >= min_chars else None), in_example
+    if _tabular(text):
+        return None, in_example  # a flattened table: its cells are read as cells
+    if len(text) >= min_chars or lead is not None:
+        out.append(_Candidate(passage, sentence, lead, example=in_example))
+    return lead, in_example
+
+
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\(?[a-z]\)|\(?\d{1,2}\)|[a-z]\.|\d{1,2}\.)[ \t]+(?=\S)")
+
+
+def _list_items(sentence: Sentence) -> list[tuple[Sentence, str | None]]:
+    """A list written as one sentence ("... users:\n a. As part of ...;\n b. When ...")
+    as its parts, each with the kind of its marker ("a.", "(a)", "1.", "(1)"; None for the
+    text before the first item, a lead-in when it ends with a colon), with offsets; no parts
+    when the sentence holds fewer than two items."""
+    text = sentence.text
+    found = list(_LIST_ITEM.finditer(text))
+    if len(found) < 2:
+        return []
+    starts = [m.start() for m in found]
+    kinds: list[str | None] = [None, *(_marker_kind(m.group(0)) for m in found)]
+    parts: list[tuple[Sentence, str | None]] = []
+    for begin, end, kind in zip([0, *starts], [*starts, len(text)], kinds, strict=True):
+        chunk = text[begin:end]
+        stripped = chunk.strip()
+        if not stripped:
+            continue
+        at = sentence.start + begin + len(chunk) - len(chunk.lstrip())
+        parts.append((Sentence(text=stripped, start=at, end=at + len(stripped)), kind))
+    return parts
+
+
+def _marker_kind(marker: str) -> str:
+    """A list marker's kind: letters or digits, with a dot or in parentheses."""
+    marker = marker.strip()
+    return ("num" if marker.strip("().")[:1].isdigit() else "alpha") + (
+        "." if marker.endswith(".") else ")"
+    )
+
+
+_ASSUMING = re.compile(r"^\W*(?:assuming|supposing|imagine|say)\b", re.IGNORECASE)
+"""An example opening with the case it assumes ("Assuming it is not a leap year, ...")."""
+_CONTINUES_EXAMPLE = re.compile(
+    r"^\W*(?:however|but|similarly|likewise|conversely|by\s+contrast|alternatively|otherwise|"
+    r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead)\b"
+    r"|\bif\b[^.;]*\bwould\b",
+    re.IGNORECASE,
+)
+"""A sentence that goes on with the example before it: opened by a connective ("However,
+if ... $949 ...") or setting out another imagined case ("if ... would")."""
