@@ -76,7 +76,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@1"
+    component_id = "critic:rules@2"
 
     def __init__(
         self,
