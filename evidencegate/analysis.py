@@ -32,6 +32,7 @@ from evidencegate.text import (
 
 __all__ = [
     "FIGURE_TYPES",
+    "PERIOD_WORDS",
     "AnswerType",
     "Period",
     "QuestionProfile",
@@ -283,7 +284,7 @@ class QuestionProfile:
             t
             for t in self.terms
             if t not in named
-            and t not in _PERIOD_WORDS
+            and t not in PERIOD_WORDS
             and t not in _NOT_MEASURED
             and not t[:1].isdigit()
         )
@@ -557,7 +558,7 @@ _NOT_AN_ASK = re.compile(
 
 def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The measured items of a figure question listing several, each as its terms."""
-    if kind not in ("amount", "percentage", "count"):
+    if kind not in ("amount", "percentage", "count", "duration", "date"):
         return ()
     named = {t for n in names for t in terms(n)}
     items = []
@@ -566,7 +567,7 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
             t
             for t in terms(chunk)
             if t not in named
-            and t not in _PERIOD_WORDS
+            and t not in PERIOD_WORDS
             and t not in _NOT_MEASURED
             and t not in _FRAME
             and not t[:1].isdigit()
@@ -622,13 +623,15 @@ _NOT_MEASURED = frozenset(
 )
 """What a figure question asks done with the figure (compare, change), or how it asks ("how
 much"): not what the figure measures."""
-_PERIOD_WORDS = frozenset(
+PERIOD_WORDS = frozenset(
     terms(
         "latest last recent recently newest current prior previous annual annually yearly year "
         "years fiscal calendar end ended ending period quarter quarterly reported report "
         "published results month months date as of"
     )
 )
+"""Words that say which period is asked ("latest", "fiscal year", "as reported"): the period,
+read from the question's years and dates, not its topic."""
 """Words of a question that say when, not what: not part of what a figure measures."""
 _NORMATIVE_QUESTION = re.compile(
     r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"

@@ -104,6 +104,10 @@ class TestWhatAQuestionNames:
         # Commas around a clause or a phrase are no list of measures.
         assert profile("How much can a gift be worth, over the year, before I ask?").items == ()
         assert profile("What is the gift limit, and how fast must gifts be recorded?").items == ()
+        deadlines = profile(
+            "State the reply deadline for a complaint and the file retention period."
+        )
+        assert len(deadlines.items) == 2  # durations too: a figure for each
 
     def test_count_of_and_named_periods(self) -> None:
         assert profile("Count of the model forms in appendix B, please.").counted == "form"

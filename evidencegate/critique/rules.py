@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
+    PERIOD_WORDS,
     QuestionProfile,
     has_figure,
     names_in,
@@ -505,7 +506,10 @@ def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
 def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies."""
     names = {t for n in profile.names for t in terms(n)}  # checked as names, where they stand
-    return focus_terms(profile.terms, [terms(t.partition(_PLACE)[0]) for t in texts], exclude=names)
+    # Period words ("this year", "most recently reported") are checked as the period.
+    return focus_terms(
+        profile.terms, [terms(t.partition(_PLACE)[0]) for t in texts], exclude=names | PERIOD_WORDS
+    )
 
 
 def _unit(term: str) -> frozenset[str]:
