@@ -47,6 +47,7 @@ __all__ = [
     "profile_question",
     "proper_names",
     "sentence_period",
+    "split_asks",
     "split_sentences",
     "weighted_overlap",
 ]
@@ -494,7 +495,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         target = Period(as_of, as_of)
     kind = answer_type(text)
     names = _distinct_names([*(i.strip() for i in _IDENTIFIER.findall(text)), *proper_names(text)])
-    parts = _parts(bare, years)
+    parts = _parts(text, years)
     unit = _TIME_UNIT.search(text) if kind == "duration" else None
     counted = _COUNTED.search(text) if kind == "count" else None
     return QuestionProfile(
@@ -530,30 +531,87 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     )
 
 
-_ASK_BOUNDARY = re.compile(
-    r"[;?]\s+(?=\w)|\s\+\s|,?\s+and\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
-    r"(?:what|which|when|who|how|whether|why|where)\b|(?:is|are|does|do|did|must|may|can|should)"
-    r"\b)|,\s+(?=(?:(?:within|for|by|in|on|at|to|after|before|from|under)\s+)?"
-    r"(?:what|which|when|who|how|whether|why|where)\b)",
+_WH = (
+    r"(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)|"
+    r"what|which|when|who|whom|whose|how|whether|why|where)\b"
+)
+_ASK_BREAK = re.compile(
+    r"\?\s+(?=\S)|;\s*|\s+\+\s+|,\s*(?:(?:and|or)\s+)?(?=" + _WH + r")|,\s*(?:and|or)\s+"
+    r"(?=(?:is|are|does|do|must|can|may)\b)|\s+and\s+(?=" + _WH + r")",
     re.IGNORECASE,
 )
-"""Where one ask of a question ends and the next begins ("..., and how many years ...")."""
+_CASE_CLAUSE = re.compile(
+    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\s+"
+    r"(?!(?:is|are|was|were|does|do|did|must|can|may|will|should|shall|has|have)\b)",
+    re.IGNORECASE,
+)
+"""The opening of a clause setting out a case ("When a creditor collects race data, ..."),
+not an ask of its own."""
+_ASK_START = re.compile(
+    r"^\W*(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)\b|"
+    r"(?:what|which|when|who|whom|whose|how|why|where|whether|is|are|was|were|does|do|did|"
+    r"must|can|could|may|might|will|would|should|shall|has|have|had|list|name|state|give|"
+    r"describe|explain)\b)",
+    re.IGNORECASE,
+)
+"""How an ask opens: a question word (after a preposition or not), an auxiliary, or a request."""
+_SCENE = re.compile(
+    r"^\W*(?:under|in|per|according\s+to|as\s+of|with|for|within|by|during|regarding|about|"
+    r"on|at|from|after|before)\b",
+    re.IGNORECASE,
+)
+"""How a phrase setting the scene opens ("Under Regulation X as amended in 2018, ...")."""
+_LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
 
 
-_ASKS = re.compile(
-    r"\b(?:what|which|when|who|whom|whose|how|whether|why|where|is|are|was|were|does|do|did|"
-    r"must|may|can|could|should|shall|will|would|has|have|give|list|state|name|tell)\b",
-    re.IGNORECASE,
-)
-"""A chunk of a question that asks something (a scope such as "As of May 2024" does not)."""
-_NOT_AN_ASK = re.compile(
-    r"\s*(?:(?:if|once|unless|after|before|while|as|since|because|for|in|on|at|under|per|"
-    r"according|assuming|suppose|given)\b(?!\s+(?:what|which|how|when|whom|whose)\b)|"
-    r"(?:when|where)\s+(?!(?:is|are|was|were|does|do|did|must|may|can|could|should|shall|will|"
-    r"would|has|have)\b))",
-    re.IGNORECASE,
-)
-"""How a chunk that sets out a case or a scope begins ("If a client holds ...", "Under AC-2")."""
+def split_asks(question: str) -> list[str]:
+    """The several things a question asks: "What X, and how often Y?" -> "What X", "how
+    often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
+    listed = _LISTED_ASKS.match(question.strip())
+    if listed and not re.search(r"\d|->|=>", listed.group("asks")):
+        # Items stating figures ("$100 transfer, $10 fee, ... -> refund?") are what the
+        # question gives, not what it asks.
+        parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
+    else:
+        parts = _ASK_BREAK.split(question)
+        opening = parts[0].rsplit(": ", 1)[-1]  # "A gift of $120: may I accept it, and ..."
+        if len(parts) > 1 and (
+            _CASE_CLAUSE.match(opening) or (_SCENE.match(opening) and not _ASK_START.match(opening))
+        ):
+            # A case ("When a creditor collects race data, what ...") or a scene ("Under
+            # Regulation X as amended in 2018, by when ...") belongs to the ask after it.
+            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
+    # An ask of fewer than two words of its own ("For which accounts and which kind of access
+    # does IA-2(1) require ...", "..., and when?") shares the words of the ask next to it.
+    asks: list[str] = []
+    pending = ""
+    for part in (p.strip(" ,;?") for p in parts):
+        if not part:
+            continue
+        part = f"{pending} {part}".strip() if pending else part
+        if len(terms(part)) < 2:
+            pending = part
+            continue
+        pending = ""
+        asks.append(part)
+    if pending and asks:
+        asks[-1] = f"{asks[-1]} {pending}"
+    return asks
+
+
+def _parts(question: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The terms of each ask (:func:`split_asks`), when the question asks two or more that
+    name two terms each (its identifiers, years and asking words left out)."""
+    asks = [
+        tuple(
+            t
+            for t in terms(_IDENTIFIER.sub(" ", chunk))
+            if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
+        )
+        for chunk in split_asks(question)
+    ]
+    asks = [a for a in asks if len(a) >= 2]
+    return tuple(asks) if len(asks) >= 2 else ()
 
 
 def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -587,22 +645,6 @@ _CLAUSE_START = re.compile(
     re.IGNORECASE,
 )
 """How a chunk after a comma starts when it is a clause or a phrase, not another measure."""
-
-
-def _parts(text: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """The terms of each ask, when the question asks two or more that name two terms each."""
-    asks = [
-        tuple(
-            t
-            for t in terms(chunk)
-            if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
-        )
-        for chunk in _ASK_BOUNDARY.split(text)
-        if _ASKS.search(chunk) or not _AS_OF_DATE.search(chunk)
-        if not _NOT_AN_ASK.match(chunk) or re.search(r",\s*" + _ASKS.pattern, chunk, re.IGNORECASE)
-    ]
-    asks = [a for a in asks if len(a) >= 2]
-    return tuple(asks) if len(asks) >= 2 else ()
 
 
 _ASK_WORDS = frozenset(terms("long often soon much many quickly frequently"))

@@ -24,6 +24,7 @@ from evidencegate.analysis import (
     names_in,
     profile_question,
     sentence_period,
+    split_asks,
     split_sentences,
 )
 from evidencegate.canonical import sha256_hex
@@ -101,7 +102,7 @@ class ExtractiveGenerator:
         each the best candidate for that ask's own words, read with the whole question (so
         "how often must it be repeated" still means the servicer's attempts). None when the
         question does not split into two asks answered by different candidates."""
-        asks = _asks(question)
+        asks = split_asks(question)
         if len(asks) < 2:
             return None
         if not isinstance(ranked[0][1], _Candidate):
@@ -426,74 +427,6 @@ class ExtractiveGenerator:
 def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
     """A candidate's identity across rankings: where it stands and what it says."""
     return (*candidate.order, candidate.text)
-
-
-_WH = (
-    r"(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)|"
-    r"what|which|when|who|whom|whose|how|whether|why|where)\b"
-)
-_ASK_BREAK = re.compile(
-    r"\?\s+(?=\S)|;\s*|\s+\+\s+|,\s*(?:(?:and|or)\s+)?(?=" + _WH + r")|,\s*(?:and|or)\s+"
-    r"(?=(?:is|are|does|do|must|can|may)\b)|\s+and\s+(?=" + _WH + r")",
-    re.IGNORECASE,
-)
-_CASE_CLAUSE = re.compile(
-    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\s+"
-    r"(?!(?:is|are|was|were|does|do|did|must|can|may|will|should|shall|has|have)\b)",
-    re.IGNORECASE,
-)
-"""The opening of a clause setting out a case ("When a creditor collects race data, ..."),
-not an ask of its own."""
-_ASK_START = re.compile(
-    r"^\W*(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)\b|"
-    r"(?:what|which|when|who|whom|whose|how|why|where|whether|is|are|was|were|does|do|did|"
-    r"must|can|could|may|might|will|would|should|shall|has|have|had|list|name|state|give|"
-    r"describe|explain)\b)",
-    re.IGNORECASE,
-)
-"""How an ask opens: a question word (after a preposition or not), an auxiliary, or a request."""
-_SCENE = re.compile(
-    r"^\W*(?:under|in|per|according\s+to|as\s+of|with|for|within|by|during|regarding|about|"
-    r"on|at|from|after|before)\b",
-    re.IGNORECASE,
-)
-"""How a phrase setting the scene opens ("Under Regulation X as amended in 2018, ...")."""
-_LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
-
-
-def _asks(question: str) -> list[str]:
-    """The several things a question asks: "What X, and how often Y?" -> "What X", "how
-    often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
-    listed = _LISTED_ASKS.match(question.strip())
-    if listed and not re.search(r"\d|->|=>", listed.group("asks")):
-        # Items stating figures ("$100 transfer, $10 fee, ... -> refund?") are what the
-        # question gives, not what it asks.
-        parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
-    else:
-        parts = _ASK_BREAK.split(question)
-        opening = parts[0].rsplit(": ", 1)[-1]  # "A gift of $120: may I accept it, and ..."
-        if len(parts) > 1 and (
-            _CASE_CLAUSE.match(opening) or (_SCENE.match(opening) and not _ASK_START.match(opening))
-        ):
-            # A case ("When a creditor collects race data, what ...") or a scene ("Under
-            # Regulation X as amended in 2018, by when ...") belongs to the ask after it.
-            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]
-    # An ask of fewer than two words of its own ("For which accounts and which kind of access
-    # does IA-2(1) require ...", "..., and when?") shares the words of the ask next to it.
-    asks: list[str] = []
-    pending = ""
-    for part in (p.strip(" ,;?") for p in parts):
-        if not part:
-            continue
-        part = f"{pending} {part}".strip() if pending else part
-        if len(terms(part)) < 2:
-            pending = part
-            continue
-        pending = ""
-        asks.append(part)
-    if pending and asks:
-        asks[-1] = f"{asks[-1]} {pending}"
-    return asks
 
 
 DERIVED_BONUS = 0.3
