@@ -279,12 +279,7 @@ class RulesSupportJudge:
         sentences, _trivial = content_sentences(claim, min_terms=self.config.min_terms)
         judged = [s for s in sentences if set(content_terms(s)) - SOURCE_WORDS]
         if not judged:
-            verdict = SupportVerdict(
-                label="supported",
-                score=1.0,
-                reason="the claim states nothing checkable (every sentence is trivial)",
-            )
-            return validated(verdict, judge=self.component_id)
+            return nothing_checkable(self.component_id)
         prepared = EvidenceText(clean_text(source))
         features = [sentence_features(s, prepared, window=self.config.window) for s in judged]
         return self.decide(judged, features)
@@ -395,3 +390,13 @@ class LLMSupportJudge:
             reason=reason,
         )
         return validated(verdict, judge=self.component_id)
+
+
+def nothing_checkable(judge: str) -> SupportVerdict:
+    """The verdict on a claim whose every sentence is trivial: nothing to check, supported."""
+    verdict = SupportVerdict(
+        label="supported",
+        score=1.0,
+        reason="the claim states nothing checkable (every sentence is trivial)",
+    )
+    return validated(verdict, judge=judge)

@@ -56,6 +56,7 @@ from evidencegate.judges.support import (
     _excerpt,
     clean_text,
     content_sentences,
+    nothing_checkable,
     sentence_features,
 )
 from evidencegate.text import extract_quantities, normalized_words
@@ -385,12 +386,7 @@ class LearnedSupportJudge:
     def judge(self, source: str, claim: str) -> SupportVerdict:
         judged, measures, prepared = measure_claim(source, claim, min_terms=self.min_terms)
         if not measures:
-            verdict = SupportVerdict(
-                label="supported",
-                score=1.0,
-                reason="the claim states nothing checkable (every sentence is trivial)",
-            )
-            return validated(verdict, judge=self.component_id)
+            return nothing_checkable(self.component_id)
         x = features_of(claim, measures, prepared)
         coverage = [m.base.support(self._coverage) for m in measures]
         weakest = min(range(len(coverage)), key=coverage.__getitem__)
