@@ -232,6 +232,44 @@ class TestWhatEstablishesAFact:
         assert not [f for f in _audit(critic, question, corpus, [right]) if "number" in f]
         assert "number: 250" in _audit(critic, question, corpus, [wrong])
 
+    def test_a_compound_states_its_number(self) -> None:
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "REG-X",
+            "1",
+            dt.date(2020, 1, 1),
+            [
+                "A servicer must send the written notice again at the end of each 180-day "
+                "period while the borrower remains 45 days or more delinquent."
+            ],
+        )
+        critic = _critic_for(corpus)
+        question = "When must the written notice be sent again after the 180 days are over?"
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        assert (
+            "number: 180" not in critic.sufficiency(question, evidence, as_of=AS_OF).missing_facts
+        )
+
+    def test_words_framing_a_compliance_question_are_no_focus(self) -> None:
+        from evidencegate.critique.rules import _focus, _placed
+
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "CTRL",
+            "1",
+            dt.date(2020, 1, 1),
+            [
+                "AC-11 Device Lock. Prevent further access to the system by initiating a device "
+                "lock after a period of inactivity.",
+                "AC-12 Session Termination. Automatically terminate a user session.",
+                "AC-13 Supervision. Review the activities of users.",
+            ],
+        )
+        question = "What kind of lock does control AC-11 require after inactivity?"
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        focus = _focus(profile(question), [_placed(p) for p in evidence])
+        assert "control" not in focus and "require" not in focus
+
     def test_a_figure_for_each_listed_measure(self) -> None:
         corpus = InMemoryCorpus()
         corpus.add(

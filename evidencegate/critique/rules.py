@@ -190,7 +190,11 @@ class RulesCritic:
                     cited=[p.text for p in cited],
                 )
             )
-            or (f.startswith(NAME) and supported_texts and _named(f.removeprefix(NAME), identities))
+            or (
+                f.startswith(NAME)
+                and bool(supported_texts)
+                and _named(f.removeprefix(NAME), identities)
+            )
         ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
@@ -506,10 +510,23 @@ def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
 def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies."""
     names = {t for n in profile.names for t in terms(n)}  # checked as names, where they stand
-    # Period words ("this year", "most recently reported") are checked as the period.
+    # Period words ("this year", "most recently reported") are checked as the period; words
+    # that frame a compliance question ("what does the control require") are no detail of it.
     return focus_terms(
-        profile.terms, [terms(t.partition(_PLACE)[0]) for t in texts], exclude=names | PERIOD_WORDS
+        profile.terms,
+        [terms(t.partition(_PLACE)[0]) for t in texts],
+        exclude=names | PERIOD_WORDS | _ASKING_FRAME,
     )
+
+
+_ASKING_FRAME = frozenset(
+    terms(
+        "require requires required demand demands say says state states control enhancement "
+        "provision provisions section paragraph"
+    )
+)
+"""What a question says about the kind of text it asks of ("what does control AC-11
+require", "what does the section say"), not what it asks about."""
 
 
 def _unit(term: str) -> frozenset[str]:
@@ -558,7 +575,9 @@ def _sentences(text: str) -> list[str]:
 
 
 def _numbers(text: str) -> set[str]:
-    return {t for t in terms(text) if t[:1].isdigit()}
+    """The numbers a text states, a compound's too ("180-day" states 180)."""
+    found = {t for t in terms(text) if t[:1].isdigit()}
+    return found | {t.split("-", 1)[0] for t in found if "-" in t}
 
 
 def _speaks_of_year(sentence: str, year: int) -> bool:
