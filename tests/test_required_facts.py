@@ -119,6 +119,18 @@ def _critic_for(corpus: InMemoryCorpus) -> RulesCritic:
     return RulesCritic(pages=corpus)
 
 
+def _one_document(doc_id: str, pages: list[str]) -> InMemoryCorpus:
+    corpus = InMemoryCorpus()
+    corpus.add(doc_id, "1", dt.date(2020, 1, 1), pages)
+    return corpus
+
+
+def _missing(corpus: InMemoryCorpus, question: str) -> list[str]:
+    """The facts the critic's sufficiency finds missing from what ``question`` retrieves."""
+    evidence = corpus.search(question, as_of=AS_OF, limit=8)
+    return _critic_for(corpus).sufficiency(question, evidence, as_of=AS_OF).missing_facts
+
+
 def _audit(
     critic: RulesCritic, question: str, corpus: InMemoryCorpus, quotes: list[str]
 ) -> list[str]:
@@ -155,6 +167,12 @@ def _audit(
     return audit.missing_facts
 
 
+GIFT_LIMIT = (
+    "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar year "
+    "without prior approval."
+)
+
+
 class TestWhatEstablishesAFact:
     GIFTS = (
         "Globex Savings Bank, policy GSB-7. This policy applies to every employee of the Bank.",
@@ -164,17 +182,12 @@ class TestWhatEstablishesAFact:
     )
 
     def corpus(self) -> InMemoryCorpus:
-        corpus = InMemoryCorpus()
-        corpus.add("GSB-7", "1", dt.date(2020, 1, 1), list(self.GIFTS))
-        return corpus
+        return _one_document("GSB-7", list(self.GIFTS))
 
     def test_the_company_is_named_by_the_document_not_the_sentence(self) -> None:
         corpus = self.corpus()
         question = "What yearly gift value from one giver may a Globex employee accept?"
-        quote = (
-            "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar "
-            "year without prior approval."
-        )
+        quote = GIFT_LIMIT
         missing = _audit(_critic_for(corpus), question, corpus, [quote])
         assert not [f for f in missing if f.startswith("name: ")]
         # Without a way to read the document, the sentence alone does not name the company.
@@ -184,40 +197,26 @@ class TestWhatEstablishesAFact:
         assert "name: Initech" in _audit(_critic_for(corpus), other, corpus, [quote])
 
     def test_an_acronym_is_stated_by_the_words_it_abbreviates(self) -> None:
-        corpus = InMemoryCorpus()
-        corpus.add(
+        corpus = _one_document(
             "REG-B",
-            "1",
-            dt.date(2020, 1, 1),
             [
                 "Under the Equal Credit Opportunity Act a creditor must offer the applicant the "
                 "option to select more than one racial designation."
             ],
         )
-        critic = _critic_for(corpus)
-        question = "Under ECOA, what option must a creditor offer an applicant on race?"
-        evidence = corpus.search(question, as_of=AS_OF, limit=8)
-        missing = critic.sufficiency(question, evidence, as_of=AS_OF).missing_facts
-        assert "name: ECOA" not in missing
-        question = "Under FCRA, what option must a creditor offer an applicant on race?"
-        evidence = corpus.search(question, as_of=AS_OF, limit=8)
-        assert "name: FCRA" in critic.sufficiency(question, evidence, as_of=AS_OF).missing_facts
+        asked = "Under {}, what option must a creditor offer an applicant on race?"
+        assert "name: ECOA" not in _missing(corpus, asked.format("ECOA"))
+        assert "name: FCRA" in _missing(corpus, asked.format("FCRA"))
 
     def test_an_amount_the_question_sets_out_is_weighed_against_the_rule(self) -> None:
         corpus = self.corpus()
         question = "A supplier offers me a $120 gift: can I take it without approval?"
-        quote = (
-            "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar "
-            "year without prior approval."
-        )
+        quote = GIFT_LIMIT
         assert "number: 120" not in _audit(_critic_for(corpus), question, corpus, [quote])
 
     def test_an_amount_a_source_states_must_be_the_cited_case(self) -> None:
-        corpus = InMemoryCorpus()
-        corpus.add(
+        corpus = _one_document(
             "REG-E",
-            "1",
-            dt.date(2020, 1, 1),
             [
                 "Example one. A sender sends US$100 with a transfer fee of US$10. The provider "
                 "must refund US$110 to the sender.",
@@ -233,31 +232,21 @@ class TestWhatEstablishesAFact:
         assert "number: 250" in _audit(critic, question, corpus, [wrong])
 
     def test_a_compound_states_its_number(self) -> None:
-        corpus = InMemoryCorpus()
-        corpus.add(
+        corpus = _one_document(
             "REG-X",
-            "1",
-            dt.date(2020, 1, 1),
             [
                 "A servicer must send the written notice again at the end of each 180-day "
                 "period while the borrower remains 45 days or more delinquent."
             ],
         )
-        critic = _critic_for(corpus)
         question = "When must the written notice be sent again after the 180 days are over?"
-        evidence = corpus.search(question, as_of=AS_OF, limit=8)
-        assert (
-            "number: 180" not in critic.sufficiency(question, evidence, as_of=AS_OF).missing_facts
-        )
+        assert "number: 180" not in _missing(corpus, question)
 
     def test_words_framing_a_compliance_question_are_no_focus(self) -> None:
         from evidencegate.critique.rules import _focus, _placed
 
-        corpus = InMemoryCorpus()
-        corpus.add(
+        corpus = _one_document(
             "CTRL",
-            "1",
-            dt.date(2020, 1, 1),
             [
                 "AC-11 Device Lock. Prevent further access to the system by initiating a device "
                 "lock after a period of inactivity.",
@@ -320,10 +309,7 @@ class TestWhatEstablishesAFact:
             "What gift value per giver per year may employees accept without approval, and "
             "within how many business days must gifts be recorded in the register?"
         )
-        limit = (
-            "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar "
-            "year without prior approval."
-        )
+        limit = GIFT_LIMIT
         record = (
             "4.2 Gifts must be recorded in the gifts register within 10 business days of the offer."
         )
