@@ -33,6 +33,7 @@ from evidencegate.critique.rules import RulesCritic
 from evidencegate.gate import EvidenceGate
 from evidencegate.generation.derive import derivation_request
 from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.judges.support import RulesSupportJudge
 from evidencegate.policy import Policy
 from evidencegate.providers.base import ChatRequest
 from evidencegate.providers.scripted import ScriptedChatModel
@@ -419,6 +420,10 @@ class TestExtractiveGenerator:
         assert claim.derivation is not None
         assert claim.derivation.operation is operation and claim.derivation.result == result
         assert verifier.verify(claim, as_of=AS_OF).ok
+        # The ablation's support judge reads the quotes and the recomputation: the claim's own
+        # wording ("compared with", the result) is no unsupported term.
+        quotes = "\n".join(c.quote for c in claim.citations) + derivation_evidence(claim)
+        assert RulesSupportJudge().judge(quotes, claim.text).label == "supported"
 
     def test_never_from_another_period(self, corpus: InMemoryCorpus) -> None:
         """Years the table does not report give no derived claim (no neighbouring column)."""

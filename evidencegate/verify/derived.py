@@ -471,13 +471,15 @@ def derivation_evidence(claim: Claim) -> str:
         return ""
     figures = " ".join(sorted(derived_figures(claim)))
     words = {
-        Operation.DIFFERENCE: "difference change",
+        # The generator's own connective ("X in 2022 compared with Y in 2021") is the
+        # operation's word too: it states no fact the recomputation does not.
+        Operation.DIFFERENCE: "difference change compared",
         Operation.SUM: "sum total combined",
         Operation.AVERAGE: "average mean",
         Operation.RATIO: "ratio times",
         Operation.SHARE: "share percentage",
-        Operation.PERCENT_CHANGE: "percent change",
-        Operation.COMPARE: "comparison",
+        Operation.PERCENT_CHANGE: "percent change compared",
+        Operation.COMPARE: "comparison compared",
     }[derivation.operation]
     computed = checked.computed
     if computed.value is None:
