@@ -341,6 +341,35 @@ class TestSentenceSelection:
         question = "Under XQ-7(2), when is an account locked after failed sign-in attempts?"
         assert _drafted(question, [neighbour, asked]) == [asked.text]
 
+    def test_the_cited_section_by_its_paragraph_label(self) -> None:
+        """A regulation's paragraph is about the section its label cites ("1099-4-b" is
+        § 1099.4(b)) though its heading path does not say so: it answers a question citing
+        that section before a paragraph of another section using more of its words."""
+        asked = Passage(
+            passage_id="b",
+            doc_id="12 CFR 1099",
+            version="1",
+            page=2,
+            char_start=0,
+            char_end=48,
+            text="Each signed file is kept for at least two years.",
+            label="1099-4-b",
+            context="1099-4-b\n§ 1099.4 Records.\nRetention.",
+        )
+        citing = Passage(
+            passage_id="c",
+            doc_id="12 CFR 1099",
+            version="1",
+            page=3,
+            char_start=0,
+            char_end=45,
+            text="A lessor's lease files are kept for one year.",
+            label="1099-9-c",
+            context="1099-9-c\n§ 1099.9 Vehicle leases.\nFiles.",
+        )
+        question = "Under § 1099.4(b), how long must a lessor keep signed lease files?"
+        assert _drafted(question, [citing, asked]) == [asked.text]
+
     def test_a_list_item_with_its_lead_in(self) -> None:
         """A long list written as one sentence is read item by item: the asked item is drafted
         after its lead-in, and both are quoted as they stand."""

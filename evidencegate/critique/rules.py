@@ -43,6 +43,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.corpus.scope import entity_names
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -77,7 +78,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@2"
+    component_id = "critic:rules@3"
 
     def __init__(
         self,
@@ -101,7 +102,9 @@ class RulesCritic:
             source = self.pages.lookup(passage.doc_id, passage.version, 1) if self.pages else None
             if source is not None:
                 document = source.document
+                # The names derived from them too ("ECOA", "12 CFR part 1002"): scope's own.
                 parts += [document.title, document.entity or "", *document.aliases]
+                parts += [document.doc_id, *entity_names(document)]
                 parts.append(source.page.text[:_TITLE_PAGE_CHARS])
             self._identities[key] = "\n".join(p for p in parts if p)
         return self._identities[key]

@@ -29,6 +29,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -53,7 +54,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@3"
+    component_id = "generator:extractive@4"
 
     def __init__(
         self,
@@ -747,7 +748,8 @@ def _name_fit(name: str, candidate: _Candidate) -> float:
     a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
     passage = candidate.passage
     name = _SECTION_WORD.sub("§ ", name)
-    if names_in(name, _SECTION_WORD.sub("§ ", passage.context)):
+    place = passage.context + "\n" + (label_citation(passage.label) or "")
+    if names_in(name, _SECTION_WORD.sub("§ ", place)):
         return 1.0
     if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
         return 0.0
