@@ -370,6 +370,58 @@ class TestSentenceSelection:
         question = "Under § 1099.4(b), how long must a lessor keep signed lease files?"
         assert _drafted(question, [citing, asked]) == [asked.text]
 
+    def test_a_sentence_referring_back_is_read_with_the_one_before(self) -> None:
+        """ "each such appraisal" speaks of what the sentence before says: the time limit for
+        the appraisals asked about is drafted, not the notice that merely names them."""
+        rule = _section(
+            "copy",
+            "A lender shall give a borrower a copy of every appraisal developed for a loan "
+            "secured by a first lien on a home. A lender shall give each such copy promptly, "
+            "or three business days before closing.",
+            "Appraisals\nCopies",
+        )
+        notice = _section(
+            "notice",
+            "Within three business days of an application for a home loan, a lender shall "
+            "mail a notice of the right to a copy of appraisals.",
+            "Appraisals\nNotice",
+        )
+        question = (
+            "When must a lender give a borrower a copy of an appraisal for a first-lien loan?"
+        )
+        assert _drafted(question, [notice, rule]) == [
+            "A lender shall give each such copy promptly, or three business days before closing."
+        ]
+
+    def test_an_item_with_its_parent_paragraph_lead_in(self) -> None:
+        """A paragraph that is an item of its parent's list ("1099-7-b-1" under "1099-7-b")
+        is drafted after the parent's lead-in, each quoted from its own passage."""
+
+        def paragraph(label: str, page: int, text: str) -> Passage:
+            return Passage(
+                passage_id=label,
+                doc_id="12 CFR 1099",
+                version="1",
+                page=page,
+                char_start=0,
+                char_end=len(text),
+                text=text,
+                label=label,
+                context=f"{label}\n§ 1099.7 Repossession.",
+            )
+
+        lead = paragraph("1099-7-b", 1, "A lessor shall not repossess a leased car unless:")
+        item = paragraph("1099-7-b-1", 2, "The lessee is more than 60 days late;")
+        other = paragraph("1099-7-b-2", 3, "The lessee was sent a notice of default.")
+        question = "How many days late must a lessee be before a lessor may repossess the car?"
+        draft = ExtractiveGenerator().draft(question, [other, item, lead], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert claim.text == f"{lead.text} {item.text}"
+        assert [(c.evidence_id, c.quote) for c in claim.citations] == [
+            ("1099-7-b", lead.text),
+            ("1099-7-b-1", item.text),
+        ]
+
     def test_a_list_item_with_its_lead_in(self) -> None:
         """A long list written as one sentence is read item by item: the asked item is drafted
         after its lead-in, and both are quoted as they stand."""

@@ -279,6 +279,16 @@ class TestWhatTheAnswerMustState:
         assert not profile.states_figure("The sender pays US$100 and a fee of US$10 and US$15.")
         assert profile.states_figure("The provider must refund US$85 to the sender.")
 
+    def test_when_is_answered_by_a_time_limit_in_words(self) -> None:
+        """ "When must ..." about a rule is answered by the time limit it states, in words too;
+        "how far ahead" asks for one."""
+        profile = profile_question("When must a creditor give the applicant a copy?", as_of=AS_OF)
+        assert profile.states_figure("a copy promptly, or three business days before closing")
+        assert not profile.states_figure("a copy of each appraisal developed for the loan")
+        ahead = profile_question("How far ahead of charging must the notice be sent?", as_of=AS_OF)
+        assert ahead.answer_type == "duration"
+        assert profile_question("How far is the branch?", as_of=AS_OF).answer_type != "duration"
+
     def test_duration_in_the_asked_unit(self) -> None:
         profile = profile_question("Within how many minutes may a sender cancel?", as_of=AS_OF)
         assert profile.time_unit == "minute"

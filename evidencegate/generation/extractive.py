@@ -154,27 +154,36 @@ class ExtractiveGenerator:
     ) -> list[_Scored] | str:
         """Every candidate answer scored, best first; or why there is none."""
         skip = set(avoid)
+        primary = [p for p in evidence if p.authority in self.authorities]
         candidates = [
             candidate
-            for passage in evidence
-            if passage.authority in self.authorities
-            for candidate in _candidates(passage, self.min_quote_chars)
+            for passage in primary
+            for candidate in _with_parent_lead(
+                _candidates(passage, self.min_quote_chars), passage, primary
+            )
             if candidate.text not in skip
         ]
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
-        sentence_terms = [terms(c.text) for c in candidates]
-        context_terms = [terms(c.passage.context) for c in candidates]
-        weights = idf_weights(profile.terms, sentence_terms)
+        # An item under its parent paragraph's lead-in is read with it in its place, as a
+        # heading: the item itself must state what is asked (the lead-in's words are its
+        # siblings' too).
+        sentence_terms = [
+            terms(c.text if c.lead_passage is None else c.sentence.text) + terms(_referred(c))
+            for c in candidates
+        ]
+        context_terms = [terms(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
+        asked = profile.terms
+        weights = idf_weights(asked, sentence_terms)
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
         asked_bounds = {
             n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
         }
         named = {t for n in profile.names for t in terms(n)}
-        focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
+        focus = focus_terms(asked, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
 
         scored: list[_Scored] = []
@@ -188,12 +197,12 @@ class ExtractiveGenerator:
                 # "From January 1, 2017 through December 31, 2017, ...": the sentence says
                 # which year it is for, so it speaks of the "year" a question asks about.
                 s_terms = [*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS)]
-            own = covered_share(profile.terms, s_terms, weights)
-            placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
+            own = covered_share(asked, s_terms, weights)
+            placed = covered_share(asked, [*s_terms, *c_terms], weights)
             score = 0.6 * own + 0.4 * placed
             # Where it stands: a sentence under a heading or in a document about the asked subject
             # (a "gift limit" planted under "Opening hours" is not the gift policy's answer).
-            score += 0.2 * covered_share(profile.terms, c_terms, weights)
+            score += 0.2 * covered_share(asked, c_terms, weights)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
                 if profile.states_figure(candidate.text):
@@ -243,7 +252,7 @@ class ExtractiveGenerator:
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
-            scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
+            scored.append((score, candidate, matched_units(asked, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(profile, evidence, skip, focus))
         scored.extend(self._derived(question, profile, evidence, skip, focus))
@@ -635,6 +644,9 @@ class _Candidate:
     passage: Passage
     sentence: Sentence
     lead: Sentence | None = None
+    lead_passage: Passage | None = None
+    """The passage the lead-in stands in when it is another (the paragraph an item is under);
+    the passage itself otherwise."""
     example: bool = False
     """Whether the sentence gives an example or goes on with the one before it ("For example,
     ... $950 ... $1,000. However, if ... $949 ..."): it answers a question about that case."""
@@ -677,13 +689,18 @@ class _Candidate:
             text=self.text,
             citations=[
                 Citation(
-                    doc_id=passage.doc_id,
-                    version=passage.version,
-                    page=passage.page,
+                    doc_id=source.doc_id,
+                    version=source.version,
+                    page=source.page,
                     quote=part.text,
-                    evidence_id=passage.passage_id,
+                    evidence_id=source.passage_id,
                 )
                 for part in parts
+                for source in [
+                    self.lead_passage
+                    if part is self.lead and self.lead_passage is not None
+                    else passage
+                ]
             ],
         )
 
@@ -790,6 +807,73 @@ def _bound(text: str, number: str) -> str | None:
 def _negated(text: str) -> set[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
     return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
+
+
+_REFERS_BACK = re.compile(r"\bsuch\b(?!\s+as\b)", re.IGNORECASE)
+"""A sentence speaking of "each such appraisal": what it is about is said before it."""
+
+
+def _antecedent(candidate: _Candidate) -> str:
+    """The lead-in a candidate is read after when it stands in another passage (its parent
+    paragraph's): a heading of the item, whose words are its siblings' too."""
+    if candidate.lead is not None and candidate.lead_passage is not None:
+        return candidate.lead.text
+    return ""
+
+
+def _referred(candidate: _Candidate) -> str:
+    """The sentence before a candidate that refers back to it ("A creditor shall provide a
+    copy of each such appraisal ... three business days prior to consummation" after the
+    sentence saying which appraisals): what the candidate speaks of is said there."""
+    if candidate.lead is not None or not _REFERS_BACK.search(candidate.sentence.text):
+        return ""
+    passage = candidate.passage
+    before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
+    previous = split_sentences(before)
+    return previous[-1].text if previous else ""
+
+
+def _with_parent_lead(
+    candidates: list[_Candidate], passage: Passage, evidence: Sequence[Passage]
+) -> list[_Candidate]:
+    """A passage that is an item of a list whose lead-in is its parent paragraph ("... for
+    any foreclosure process unless:" over "(i) ... more than 120 days delinquent;") is read
+    with that lead-in, when the parent is in the evidence: its first sentence is drafted
+    after it, as an item of a list written in one passage is. The parent is the passage of the
+    same version whose label is the item's label without its last part ("1024-41-f-1" for
+    "1024-41-f-1-i")."""
+    if not candidates or candidates[0].lead is not None or candidates[0].items:
+        return candidates
+    label = (passage.label or "").strip()
+    parent_label = label.rpartition("-")[0]
+    if not parent_label:
+        return candidates
+    parent = next(
+        (
+            p
+            for p in evidence
+            if p.doc_id == passage.doc_id
+            and p.version == passage.version
+            and (p.label or "").strip() == parent_label
+        ),
+        None,
+    )
+    if parent is None:
+        return candidates
+    sentences = split_sentences(parent.text, offset=parent.char_start)
+    if not sentences or not sentences[-1].text.rstrip().endswith(":"):
+        return candidates
+    first = candidates[0]
+    if first.sentence.start != min(c.sentence.start for c in candidates):
+        return candidates
+    led = _Candidate(
+        passage,
+        first.sentence,
+        sentences[-1],
+        lead_passage=parent,
+        example=first.example,
+    )
+    return [led, *candidates[1:]]
 
 
 def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
