@@ -11,7 +11,7 @@ from conftest import shared_path
 from store_schemas import write_schema_1_store
 
 from evidencegate.analysis import answer_type, profile_question
-from evidencegate.contracts import Outcome, Passage
+from evidencegate.contracts import DocumentVersion, Outcome, Page, Passage, SourcePage
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.retrieval import fuse_rankings
 from evidencegate.gate import EvidenceGate
@@ -421,6 +421,44 @@ class TestSentenceSelection:
             ("1099-7-b", lead.text),
             ("1099-7-b-1", item.text),
         ]
+
+        class Pages:
+            """The document's pages with their labels: the parent before its items."""
+
+            def lookup(
+                self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+            ) -> SourcePage | None:
+                passages = {p.page: p for p in (lead, item, other)}
+                if doc_id != "12 CFR 1099" or page not in passages:
+                    return None
+                found = passages[page]
+                return SourcePage(
+                    document=DocumentVersion(
+                        doc_id=doc_id,
+                        version=version,
+                        version_date=AS_OF,
+                        effective_from=AS_OF,
+                        authority="primary",
+                        sha256="0" * 64,
+                    ),
+                    page=Page(
+                        doc_id=doc_id,
+                        version=version,
+                        page=page,
+                        text=found.text,
+                        label=found.label,
+                    ),
+                )
+
+        # The parent not retrieved: read from the page before its items, cited without an id.
+        draft = ExtractiveGenerator(pages=Pages()).draft(question, [other, item], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert [(c.page, c.evidence_id, c.quote) for c in claim.citations] == [
+            (1, None, lead.text),
+            (2, "1099-7-b-1", item.text),
+        ]
+        without = ExtractiveGenerator().draft(question, [other, item], as_of=AS_OF)
+        assert all(c.quote != lead.text for claim in without.claims for c in claim.citations)
 
     def test_a_list_item_with_its_lead_in(self) -> None:
         """A long list written as one sentence is read item by item: the asked item is drafted

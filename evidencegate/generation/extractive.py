@@ -159,7 +159,7 @@ class ExtractiveGenerator:
             candidate
             for passage in primary
             for candidate in _with_parent_lead(
-                _candidates(passage, self.min_quote_chars), passage, primary
+                _candidates(passage, self.min_quote_chars), passage, primary, self.pages
             )
             if candidate.text not in skip
         ]
@@ -693,7 +693,7 @@ class _Candidate:
                     version=source.version,
                     page=source.page,
                     quote=part.text,
-                    evidence_id=source.passage_id,
+                    evidence_id=source.passage_id or None,  # a parent page not retrieved
                 )
                 for part in parts
                 for source in [
@@ -833,15 +833,23 @@ def _referred(candidate: _Candidate) -> str:
     return previous[-1].text if previous else ""
 
 
+_PARENT_REACH = 40
+"""How many pages before an item its parent paragraph is looked for (its earlier siblings and
+their items stand between them)."""
+
+
 def _with_parent_lead(
-    candidates: list[_Candidate], passage: Passage, evidence: Sequence[Passage]
+    candidates: list[_Candidate],
+    passage: Passage,
+    evidence: Sequence[Passage],
+    pages: SourceLookup | None,
 ) -> list[_Candidate]:
     """A passage that is an item of a list whose lead-in is its parent paragraph ("... for
     any foreclosure process unless:" over "(i) ... more than 120 days delinquent;") is read
-    with that lead-in, when the parent is in the evidence: its first sentence is drafted
-    after it, as an item of a list written in one passage is. The parent is the passage of the
-    same version whose label is the item's label without its last part ("1024-41-f-1" for
-    "1024-41-f-1-i")."""
+    with that lead-in: its first sentence is drafted after it, as an item of a list written in
+    one passage is. The parent is the passage (or, with ``pages``, the page before the item)
+    of the same version whose label is the item's label without its last part ("1024-41-f-1"
+    for "1024-41-f-1-i")."""
     if not candidates or candidates[0].lead is not None or candidates[0].items:
         return candidates
     label = (passage.label or "").strip()
@@ -857,7 +865,7 @@ def _with_parent_lead(
             and (p.label or "").strip() == parent_label
         ),
         None,
-    )
+    ) or _parent_page(passage, parent_label, pages)
     if parent is None:
         return candidates
     sentences = split_sentences(parent.text, offset=parent.char_start)
@@ -874,6 +882,33 @@ def _with_parent_lead(
         example=first.example,
     )
     return [led, *candidates[1:]]
+
+
+def _parent_page(passage: Passage, parent_label: str, pages: SourceLookup | None) -> Passage | None:
+    """The page labelled ``parent_label`` before the item's page, as a passage of its whole
+    text (not retrieved: it has no passage id), walking back over the item's earlier siblings
+    (labels under the parent's); None when there is none."""
+    if pages is None:
+        return None
+    for number in range(passage.page - 1, max(passage.page - 1 - _PARENT_REACH, 0), -1):
+        source = pages.lookup(passage.doc_id, passage.version, number)
+        page_label = (source.page.label or "").strip() if source is not None else ""
+        if page_label == parent_label and source is not None:
+            return Passage(
+                passage_id="",
+                doc_id=passage.doc_id,
+                version=passage.version,
+                page=number,
+                char_start=0,
+                char_end=len(source.page.text),
+                text=source.page.text,
+                authority=passage.authority,
+                label=source.page.label,
+                context=source.page.heading,
+            )
+        if not page_label.startswith(parent_label + "-"):
+            return None  # out of the parent's paragraphs: it is not before the item
+    return None
 
 
 def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
