@@ -888,7 +888,10 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\beffective\s+date\b|\bstart\s+date\b|\bwhen\s+(?:is|was|does|did|must|will|should|"
             r"do|are)\b",
         ),
-        ("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b"),
+        (
+            "count",
+            r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b",
+        ),
         (
             "yes_no",
             r"^\s*(?:is|are|was|were|does|do|did|may|can|could|must|should|will|would|has|"

@@ -370,6 +370,32 @@ class TestSentenceSelection:
         question = "Under § 1099.4(b), how long must a lessor keep signed lease files?"
         assert _drafted(question, [citing, asked]) == [asked.text]
 
+    def test_a_long_sentence_of_prose_is_a_sentence(self) -> None:
+        """A regulation's sentence may run past 600 characters on one line: it is drafted as
+        any sentence, where a page blob of as many characters is not."""
+        clause = (
+            "the residual value of the leased property is unreasonable and not in good faith "
+            "to the extent that the residual value exceeds the realized value by more than "
+            "three times the base monthly payment"
+        )
+        text = (
+            f"A statement about a rebuttable presumption that, at the end of the lease term, "
+            f"{clause} (or more than three times the average payment allocable to a monthly "
+            f"period, if the lease calls for periodic payments other than monthly); and that "
+            f"the lessor cannot collect the excess amount unless the lessor brings a successful "
+            f"court action and pays the lessee's reasonable attorney's fees, or unless the "
+            f"excess is due to unreasonable or excessive wear or use of the leased property."
+        )
+        assert len(text) > 600 and "\n" not in text
+        passage = _section("m2", text, "Content of disclosures\nResidual value")
+        question = (
+            "By more than what multiple of the base monthly payment may the residual value "
+            "exceed the realized value?"
+        )
+        assert _drafted(question, [passage]) == [text]
+        blob = _section("blob", "\n".join([text[i : i + 120] for i in range(0, len(text), 120)]))
+        assert not _drafted(question, [blob])
+
     def test_a_sentence_referring_back_is_read_with_the_one_before(self) -> None:
         """ "each such appraisal" speaks of what the sentence before says: the time limit for
         the appraisals asked about is drafted, not the notice that merely names them."""

@@ -289,6 +289,17 @@ class TestWhatTheAnswerMustState:
         assert ahead.answer_type == "duration"
         assert profile_question("How far is the branch?", as_of=AS_OF).answer_type != "duration"
 
+    def test_what_multiple_asks_for_a_count(self) -> None:
+        """ "by more than what multiple of the monthly payment": a count ("three times"), not
+        an amount of money, though the question speaks of a value."""
+        profile = profile_question(
+            "The residual value exceeds the realized value by more than what multiple of the "
+            "monthly payment?",
+            as_of=AS_OF,
+        )
+        assert profile.answer_type == "count"
+        assert profile.states_figure("by more than three times the base monthly payment")
+
     def test_duration_in_the_asked_unit(self) -> None:
         profile = profile_question("Within how many minutes may a sender cancel?", as_of=AS_OF)
         assert profile.time_unit == "minute"

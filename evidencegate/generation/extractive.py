@@ -731,6 +731,10 @@ are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
+_LONG_SENTENCE = 600
+_BLOB_LINES = 3
+
+
 @lru_cache(maxsize=8192)  # pure; the same passages' sentences are read for every question
 def _tabular(text: str) -> bool:
     """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?
@@ -741,8 +745,12 @@ def _tabular(text: str) -> bool:
     """
     tokens = text.split()
     numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
-    if len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens)):
+    if numbers >= 6 and numbers * 3 >= len(tokens):
         return True
+    if len(text) > _LONG_SENTENCE and (
+        text.count("\n") >= _BLOB_LINES or numbers * 8 >= len(tokens)
+    ):
+        return True  # a page blob; a long sentence of prose on a line or two is one still
     lines = [line.split() for line in text.splitlines() if line.strip()]
     rows = sum(
         len(line) >= 2
