@@ -238,6 +238,28 @@ class TestScope:
             profile = profile_question(question, as_of=AS_OF)
             assert resolve_scope(profile, catalog).doc_ids == expected, question
 
+    def test_a_regulation_the_corpus_lacks_reads_nothing(self) -> None:
+        """A question naming a regulation, CFR part or section in the form of the catalog's
+        own names, but none of its documents, is scoped to nothing (not to every document)."""
+        catalog = [
+            doc("12 CFR 1024", entity="Regulation X (Real Estate Settlement Procedures Act)"),
+            doc("12 CFR 1013", entity="Regulation M (Consumer Leasing)"),
+        ]
+        for question in (
+            "Under Regulation Z, how long may a consumer rescind?",
+            "What does 12 CFR 1026.19(e) require?",
+            "Per § 1026.18, which disclosures are required?",
+        ):
+            profile = profile_question(question, as_of=AS_OF)
+            assert resolve_scope(profile, catalog).doc_ids == (), question
+        for question in ("Is a lease of 1026.50 per month covered?", "What is a consumer lease?"):
+            profile = profile_question(question, as_of=AS_OF)
+            assert resolve_scope(profile, catalog).doc_ids is None, question
+        # A catalog of companies: "Regulation S-K" or "Regulation Z" is not its kind of name.
+        filings = [doc("3M_2018_10K", entity="3M", period="FY2018")]
+        profile = profile_question("Under Regulation Z, what did 3M disclose?", as_of=AS_OF)
+        assert resolve_scope(profile, filings).doc_ids == ("3M_2018_10K",)
+
     def test_label_citation(self) -> None:
         """A CFR paragraph label cites its section; an interpretation's label the section it
         interprets; other labels cite nothing."""

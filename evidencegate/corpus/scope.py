@@ -83,7 +83,7 @@ def _cited_parts(question: str) -> set[str]:
     return set(_SECTION.findall(question))
 
 
-_SECTION = re.compile(r"(?<![\d.$,])(\d{3,4})\.\d{1,3}(?:\([a-z0-9]{1,4}\))*(?![\d,]|\.\d)")
+_SECTION = re.compile(r"(?<![\d.$,])(\d{3,4})\.\d{1,3}(?:\([a-z0-9]{1,4}\))*(?!\d|\.\d)")
 
 
 def _mentions(question: str, name: str) -> bool:
@@ -97,6 +97,37 @@ def _mentions(question: str, name: str) -> bool:
         # A one- or two-letter name only counts in its own case: "M" is not "m".
         return re.search(pattern, question) is not None
     return re.search(pattern, question, re.IGNORECASE) is not None
+
+
+_NAMED_REGULATION = re.compile(r"\b(?:Regulation|Reg\.?)\s+([A-Z]{1,2})\b(?![-\w])")
+_NAMED_PART = re.compile(r"\b(\d{1,2})\s+C\.?F\.?R\.?\s+(?:[Pp]art\s+)?(\d{1,4})\b")
+
+
+def _unknown_regulation(question: str, documents: Sequence[DocumentVersion]) -> str | None:
+    """A regulation (or CFR part) the question names in the form the catalog's own names
+    take, when no document of the catalog is it: "Regulation Z" of a corpus whose entities are
+    Regulations B to X, "12 CFR 1026" of one whose ids are 12 CFR parts; None otherwise."""
+    regulations = {
+        m.group(1) for d in documents if d.entity and (m := _REGULATION_IN.search(d.entity))
+    }
+    if regulations:
+        for m in _NAMED_REGULATION.finditer(question):
+            if m.group(1) not in regulations:
+                return m.group(0)
+    parts = {m.group(2) for d in documents if (m := _CFR_PART.match(d.doc_id.strip()))}
+    if parts:
+        for m in _NAMED_PART.finditer(question):
+            if m.group(2) not in parts:
+                return m.group(0)
+        for m in _SIGNED_SECTION.finditer(question):
+            if m.group(1) not in parts:
+                return m.group(0)
+    return None
+
+
+_REGULATION_IN = re.compile(r"^Regulation\s+([A-Z]{1,2})\b")
+_SIGNED_SECTION = re.compile(r"(?:§|\b[Ss]ections?)\s*(\d{3,4})\.\d{1,3}\b")
+"""A section cited as one ("§ 1026.23", "section 1026.23"), not a bare number."""
 
 
 def _period_year(period: str) -> int | None:
@@ -118,6 +149,10 @@ def resolve_scope(profile: QuestionProfile, catalog: Iterable[DocumentVersion]) 
         ):
             named.setdefault(document.entity, []).append(document)
     if not named:
+        if missing := _unknown_regulation(question, documents):
+            # "Under Regulation Z, ..." of a corpus of Regulations B, E, M and X: another
+            # regulation's rules are no answer to it.
+            return Scope((), f"the question names {missing}, which no document of the corpus is")
         return Scope(None, "the question names no entity of the corpus")
     chosen: list[DocumentVersion] = []
     notes: list[str] = []
