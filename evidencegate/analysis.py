@@ -875,6 +875,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             "duration",
             r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
             r"\bwithin\s+(?:how|what)\b|"
+            r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
             r"\b(?:what|which)\s+(?:[\w-]+\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
             r"\btiming\b|\b(?:refresh|review|renewal|rotation|reporting|audit|update)\s+cycle\b|"

@@ -310,6 +310,9 @@ class TestWhatTheAnswerMustState:
         ahead = profile_question("How far ahead of charging must the notice be sent?", as_of=AS_OF)
         assert ahead.answer_type == "duration"
         assert profile_question("How far is the branch?", as_of=AS_OF).answer_type != "duration"
+        minimum = profile_question("What is the minimum time before funds expire?", as_of=AS_OF)
+        assert minimum.answer_type == "duration"
+        assert profile_question("What is the minimum amount?", as_of=AS_OF).answer_type == "amount"
 
     def test_what_multiple_asks_for_a_count(self) -> None:
         """ "by more than what multiple of the monthly payment": a count ("three times"), not
