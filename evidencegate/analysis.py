@@ -873,7 +873,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         ),
         (
             "duration",
-            r"\bhow\s+(?:long|often|soon|quickly|frequently)\b|\bwithin\s+(?:how|what)\b|"
+            r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
+            r"\bwithin\s+(?:how|what)\b|"
+            r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
             r"\b(?:what|which)\s+(?:[\w-]+\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
             r"\btiming\b|\b(?:refresh|review|renewal|rotation|reporting|audit|update)\s+cycle\b|"
@@ -887,7 +889,10 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\beffective\s+date\b|\bstart\s+date\b|\bwhen\s+(?:is|was|does|did|must|will|should|"
             r"do|are)\b",
         ),
-        ("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b"),
+        (
+            "count",
+            r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b",
+        ),
         (
             "yes_no",
             r"^\s*(?:is|are|was|were|does|do|did|may|can|could|must|should|will|would|has|"
@@ -1195,6 +1200,8 @@ def has_figure(
         return bool(_DURATION.search(text))
     if answer == "count" and _COUNT_WORD.search(text):
         return True  # "five model forms": counts are often written in words
+    if kind == "date" and _DURATION.search(text):
+        return True  # "When must ...": "three business days prior to consummation"
     if not re.search(r"\d", text):
         return False
     if kind == "date":

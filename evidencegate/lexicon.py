@@ -224,8 +224,13 @@ def _unit_weights(
 ) -> tuple[tuple[float, ...], float]:
     """Each unit's weight (its heaviest plain term's, 1.0 when none is weighed) and their sum."""
     get = dict(weights).get
+
+    def weight(term: str) -> float:
+        # A phrase ("credit application") weighs as its heaviest word: it is asked as much.
+        return max(get(word, 1.0) for word in term.split()) if " " in term else get(term, 1.0)
+
     unit_weights = tuple(
-        max([get(t, 1.0) for t in plain], default=1.0)
+        max([weight(t) for t in plain], default=1.0)
         for _, plain, _ in _unit_parts(question_terms, lex)
     )
     return unit_weights, sum(unit_weights)

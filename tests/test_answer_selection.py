@@ -11,7 +11,7 @@ from conftest import shared_path
 from store_schemas import write_schema_1_store
 
 from evidencegate.analysis import answer_type, profile_question
-from evidencegate.contracts import Outcome, Passage
+from evidencegate.contracts import DocumentVersion, Outcome, Page, Passage, SourcePage
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.retrieval import fuse_rankings
 from evidencegate.gate import EvidenceGate
@@ -340,6 +340,151 @@ class TestSentenceSelection:
         )
         question = "Under XQ-7(2), when is an account locked after failed sign-in attempts?"
         assert _drafted(question, [neighbour, asked]) == [asked.text]
+
+    def test_the_cited_section_by_its_paragraph_label(self) -> None:
+        """A regulation's paragraph is about the section its label cites ("1099-4-b" is
+        § 1099.4(b)) though its heading path does not say so: it answers a question citing
+        that section before a paragraph of another section using more of its words."""
+        asked = Passage(
+            passage_id="b",
+            doc_id="12 CFR 1099",
+            version="1",
+            page=2,
+            char_start=0,
+            char_end=48,
+            text="Each signed file is kept for at least two years.",
+            label="1099-4-b",
+            context="1099-4-b\n§ 1099.4 Records.\nRetention.",
+        )
+        citing = Passage(
+            passage_id="c",
+            doc_id="12 CFR 1099",
+            version="1",
+            page=3,
+            char_start=0,
+            char_end=45,
+            text="A lessor's lease files are kept for one year.",
+            label="1099-9-c",
+            context="1099-9-c\n§ 1099.9 Vehicle leases.\nFiles.",
+        )
+        question = "Under § 1099.4(b), how long must a lessor keep signed lease files?"
+        assert _drafted(question, [citing, asked]) == [asked.text]
+
+    def test_a_long_sentence_of_prose_is_a_sentence(self) -> None:
+        """A regulation's sentence may run past 600 characters on one line: it is drafted as
+        any sentence, where a page blob of as many characters is not."""
+        clause = (
+            "the residual value of the leased property is unreasonable and not in good faith "
+            "to the extent that the residual value exceeds the realized value by more than "
+            "three times the base monthly payment"
+        )
+        text = (
+            f"A statement about a rebuttable presumption that, at the end of the lease term, "
+            f"{clause} (or more than three times the average payment allocable to a monthly "
+            f"period, if the lease calls for periodic payments other than monthly); and that "
+            f"the lessor cannot collect the excess amount unless the lessor brings a successful "
+            f"court action and pays the lessee's reasonable attorney's fees, or unless the "
+            f"excess is due to unreasonable or excessive wear or use of the leased property."
+        )
+        assert len(text) > 600 and "\n" not in text
+        passage = _section("m2", text, "Content of disclosures\nResidual value")
+        question = (
+            "By more than what multiple of the base monthly payment may the residual value "
+            "exceed the realized value?"
+        )
+        assert _drafted(question, [passage]) == [text]
+        blob = _section("blob", "\n".join([text[i : i + 120] for i in range(0, len(text), 120)]))
+        assert not _drafted(question, [blob])
+
+    def test_a_sentence_referring_back_is_read_with_the_one_before(self) -> None:
+        """ "each such appraisal" speaks of what the sentence before says: the time limit for
+        the appraisals asked about is drafted, not the notice that merely names them."""
+        rule = _section(
+            "copy",
+            "A lender shall give a borrower a copy of every appraisal developed for a loan "
+            "secured by a first lien on a home. A lender shall give each such copy promptly, "
+            "or three business days before closing.",
+            "Appraisals\nCopies",
+        )
+        notice = _section(
+            "notice",
+            "Within three business days of an application for a home loan, a lender shall "
+            "mail a notice of the right to a copy of appraisals.",
+            "Appraisals\nNotice",
+        )
+        question = (
+            "When must a lender give a borrower a copy of an appraisal for a first-lien loan?"
+        )
+        assert _drafted(question, [notice, rule]) == [
+            "A lender shall give each such copy promptly, or three business days before closing."
+        ]
+
+    def test_an_item_with_its_parent_paragraph_lead_in(self) -> None:
+        """A paragraph that is an item of its parent's list ("1099-7-b-1" under "1099-7-b")
+        is drafted after the parent's lead-in, each quoted from its own passage."""
+
+        def paragraph(label: str, page: int, text: str) -> Passage:
+            return Passage(
+                passage_id=label,
+                doc_id="12 CFR 1099",
+                version="1",
+                page=page,
+                char_start=0,
+                char_end=len(text),
+                text=text,
+                label=label,
+                context=f"{label}\n§ 1099.7 Repossession.",
+            )
+
+        lead = paragraph("1099-7-b", 1, "A lessor shall not repossess a leased car unless:")
+        item = paragraph("1099-7-b-1", 2, "The lessee is more than 60 days late;")
+        other = paragraph("1099-7-b-2", 3, "The lessee was sent a notice of default.")
+        question = "How many days late must a lessee be before a lessor may repossess the car?"
+        draft = ExtractiveGenerator().draft(question, [other, item, lead], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert claim.text == f"{lead.text} {item.text}"
+        assert [(c.evidence_id, c.quote) for c in claim.citations] == [
+            ("1099-7-b", lead.text),
+            ("1099-7-b-1", item.text),
+        ]
+
+        class Pages:
+            """The document's pages with their labels: the parent before its items."""
+
+            def lookup(
+                self, doc_id: str, version: str, page: int, *, tenant: str | None = None
+            ) -> SourcePage | None:
+                passages = {p.page: p for p in (lead, item, other)}
+                if doc_id != "12 CFR 1099" or page not in passages:
+                    return None
+                found = passages[page]
+                return SourcePage(
+                    document=DocumentVersion(
+                        doc_id=doc_id,
+                        version=version,
+                        version_date=AS_OF,
+                        effective_from=AS_OF,
+                        authority="primary",
+                        sha256="0" * 64,
+                    ),
+                    page=Page(
+                        doc_id=doc_id,
+                        version=version,
+                        page=page,
+                        text=found.text,
+                        label=found.label,
+                    ),
+                )
+
+        # The parent not retrieved: read from the page before its items, cited without an id.
+        draft = ExtractiveGenerator(pages=Pages()).draft(question, [other, item], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert [(c.page, c.evidence_id, c.quote) for c in claim.citations] == [
+            (1, None, lead.text),
+            (2, "1099-7-b-1", item.text),
+        ]
+        without = ExtractiveGenerator().draft(question, [other, item], as_of=AS_OF)
+        assert all(c.quote != lead.text for claim in without.claims for c in claim.citations)
 
     def test_a_list_item_with_its_lead_in(self) -> None:
         """A long list written as one sentence is read item by item: the asked item is drafted

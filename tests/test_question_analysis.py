@@ -15,7 +15,7 @@ from evidencegate.analysis import (
     split_sentences,
 )
 from evidencegate.contracts import DocumentVersion
-from evidencegate.corpus.scope import entity_names, resolve_scope
+from evidencegate.corpus.scope import entity_names, label_citation, resolve_scope
 from evidencegate.lexicon import Lexicon, covered_share, focus_terms, match_units, synonyms_of
 from evidencegate.text import terms
 
@@ -160,6 +160,18 @@ class TestLexicon:
         assert covered_share(terms("capex"), row, lex=lex) == 1.0
         assert "purchases of property plant and equipment" in synonyms_of(terms("capex"), lex)
 
+    def test_a_phrase_weighs_as_its_heaviest_word(self, lex: Lexicon) -> None:
+        """A question phrase ("capital expenditure") is one unit, weighed as its heaviest word:
+        a text stating it outweighs one stating only a lighter word of the question."""
+        question = terms("capital expenditure by segment")
+        weights = {"capital": 3.0, "expenditure": 2.0, "segment": 2.5}
+        assert set(weights) <= set(question)
+        stating = terms("Capital expenditure was 1,577.")
+        other = terms("Each segment reports its sales.")
+        assert covered_share(question, stating, weights, lex) > covered_share(
+            question, other, weights, lex
+        )
+
     def test_shipped_lexicon_loads(self) -> None:
         """The packaged synonym groups load and join 'present' with 'gift'."""
         assert covered_share(terms("present"), terms("gift")) == 1.0
@@ -205,6 +217,59 @@ class TestScope:
         other = doc("12 CFR 1005", entity="Regulation E (Electronic Fund Transfers)")
         assert resolve_scope(profile, [regulation, other]).doc_ids == ("12 CFR 1013",)
 
+    def test_acronym_and_cfr_part_names(self) -> None:
+        """A regulation is also named by its statute's acronym and by its CFR part, and a
+        question citing one of the part's sections is about that part."""
+        regulation = doc(
+            "12 CFR 1024", entity="Regulation X (Real Estate Settlement Procedures Act)"
+        )
+        names = set(entity_names(regulation))
+        assert {"RESPA", "12 CFR part 1024", "12 CFR 1024", "part 1024"} <= names
+        lease = doc("12 CFR 1013", entity="Regulation M (Consumer Leasing)")
+        assert "CL" not in entity_names(lease)  # two letters: too often another word
+        assert "TBC" not in entity_names(doc("B", entity="Boeing", aliases=("The Boeing Company",)))
+        catalog = [regulation, lease]
+        for question, expected in [
+            ("What escrow cushion does RESPA allow?", ("12 CFR 1024",)),
+            ("Under 12 CFR part 1013, what is the lease threshold?", ("12 CFR 1013",)),
+            ("When is the notice of § 1024.39(b) due?", ("12 CFR 1024",)),
+            ("Is the figure $1013.50 a lease payment?", None),
+        ]:
+            profile = profile_question(question, as_of=AS_OF)
+            assert resolve_scope(profile, catalog).doc_ids == expected, question
+
+    def test_a_regulation_the_corpus_lacks_reads_nothing(self) -> None:
+        """A question naming a regulation, CFR part or section in the form of the catalog's
+        own names, but none of its documents, is scoped to nothing (not to every document)."""
+        catalog = [
+            doc("12 CFR 1024", entity="Regulation X (Real Estate Settlement Procedures Act)"),
+            doc("12 CFR 1013", entity="Regulation M (Consumer Leasing)"),
+        ]
+        for question in (
+            "Under Regulation Z, how long may a consumer rescind?",
+            "What does 12 CFR 1026.19(e) require?",
+            "Per § 1026.18, which disclosures are required?",
+        ):
+            profile = profile_question(question, as_of=AS_OF)
+            assert resolve_scope(profile, catalog).doc_ids == (), question
+        for question in ("Is a lease of 1026.50 per month covered?", "What is a consumer lease?"):
+            profile = profile_question(question, as_of=AS_OF)
+            assert resolve_scope(profile, catalog).doc_ids is None, question
+        # A catalog of companies: "Regulation S-K" or "Regulation Z" is not its kind of name.
+        filings = [doc("3M_2018_10K", entity="3M", period="FY2018")]
+        profile = profile_question("Under Regulation Z, what did 3M disclose?", as_of=AS_OF)
+        assert resolve_scope(profile, filings).doc_ids == ("3M_2018_10K",)
+
+    def test_label_citation(self) -> None:
+        """A CFR paragraph label cites its section; an interpretation's label the section it
+        interprets; other labels cite nothing."""
+        assert label_citation("1002-5-a-4") == "§ 1002.5(a)(4)"
+        assert label_citation("1024-33-a-Interp-1") == "§ 1024.33(a)"
+        assert label_citation("1002-9-a-3-i-B") == "§ 1002.9(a)(3)(i)(B)"
+        assert label_citation("1002-B-1-p1") is None
+        assert label_citation("AC-2") is None
+        assert label_citation(None) is None
+
     def test_unnamed_entity_is_not_scoped(self) -> None:
         """A question naming no entity of the catalog reads the whole corpus."""
         catalog = [doc("3M_2018_10K", entity="3M", period="FY2018")]
@@ -235,6 +300,30 @@ class TestWhatTheAnswerMustState:
         assert profile.hypothetical
         assert not profile.states_figure("The sender pays US$100 and a fee of US$10 and US$15.")
         assert profile.states_figure("The provider must refund US$85 to the sender.")
+
+    def test_when_is_answered_by_a_time_limit_in_words(self) -> None:
+        """ "When must ..." about a rule is answered by the time limit it states, in words too;
+        "how far ahead" asks for one."""
+        profile = profile_question("When must a creditor give the applicant a copy?", as_of=AS_OF)
+        assert profile.states_figure("a copy promptly, or three business days before closing")
+        assert not profile.states_figure("a copy of each appraisal developed for the loan")
+        ahead = profile_question("How far ahead of charging must the notice be sent?", as_of=AS_OF)
+        assert ahead.answer_type == "duration"
+        assert profile_question("How far is the branch?", as_of=AS_OF).answer_type != "duration"
+        minimum = profile_question("What is the minimum time before funds expire?", as_of=AS_OF)
+        assert minimum.answer_type == "duration"
+        assert profile_question("What is the minimum amount?", as_of=AS_OF).answer_type == "amount"
+
+    def test_what_multiple_asks_for_a_count(self) -> None:
+        """ "by more than what multiple of the monthly payment": a count ("three times"), not
+        an amount of money, though the question speaks of a value."""
+        profile = profile_question(
+            "The residual value exceeds the realized value by more than what multiple of the "
+            "monthly payment?",
+            as_of=AS_OF,
+        )
+        assert profile.answer_type == "count"
+        assert profile.states_figure("by more than three times the base monthly payment")
 
     def test_duration_in_the_asked_unit(self) -> None:
         profile = profile_question("Within how many minutes may a sender cancel?", as_of=AS_OF)

@@ -325,3 +325,32 @@ def test_passage_fixture_sanity() -> None:
     corpus.add("D", "1", dt.date(2020, 1, 1), ["One sentence about gifts and approval."])
     found = corpus.search("gifts approval", as_of=AS_OF, limit=8)
     assert found and isinstance(found[0], Passage)
+
+
+def test_a_section_is_named_by_the_paragraph_label() -> None:
+    """A paragraph labelled "1099-4-b" is § 1099.4(b) (also "section 1099.4(b)"), and a
+    document is named by its id ("12 CFR 1099"), though neither the sentence nor its
+    heading path says so."""
+    text = "A lessor shall keep each signed lease file for at least two years."
+    corpus = _one_document("12 CFR 1099", [text])
+    passage = Passage(
+        passage_id="p-1",
+        doc_id="12 CFR 1099",
+        version="1",
+        page=1,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label="1099-4-b",
+        context="1099-4-b\nRecords.\nRetention.",
+    )
+    for question in (
+        "Under § 1099.4(b), how long must a lessor keep signed lease files?",
+        "Under section 1099.4(b) of 12 CFR 1099, how long must signed lease files be kept?",
+    ):
+        missing = RulesCritic(pages=corpus).sufficiency(question, [passage], as_of=AS_OF)
+        assert not [f for f in missing.missing_facts if f.startswith("name: ")], question
+    other = passage.model_copy(update={"label": "1099-9-c", "context": "1099-9-c\nFiles."})
+    question = "Under § 1099.4(b), how long must a lessor keep signed lease files?"
+    missing = RulesCritic(pages=corpus).sufficiency(question, [other], as_of=AS_OF)
+    assert "name: § 1099.4(b)" in missing.missing_facts

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -31,7 +32,7 @@ from evidencegate.analysis import (
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
-from evidencegate.corpus.scope import Scope, resolve_scope
+from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
 
@@ -78,6 +79,14 @@ def fuse_rankings(
     """Reciprocal rank fusion: ``sum(weight / (k + rank))`` over the rankings (each weight 1
     unless ``weights`` gives one per ranking), ties by first seen."""
     return [passage for passage, _ in _rrf_scores(rankings, k=k, weights=weights)]
+
+
+_SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
+
+
+def _section_sign(text: str) -> str:
+    """A section cited "Section 1024.33(a)" written "§ 1024.33(a)", the one form to match."""
+    return _SECTION_WORD.sub("§ ", text)
 
 
 @lru_cache(maxsize=4096)
@@ -184,7 +193,7 @@ class FeedbackRetriever:
         fused = [p for p, _ in scored]
         score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
-        identifiers = [n for n in profile.names if any(ch.isdigit() for ch in n)]
+        identifiers = [_section_sign(n) for n in profile.names if any(ch.isdigit() for ch in n)]
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -193,8 +202,12 @@ class FeedbackRetriever:
             periods = _stated_periods(passage.text)
             if periods:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
-            if identifiers and any(names_in(i, passage.context) for i in identifiers):
-                bonus += step  # the section or control the question names
+            if identifiers:
+                place = passage.context + "\n" + (label_citation(passage.label) or "")
+                if any(names_in(i, _section_sign(place)) for i in identifiers):
+                    bonus += step  # the section or control the question names
+                elif any(names_in(i, _section_sign(passage.text)) for i in identifiers):
+                    bonus += step / 2  # a rule on it ("information obtained under § 1002.5(a)(4)")
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

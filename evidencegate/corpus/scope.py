@@ -19,11 +19,17 @@ from collections.abc import Iterable, Sequence
 from evidencegate.analysis import QuestionProfile, Scope
 from evidencegate.contracts import DocumentVersion
 
-__all__ = ["Scope", "entity_names", "resolve_scope"]
+__all__ = ["Scope", "entity_names", "label_citation", "resolve_scope"]
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^)]*)\)\s*")
 _REGULATION = re.compile(r"^Regulation\s+([A-Z]{1,2})$")
+
+
+_CFR_PART = re.compile(r"^(\d{1,2})\s+C\.?F\.?R\.?\s+(?:[Pp]art\s+)?(\d{1,4})$")
+_ACRONYM_WORD = re.compile(r"[A-Z][A-Za-z]*")
+_MIN_ACRONYM = 3
+"""A shorter acronym ("CL" for "Consumer Leasing") is too often another word."""
 
 
 def entity_names(document: DocumentVersion) -> list[str]:
@@ -31,22 +37,53 @@ def entity_names(document: DocumentVersion) -> list[str]:
 
     The entity, its aliases, and what a reader derives from them: a parenthesised part is a
     name of its own and the rest another ("Regulation M (Consumer Leasing)" is also
-    "Regulation M" and "Consumer Leasing"), and a regulation is also "Reg M".
+    "Regulation M" and "Consumer Leasing"), a regulation is also "Reg M", a name of three or
+    more capitalised words also its acronym ("Equal Credit Opportunity Act": "ECOA"), and a
+    document whose id is a CFR part ("12 CFR 1013") also that part ("12 CFR part 1013",
+    "part 1013").
     """
     if not document.entity:
         return []
     names: list[str] = []
+
+    def add(name: str) -> None:
+        if name and name not in names:
+            names.append(name)
+
     for name in (document.entity, *document.aliases):
         inner = [part.strip() for part in _PARENTHESIS.findall(name) if part.strip()]
         outer = _PARENTHESIS.sub(" ", name).strip()
         for candidate in (name.strip(), outer, *inner):
-            if candidate and candidate not in names:
-                names.append(candidate)
+            add(candidate)
             if m := _REGULATION.match(candidate):
-                short = f"Reg {m.group(1)}"
-                if short not in names:
-                    names.append(short)
+                add(f"Reg {m.group(1)}")
+            if acronym := _acronym(candidate):
+                add(acronym)
+    if m := _CFR_PART.match(document.doc_id.strip()):
+        title, part = m.groups()
+        for form in (f"{title} CFR {part}", f"{title} CFR part {part}", f"part {part}"):
+            add(form)
     return names
+
+
+def _acronym(name: str) -> str | None:
+    """The initials of a name made of capitalised words only ("Real Estate Settlement
+    Procedures Act": "RESPA"), or None (a name with lower-case words, or too few)."""
+    words = name.split()
+    if words and words[0] == "The":
+        words = words[1:]  # "The Boeing Company" is no "TBC"
+    if len(words) < _MIN_ACRONYM or not all(_ACRONYM_WORD.fullmatch(w) for w in words):
+        return None
+    return "".join(w[0] for w in words)
+
+
+def _cited_parts(question: str) -> set[str]:
+    """The CFR parts of the sections the question cites ("§ 1002.5(a)(4)", "1024.39"): a
+    section number is its part, a dot, and the section within it."""
+    return set(_SECTION.findall(question))
+
+
+_SECTION = re.compile(r"(?<![\d.$,])(\d{3,4})\.\d{1,3}(?:\([a-z0-9]{1,4}\))*(?!\d|\.\d)")
 
 
 def _mentions(question: str, name: str) -> bool:
@@ -62,6 +99,37 @@ def _mentions(question: str, name: str) -> bool:
     return re.search(pattern, question, re.IGNORECASE) is not None
 
 
+_NAMED_REGULATION = re.compile(r"\b(?:Regulation|Reg\.?)\s+([A-Z]{1,2})\b(?![-\w])")
+_NAMED_PART = re.compile(r"\b(\d{1,2})\s+C\.?F\.?R\.?\s+(?:[Pp]art\s+)?(\d{1,4})\b")
+
+
+def _unknown_regulation(question: str, documents: Sequence[DocumentVersion]) -> str | None:
+    """A regulation (or CFR part) the question names in the form the catalog's own names
+    take, when no document of the catalog is it: "Regulation Z" of a corpus whose entities are
+    Regulations B to X, "12 CFR 1026" of one whose ids are 12 CFR parts; None otherwise."""
+    regulations = {
+        m.group(1) for d in documents if d.entity and (m := _REGULATION_IN.search(d.entity))
+    }
+    if regulations:
+        for m in _NAMED_REGULATION.finditer(question):
+            if m.group(1) not in regulations:
+                return m.group(0)
+    parts = {m.group(2) for d in documents if (m := _CFR_PART.match(d.doc_id.strip()))}
+    if parts:
+        for m in _NAMED_PART.finditer(question):
+            if m.group(2) not in parts:
+                return m.group(0)
+        for m in _SIGNED_SECTION.finditer(question):
+            if m.group(1) not in parts:
+                return m.group(0)
+    return None
+
+
+_REGULATION_IN = re.compile(r"^Regulation\s+([A-Z]{1,2})\b")
+_SIGNED_SECTION = re.compile(r"(?:§|\b[Ss]ections?)\s*(\d{3,4})\.\d{1,3}\b")
+"""A section cited as one ("§ 1026.23", "section 1026.23"), not a bare number."""
+
+
 def _period_year(period: str) -> int | None:
     m = re.search(r"(?:19|20)\d\d", period)
     return int(m.group(0)) if m else None
@@ -72,10 +140,19 @@ def resolve_scope(profile: QuestionProfile, catalog: Iterable[DocumentVersion]) 
     documents = list(catalog)
     question = profile.question
     named: dict[str, list[DocumentVersion]] = {}
+    cited = _cited_parts(question)
     for document in documents:
-        if document.entity and any(_mentions(question, n) for n in entity_names(document)):
+        part = _CFR_PART.match(document.doc_id.strip())
+        if document.entity and (
+            any(_mentions(question, n) for n in entity_names(document))
+            or (part is not None and part.group(2) in cited)
+        ):
             named.setdefault(document.entity, []).append(document)
     if not named:
+        if missing := _unknown_regulation(question, documents):
+            # "Under Regulation Z, ..." of a corpus of Regulations B, E, M and X: another
+            # regulation's rules are no answer to it.
+            return Scope((), f"the question names {missing}, which no document of the corpus is")
         return Scope(None, "the question names no entity of the corpus")
     chosen: list[DocumentVersion] = []
     notes: list[str] = []
@@ -108,3 +185,18 @@ def _by_period(
         return others, f"no filing in force reports {', '.join(map(str, sorted(wanted)))}"
     latest = max(periodic, key=lambda d: (d.version_date, _period_year(d.period or "") or 0))
     return [latest, *others], f"the latest filing in force ({latest.period})"
+
+
+_PARAGRAPH_LABEL = re.compile(r"^(\d{1,4})-(\d{1,4})((?:-[A-Za-z0-9]{1,4})*?)(?:-Interp(?:-.*)?)?$")
+
+
+def label_citation(label: str | None) -> str | None:
+    """The section a CFR paragraph label cites ("1002-5-a-4": "§ 1002.5(a)(4)"; its official
+    interpretation "1024-33-a-Interp-1": "§ 1024.33(a)"), or None for another label. A
+    passage so labelled is about that section, as a passage headed by a control id is about
+    that control, however little its heading path says ("§ 1002.5 ... / General rules.")."""
+    m = _PARAGRAPH_LABEL.match((label or "").strip())
+    if m is None:
+        return None
+    part, section, paragraphs = m.groups()
+    return f"§ {part}.{section}" + "".join(f"({p})" for p in paragraphs.split("-") if p)

@@ -43,6 +43,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.corpus.scope import entity_names, label_citation
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -77,7 +78,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@2"
+    component_id = "critic:rules@3"
 
     def __init__(
         self,
@@ -92,19 +93,25 @@ class RulesCritic:
         self._identities: dict[tuple[str, str], str] = {}
 
     def _identity(self, passage: Passage) -> str:
-        """Whose document a passage is part of: its title and place, and with ``pages`` the
-        document's entity, aliases and title page ("Harbourline Savings Bank, policy ...").
-        A question names the company or regulation; the sentence answering it rarely does."""
+        """Whose document a passage is part of: its title and place (and the section its
+        paragraph label cites, § 1024.33(a)), and with ``pages`` the document's entity, aliases,
+        the names derived from them (ECOA, 12 CFR part 1002) and title page ("Harbourline
+        Savings Bank, policy ..."). A question names the company, regulation or section; the
+        sentence answering it rarely does."""
         key = (passage.doc_id, passage.version)
         if key not in self._identities:
-            parts = [passage.title, passage.context]
+            parts: list[str] = []
             source = self.pages.lookup(passage.doc_id, passage.version, 1) if self.pages else None
             if source is not None:
                 document = source.document
                 parts += [document.title, document.entity or "", *document.aliases]
+                parts += [document.doc_id, *entity_names(document)]
                 parts.append(source.page.text[:_TITLE_PAGE_CHARS])
             self._identities[key] = "\n".join(p for p in parts if p)
-        return self._identities[key]
+        own = [passage.title, passage.context]
+        if (cited := label_citation(passage.label)) is not None:
+            own += [cited, "section " + cited.removeprefix("§ ")]
+        return "\n".join(p for p in [*own, self._identities[key]] if p)
 
     # ------------------------------------------------------------------ phase 1
 

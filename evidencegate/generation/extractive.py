@@ -29,6 +29,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -53,7 +54,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@3"
+    component_id = "generator:extractive@4"
 
     def __init__(
         self,
@@ -153,27 +154,36 @@ class ExtractiveGenerator:
     ) -> list[_Scored] | str:
         """Every candidate answer scored, best first; or why there is none."""
         skip = set(avoid)
+        primary = [p for p in evidence if p.authority in self.authorities]
         candidates = [
             candidate
-            for passage in evidence
-            if passage.authority in self.authorities
-            for candidate in _candidates(passage, self.min_quote_chars)
+            for passage in primary
+            for candidate in _with_parent_lead(
+                _candidates(passage, self.min_quote_chars), passage, primary, self.pages
+            )
             if candidate.text not in skip
         ]
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
-        sentence_terms = [terms(c.text) for c in candidates]
-        context_terms = [terms(c.passage.context) for c in candidates]
-        weights = idf_weights(profile.terms, sentence_terms)
+        # An item under its parent paragraph's lead-in is read with it in its place, as a
+        # heading: the item itself must state what is asked (the lead-in's words are its
+        # siblings' too).
+        sentence_terms = [
+            terms(c.text if c.lead_passage is None else c.sentence.text) + terms(_referred(c))
+            for c in candidates
+        ]
+        context_terms = [terms(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
+        asked = profile.terms
+        weights = idf_weights(asked, sentence_terms)
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
         asked_bounds = {
             n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
         }
         named = {t for n in profile.names for t in terms(n)}
-        focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
+        focus = focus_terms(asked, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
 
         scored: list[_Scored] = []
@@ -187,12 +197,12 @@ class ExtractiveGenerator:
                 # "From January 1, 2017 through December 31, 2017, ...": the sentence says
                 # which year it is for, so it speaks of the "year" a question asks about.
                 s_terms = [*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS)]
-            own = covered_share(profile.terms, s_terms, weights)
-            placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
+            own = covered_share(asked, s_terms, weights)
+            placed = covered_share(asked, [*s_terms, *c_terms], weights)
             score = 0.6 * own + 0.4 * placed
             # Where it stands: a sentence under a heading or in a document about the asked subject
             # (a "gift limit" planted under "Opening hours" is not the gift policy's answer).
-            score += 0.2 * covered_share(profile.terms, c_terms, weights)
+            score += 0.2 * covered_share(asked, c_terms, weights)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
                 if profile.states_figure(candidate.text):
@@ -242,7 +252,7 @@ class ExtractiveGenerator:
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
-            scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
+            scored.append((score, candidate, matched_units(asked, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(profile, evidence, skip, focus))
         scored.extend(self._derived(question, profile, evidence, skip, focus))
@@ -634,6 +644,9 @@ class _Candidate:
     passage: Passage
     sentence: Sentence
     lead: Sentence | None = None
+    lead_passage: Passage | None = None
+    """The passage the lead-in stands in when it is another (the paragraph an item is under);
+    the passage itself otherwise."""
     example: bool = False
     """Whether the sentence gives an example or goes on with the one before it ("For example,
     ... $950 ... $1,000. However, if ... $949 ..."): it answers a question about that case."""
@@ -676,13 +689,18 @@ class _Candidate:
             text=self.text,
             citations=[
                 Citation(
-                    doc_id=passage.doc_id,
-                    version=passage.version,
-                    page=passage.page,
+                    doc_id=source.doc_id,
+                    version=source.version,
+                    page=source.page,
                     quote=part.text,
-                    evidence_id=passage.passage_id,
+                    evidence_id=source.passage_id or None,  # a parent page not retrieved
                 )
                 for part in parts
+                for source in [
+                    self.lead_passage
+                    if part is self.lead and self.lead_passage is not None
+                    else passage
+                ]
             ],
         )
 
@@ -713,6 +731,10 @@ are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
+_LONG_SENTENCE = 600
+_BLOB_LINES = 3
+
+
 @lru_cache(maxsize=8192)  # pure; the same passages' sentences are read for every question
 def _tabular(text: str) -> bool:
     """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?
@@ -723,8 +745,12 @@ def _tabular(text: str) -> bool:
     """
     tokens = text.split()
     numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
-    if len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens)):
+    if numbers >= 6 and numbers * 3 >= len(tokens):
         return True
+    if len(text) > _LONG_SENTENCE and (
+        text.count("\n") >= _BLOB_LINES or numbers * 8 >= len(tokens)
+    ):
+        return True  # a page blob; a long sentence of prose on a line or two is one still
     lines = [line.split() for line in text.splitlines() if line.strip()]
     rows = sum(
         len(line) >= 2
@@ -747,7 +773,8 @@ def _name_fit(name: str, candidate: _Candidate) -> float:
     a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
     passage = candidate.passage
     name = _SECTION_WORD.sub("§ ", name)
-    if names_in(name, _SECTION_WORD.sub("§ ", passage.context)):
+    place = passage.context + "\n" + (label_citation(passage.label) or "")
+    if names_in(name, _SECTION_WORD.sub("§ ", place)):
         return 1.0
     if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
         return 0.0
@@ -788,6 +815,108 @@ def _bound(text: str, number: str) -> str | None:
 def _negated(text: str) -> set[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
     return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
+
+
+_REFERS_BACK = re.compile(r"\bsuch\b(?!\s+as\b)", re.IGNORECASE)
+"""A sentence speaking of "each such appraisal": what it is about is said before it."""
+
+
+def _antecedent(candidate: _Candidate) -> str:
+    """The lead-in a candidate is read after when it stands in another passage (its parent
+    paragraph's): a heading of the item, whose words are its siblings' too."""
+    if candidate.lead is not None and candidate.lead_passage is not None:
+        return candidate.lead.text
+    return ""
+
+
+def _referred(candidate: _Candidate) -> str:
+    """The sentence before a candidate that refers back to it ("A creditor shall provide a
+    copy of each such appraisal ... three business days prior to consummation" after the
+    sentence saying which appraisals): what the candidate speaks of is said there."""
+    if candidate.lead is not None or not _REFERS_BACK.search(candidate.sentence.text):
+        return ""
+    passage = candidate.passage
+    before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
+    previous = split_sentences(before)
+    return previous[-1].text if previous else ""
+
+
+_PARENT_REACH = 40
+"""How many pages before an item its parent paragraph is looked for (its earlier siblings and
+their items stand between them)."""
+
+
+def _with_parent_lead(
+    candidates: list[_Candidate],
+    passage: Passage,
+    evidence: Sequence[Passage],
+    pages: SourceLookup | None,
+) -> list[_Candidate]:
+    """A passage that is an item of a list whose lead-in is its parent paragraph ("... for
+    any foreclosure process unless:" over "(i) ... more than 120 days delinquent;") is read
+    with that lead-in: its first sentence is drafted after it, as an item of a list written in
+    one passage is. The parent is the passage (or, with ``pages``, the page before the item)
+    of the same version whose label is the item's label without its last part ("1024-41-f-1"
+    for "1024-41-f-1-i")."""
+    if not candidates or candidates[0].lead is not None or candidates[0].items:
+        return candidates
+    label = (passage.label or "").strip()
+    parent_label = label.rpartition("-")[0]
+    if not parent_label:
+        return candidates
+    parent = next(
+        (
+            p
+            for p in evidence
+            if p.doc_id == passage.doc_id
+            and p.version == passage.version
+            and (p.label or "").strip() == parent_label
+        ),
+        None,
+    ) or _parent_page(passage, parent_label, pages)
+    if parent is None:
+        return candidates
+    sentences = split_sentences(parent.text, offset=parent.char_start)
+    if not sentences or not sentences[-1].text.rstrip().endswith(":"):
+        return candidates
+    first = candidates[0]
+    if first.sentence.start != min(c.sentence.start for c in candidates):
+        return candidates
+    led = _Candidate(
+        passage,
+        first.sentence,
+        sentences[-1],
+        lead_passage=parent,
+        example=first.example,
+    )
+    return [led, *candidates[1:]]
+
+
+def _parent_page(passage: Passage, parent_label: str, pages: SourceLookup | None) -> Passage | None:
+    """The page labelled ``parent_label`` before the item's page, as a passage of its whole
+    text (not retrieved: it has no passage id), walking back over the item's earlier siblings
+    (labels under the parent's); None when there is none."""
+    if pages is None:
+        return None
+    for number in range(passage.page - 1, max(passage.page - 1 - _PARENT_REACH, 0), -1):
+        source = pages.lookup(passage.doc_id, passage.version, number)
+        page_label = (source.page.label or "").strip() if source is not None else ""
+        if page_label == parent_label and source is not None:
+            return Passage(
+                passage_id="",
+                doc_id=passage.doc_id,
+                version=passage.version,
+                page=number,
+                char_start=0,
+                char_end=len(source.page.text),
+                text=source.page.text,
+                authority=passage.authority,
+                label=source.page.label,
+                context=source.page.heading,
+            )
+        if not page_label.startswith(parent_label + "-"):
+            return None  # out of the parent's paragraphs: it is not before the item
+    return None
 
 
 def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
