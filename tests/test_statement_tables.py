@@ -121,6 +121,17 @@ class TestRows:
         assert cells[("Gross profit", 2023)] == "1,970"
         assert cells[("Net sales", 2023)] == "8,870"
 
+    def test_years_below_a_title_ending_in_a_figure_are_the_header(self) -> None:
+        """A title line ending in a number ("(Note 1)") does not swallow the header's years
+        below it as its cells: the years head the table and the rows are read under them."""
+        text = (
+            "(Dollars in Millions Except Per Share Amounts) (Note 1)\n2024 2023 2022\n"
+            "Sales to customers $ 9,120 8,870 8,410\nGross profit 2,110 1,970 1,910\n"
+        )
+        cells = {(c.label, c.year): c.value for c in table_cells(text)}
+        assert cells[("Gross profit", 2023)] == "1,970"
+        assert cells[("Sales to customers", 2024)] == "9,120"
+
     def test_a_statement_kept_line_by_line_is_no_sentence(self) -> None:
         """Several lines ending in figures are a table, whatever their punctuation."""
         assert _tabular("Net sales - external $ 410\nCost of sales (300)\nGross profit 110")

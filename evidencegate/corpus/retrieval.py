@@ -31,6 +31,7 @@ from evidencegate.analysis import (
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
+from evidencegate.corpus.rows import measure_terms, states_measure_row
 from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
@@ -39,6 +40,8 @@ __all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
 
 
 _RRF_K = 60
+_ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+"""Answer types a table row's figure answers."""
 
 
 class Ranking(NamedTuple):
@@ -185,6 +188,9 @@ class FeedbackRetriever:
         score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
         identifiers = [n for n in profile.names if any(ch.isdigit() for ch in n)]
+        # A figure asked for may stand in a table row naming it ("Cash and cash equivalents
+        # $ 4,954 $ 5,596"): prose sharing more of the question's words outranks that page.
+        measure = measure_terms(profile.measure) if profile.answer_type in _ROW_TYPES else []
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -195,6 +201,8 @@ class FeedbackRetriever:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
             if identifiers and any(names_in(i, passage.context) for i in identifiers):
                 bonus += step  # the section or control the question names
+            if measure and states_measure_row(passage.text, measure):
+                bonus += step  # a table row stating the measure asked for
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

@@ -29,6 +29,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.corpus.rows import measure_terms
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -53,7 +54,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@3"
+    component_id = "generator:extractive@4"
 
     def __init__(
         self,
@@ -328,7 +329,7 @@ class ExtractiveGenerator:
         named_only = profile.answer_type not in _TABLE_TYPES
         # What the figure measures, without the words that only ask for it ("how much gross
         # profit did Amcor make", "what did 3M post"): those no row label states.
-        asked = [t for t in profile.measure if t not in _ASKING and not t.isdigit()]
+        asked = measure_terms(profile.measure)
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
@@ -546,13 +547,6 @@ NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
 assets" asked: the row "Total current assets", not "Total assets")."""
 
-_ASKING = frozenset(
-    terms(
-        "make made earn earned post posted record recorded book booked generate generated show "
-        "showed disclose disclosed figure amount company give need went spent"
-    )
-)
-"""Words that ask for a figure rather than say what it measures."""
 _DASHES = frozenset({"—", "–", "-"})
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(

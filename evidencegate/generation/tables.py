@@ -109,6 +109,17 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     return bool(parts) or named
 
 
+def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
+    """Does a header of column years start at token ``j``: a line opening with two years
+    ("2022 2021 2020" under "(Dollars in Millions) (Note 1)")?"""
+    return (
+        tokens[j].year
+        and j + 1 < len(tokens)
+        and tokens[j + 1].year
+        and "\n" in text[tokens[j - 1].end : tokens[j].start]
+    )
+
+
 def table_cells(text: str) -> list[TableCell]:
     """Every cell of the year-columned tables in ``text`` (offsets are into ``text``)."""
     return list(_table_cells(text))
@@ -149,6 +160,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             dollar = False
             while j < len(tokens) and (tokens[j].text in {"$", "%"} or tokens[j].numeric):
                 t = tokens[j]
+                if j > i and _header_starts(text, tokens, j):
+                    break  # "(Note 1)" ends a title line; the years below it are the header
                 if t.text == "$":
                     dollar = True
                 elif t.text == "%" and values:
