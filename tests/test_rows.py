@@ -31,7 +31,7 @@ def test_rows_are_labels_with_two_figures() -> None:
 
 
 def test_asking_and_place_words_are_no_measure() -> None:
-    """"How much cash did it hold", "inventory balance at year-end": cash, inventory."""
+    """ "How much cash did it hold", "inventory balance at year-end": cash, inventory."""
     assert _measure("How much cash did Northwind hold at the end of 2024?") == ["cash"]
     assert _measure("What was Northwind's inventory balance at year-end 2024?") == ["inventory"]
 

@@ -45,10 +45,11 @@ MIN_ROW_PRECISION = 0.25
 of property, plant and equipment and other assets") is another row."""
 
 
-def measure_terms(measure: Sequence[str]) -> list[str]:
-    """What a figure question measures: its measure terms without the asking words and, when
-    anything else is left, the words that only say where the figure stands."""
-    kept = [t for t in measure if t not in ASKING and not t.isdigit()]
+def measure_terms(measure: Sequence[str], *, asking: bool = True) -> list[str]:
+    """What a figure question measures: its measure terms without the asking words (unless
+    ``asking`` is False: "amount" is also a threshold's) and, when anything else is left, the
+    words that only say where the figure stands."""
+    kept = [t for t in measure if not (asking and t in ASKING) and not t.isdigit()]
     narrower = [t for t in kept if t not in _STATEMENT]
     return narrower or kept
 

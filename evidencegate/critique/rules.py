@@ -332,9 +332,13 @@ class RulesCritic:
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
-            # What is measured, not the words asking for it or saying where it stands ("how
-            # much cash did it hold", "inventory balance at year-end").
-            measure = measure_terms(profile.measure) if profile.answer_type in _MEASURED else []
+            # What is measured, not the words saying where it stands ("inventory balance at
+            # year-end", "on the balance sheet").
+            measure = (
+                measure_terms(profile.measure, asking=False)
+                if profile.answer_type in _MEASURED
+                else []
+            )
             # A question naming its subject (3M, Regulation M) pins the document, and then the
             # figure must be about (half of) what is measured; a question naming nothing is
             # mostly the asker's own words, and one of them stated is all that can be asked.

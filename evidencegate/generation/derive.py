@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from evidencegate.analysis import QuestionProfile, normalise_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
-from evidencegate.generation.tables import TableCell, part_table, table_cells
+from evidencegate.generation.tables import TableCell, measured_terms, part_table, table_cells
 from evidencegate.lexicon import covered_share
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -314,7 +314,7 @@ def _from_table(
         years = _years_of(request, columns)
         if years is None:
             return None
-        row = _best_row(request.subjects[0], table, years)
+        row = _best_row(request.subjects[0], table, years, question=request.question)
         if row is None:
             return None
         operands = [row[year] for year in years]
@@ -324,7 +324,13 @@ def _from_table(
             return None
         chosen: list[OperandCell] = []
         for subject in request.subjects:
-            found = _best_row(subject, table, (year,), exclude={c.cell.row_start for c in chosen})
+            found = _best_row(
+                subject,
+                table,
+                (year,),
+                exclude={c.cell.row_start for c in chosen},
+                question=request.question,
+            )
             if found is None:
                 return None
             chosen.append(found[year])
@@ -375,6 +381,7 @@ def _best_row(
     years: Sequence[int],
     *,
     exclude: set[int] | frozenset[int] = frozenset(),
+    question: str = "",
 ) -> dict[int, OperandCell] | None:
     """The row whose label best states ``subject`` and has a figure in every year asked."""
     wanted = subject.split()
@@ -386,7 +393,7 @@ def _best_row(
         if figure is None:
             continue  # a dash: no figure
         label_terms = terms(cell.label)
-        fit = covered_share(wanted, label_terms)
+        fit = covered_share(wanted, measured_terms(cell.label, question))
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
         precision = covered_share(label_terms, wanted) if label_terms else 0.0

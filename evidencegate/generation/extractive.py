@@ -36,7 +36,7 @@ from evidencegate.generation.derive import (
     derivation_request,
     derived_candidates,
 )
-from evidencegate.generation.tables import TableCell, part_table, table_cells
+from evidencegate.generation.tables import TableCell, measured_terms, part_table, table_cells
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -356,7 +356,7 @@ class ExtractiveGenerator:
                 if part_table(source.page.text, row[0], profile.question):
                     continue  # a segment's or a guarantor group's table, not the company's
                 label_terms = terms(row[0].label)
-                fit = covered_share(asked, label_terms)
+                fit = covered_share(asked, measured_terms(row[0].label, profile.question))
                 if fit < 0.33:
                     continue
                 by_year = {c.year: c for c in row}

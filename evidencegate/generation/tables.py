@@ -17,7 +17,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["TableCell", "part_table", "table_cells"]
+from evidencegate.text import terms
+
+__all__ = ["TableCell", "measured_terms", "part_table", "table_cells"]
 
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -118,6 +120,20 @@ def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
         and tokens[j + 1].year
         and "\n" in text[tokens[j - 1].end : tokens[j].start]
     )
+
+
+_QUALIFIER = re.compile(r"\b(?:before|after|excluding|net\s+of)\b", re.IGNORECASE)
+
+
+def measured_terms(label: str, question: str) -> list[str]:
+    """The terms of a row label that say what its figure measures. A label qualified by
+    "before", "after", "excluding" or "net of" measures its head: "Loss before income taxes" is
+    a loss, no income tax figure; unless the question qualifies the same way ("income before
+    taxes")."""
+    found = _QUALIFIER.search(label)
+    if found is None or re.search(rf"\b{found.group(0)}\b", question, re.IGNORECASE):
+        return terms(label)
+    return terms(label[: found.start()]) or terms(label)
 
 
 def table_cells(text: str) -> list[TableCell]:
