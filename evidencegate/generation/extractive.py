@@ -36,7 +36,13 @@ from evidencegate.generation.derive import (
     derivation_request,
     derived_candidates,
 )
-from evidencegate.generation.tables import TableCell, measured_terms, part_table, table_cells
+from evidencegate.generation.tables import (
+    TableCell,
+    measured_terms,
+    part_table,
+    table_cells,
+    table_unit,
+)
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -379,11 +385,14 @@ class ExtractiveGenerator:
                     tuple(chosen),
                     self.min_quote_chars,
                     named_row,
-                    _table_unit(source.page.text, chosen[0]),
+                    table_unit(source.page.text, chosen[0]),
                 )
                 if candidate.text in skip:
                     continue
                 score = _cell_score(profile, passage, fit, label_terms, focus)
+                # A label saying more than what is asked is another row ("Cash dividends
+                # paid", "Cash ... and restricted cash, end of year" for "cash").
+                score += LABEL_PRECISION_WEIGHT * covered_share(label_terms, asked)
                 if named_row:
                     score += NAMED_ROW_BONUS
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
@@ -403,6 +412,7 @@ class ExtractiveGenerator:
         request = derivation_request(question, profile)
         if request is None:
             return []
+        asked = measure_terms(profile.measure)
         out: list[_Scored] = []
         for candidate in derived_candidates(
             request,
@@ -418,6 +428,10 @@ class ExtractiveGenerator:
             # answers the computation asked for (a cell states one operand).
             score = _cell_score(profile, candidate.passage, candidate.fit, label_terms, focus)
             score += DERIVED_BONUS
+            # As its operands' cells would score: by the share of each label the measure states.
+            score += LABEL_PRECISION_WEIGHT * min(
+                covered_share(terms(label), asked) for label in candidate.labels
+            )
             # It states the computation asked for ("compared with", "change"): a sentence
             # only saying "compared" adds nothing to it.
             stated = [*label_terms, *OPERATION_TERMS]
@@ -543,6 +557,9 @@ class _Cell:
         )
 
 
+LABEL_PRECISION_WEIGHT = 0.3
+"""What a row label adds to its cell's score by the share of it that the asked measure states."""
+
 NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
 assets" asked: the row "Total current assets", not "Total assets")."""
@@ -567,30 +584,6 @@ def _asked_years(profile: QuestionProfile) -> tuple[int, ...]:
 
 _PHRASE_WORD = re.compile(r"[a-z0-9]+")
 _NOTE_REF = re.compile(r"\((?:notes?|see)\b[^)]*\)", re.IGNORECASE)
-
-
-_UNIT = re.compile(
-    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:U\.?S\.?\s*)?dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
-    r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
-    re.IGNORECASE,
-)
-
-
-_UNIT_REACH = 300
-"""How far before a table's header its unit may be stated: a title line or two above it,
-quoted with the header as one span."""
-
-
-def _table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
-    """The span of the unit the page states for the cell's table: the nearest one before the
-    end of its header, within a title's reach (:data:`_UNIT_REACH`); none when the page
-    states none there."""
-    start = max(0, cell.header_start - _UNIT_REACH)
-    found = list(_UNIT.finditer(page_text, start, cell.header_end))
-    if not found:
-        return None
-    last = found[-1]
-    return (last.start(), last.end())
 
 
 def _phrase_words(text: str) -> list[str]:

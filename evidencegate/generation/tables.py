@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from evidencegate.text import terms
 
-__all__ = ["TableCell", "measured_terms", "part_table", "table_cells"]
+__all__ = ["TableCell", "measured_terms", "part_table", "table_cells", "table_unit"]
 
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -235,3 +235,27 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             label_start = tok.start
         i += 1
     return tuple(cells)
+
+
+_UNIT = re.compile(
+    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:U\.?S\.?\s*)?dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
+    r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
+    re.IGNORECASE,
+)
+
+
+_UNIT_REACH = 300
+"""How far before a table's header its unit may be stated: a title line or two above it,
+quoted with the header as one span."""
+
+
+def table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
+    """The span of the unit the page states for the cell's table: the nearest one before the
+    end of its header, within a title's reach (:data:`_UNIT_REACH`); none when the page
+    states none there."""
+    start = max(0, cell.header_start - _UNIT_REACH)
+    found = list(_UNIT.finditer(page_text, start, cell.header_end))
+    if not found:
+        return None
+    last = found[-1]
+    return (last.start(), last.end())
