@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 
 from evidencegate.analysis import (
@@ -47,6 +48,7 @@ from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
+from evidencegate.verify.derived import parse_figure
 
 __all__ = ["ExtractiveGenerator"]
 
@@ -251,8 +253,11 @@ class ExtractiveGenerator:
                 score *= 0.6
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
-        scored.extend(self._cells(profile, evidence, skip, focus))
-        scored.extend(self._derived(question, profile, evidence, skip, focus))
+        tabled = [
+            *self._cells(profile, evidence, skip, focus),
+            *self._derived(question, profile, evidence, skip, focus),
+        ]
+        scored.extend(_wholes(tabled))
         if not scored:
             if not candidates:
                 return "no primary evidence sentence or table cell to draft from"
@@ -437,6 +442,51 @@ class ExtractiveGenerator:
             stated = [*label_terms, *OPERATION_TERMS]
             out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
+
+
+def _wholes(tabled: list[_Scored]) -> list[_Scored]:
+    """Table answers without the parts of a whole: one row label in several tables of one
+    filing ("Research and development expense, net" in the income statement and in a
+    segment note's unallocated items) names the company's figure in the table where it is
+    largest; the others state a part of it (a segment, a group, a reconciling item)."""
+    largest: dict[tuple[object, ...], Decimal] = {}
+    sizes: list[tuple[tuple[object, ...], Decimal] | None] = []
+    for _, candidate, _ in tabled:
+        sized = _size(candidate)
+        sizes.append(sized)
+        if sized is not None:
+            key, size = sized
+            largest[key] = max(largest.get(key, size), size)
+    return [
+        item
+        for item, sized in zip(tabled, sizes, strict=True)
+        if sized is None or sized[1] >= largest[sized[0]]
+    ]
+
+
+def _size(
+    candidate: _Candidate | _Cell | DerivedCandidate,
+) -> tuple[tuple[object, ...], Decimal] | None:
+    """A table answer's row (filing, label, years) and the size of its first figure; None
+    for a percent (a part's share is no smaller than the whole's) or no table answer."""
+    if isinstance(candidate, _Cell):
+        cells = candidate.cells
+    elif isinstance(candidate, DerivedCandidate):
+        cells = tuple(o.cell for o in candidate.operands)
+    else:
+        return None
+    figure = parse_figure(cells[0].value)
+    if figure is None or figure.percent:
+        return None
+    passage = candidate.passage
+    key = (
+        type(candidate).__name__,
+        passage.doc_id,
+        passage.version,
+        tuple(_row_key(c.label) for c in cells),
+        tuple(c.year for c in cells),
+    )
+    return key, abs(figure.value)
 
 
 def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
