@@ -225,3 +225,56 @@ class TestStatementAnswers:
         corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CHARGES])
         claims = _draft(corpus, "How much were Northwind's asset impairments in 2024?")
         assert all("—" not in c.text for c in claims)
+
+    def test_a_row_qualified_by_before_is_its_head(self) -> None:
+        """'Loss before income taxes' is a loss: an income tax question is answered by the
+        income tax row, wherever the loss row stands."""
+        corpus = InMemoryCorpus()
+        text = (
+            "Consolidated Statements of Operations\n(Dollars in millions)\n"
+            "Years ended December 31, 2024 2023\n"
+            "Loss before income taxes (5,022) (5,033)\n"
+            "Income tax (expense)/benefit (31) 743\n"
+            "Net loss (5,053) (4,290)\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [text])
+        claims = _draft(corpus, "Northwind income tax 2024 vs 2023?")
+        assert claims and all("Loss before" not in c.text for c in claims)
+        assert "(31)" in claims[0].text and "743" in claims[0].text
+        # The amounts are stated with the table's unit, quoted with its header.
+        assert "Dollars in millions" in claims[0].text
+        assert _verified(corpus, claims[0])
+
+    def test_a_label_saying_more_than_asked_is_another_row(self) -> None:
+        """'How much cash did it hold': cash and cash equivalents, not cash dividends paid
+        nor cash including restricted cash."""
+        corpus = InMemoryCorpus()
+        flows = (
+            "Consolidated Statement of Cash Flows\n(in millions)\n2024 2023\n"
+            "Cash dividends paid (6,172) (5,815)\n"
+            "Cash and Cash Equivalents and Restricted Cash, End of Year $ 5,100 $ 5,707\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [flows, BALANCE])
+        claims = _draft(corpus, "How much cash did Northwind hold at the end of fiscal 2024?")
+        assert "Cash and cash equivalents, 2024: $96" in claims[0].text
+
+    def test_the_whole_not_its_part(self) -> None:
+        """One row label in two tables of a filing: the company's figure is the larger, the
+        other a segment's or a reconciling item's part of it."""
+        corpus = InMemoryCorpus()
+        part = (
+            "Unallocated items, eliminations and other\n(Dollars in millions)\n"
+            "Years ended December 31, 2024 2023\n"
+            "Share-based plans (117) (126)\n"
+            "Research and development expense, net (278) (184)\n"
+        )
+        whole = (
+            "Consolidated Statements of Operations\n(Dollars in millions)\n"
+            "Years ended December 31, 2024 2023\n"
+            "Revenues 66,608 62,286\n"
+            "Research and development expense, net (2,852) (2,249)\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [part, whole])
+        claims = _draft(corpus, "Northwind research and development expense in 2024?")
+        assert claims and "(2,852)" in claims[0].text
+        assert all("(278)" not in c.text for c in claims)

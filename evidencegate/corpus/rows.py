@@ -17,7 +17,7 @@ from functools import lru_cache
 from evidencegate.lexicon import covered_share
 from evidencegate.text import terms
 
-__all__ = ["ASKING", "measure_terms", "row_labels", "states_measure_row"]
+__all__ = ["ASKING", "PLACE_WORDS", "measure_terms", "row_labels", "states_measure_row"]
 
 ASKING = frozenset(
     terms(
@@ -28,7 +28,7 @@ ASKING = frozenset(
 )
 """Words that ask for a figure rather than say what it measures ("how much cash did it hold")."""
 
-_STATEMENT = frozenset(
+PLACE_WORDS = frozenset(
     terms("balance sheet year-end end closing statement dollar dollars usd million millions")
 )
 """Words that name where, when or in what unit a figure stands ("on its balance sheet", "at
@@ -50,7 +50,7 @@ def measure_terms(measure: Sequence[str], *, asking: bool = True) -> list[str]:
     ``asking`` is False: "amount" is also a threshold's) and, when anything else is left, the
     words that only say where the figure stands."""
     kept = [t for t in measure if not (asking and t in ASKING) and not t.isdigit()]
-    narrower = [t for t in kept if t not in _STATEMENT]
+    narrower = [t for t in kept if t not in PLACE_WORDS]
     return narrower or kept
 
 

@@ -30,7 +30,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.corpus.rows import measure_terms
+from evidencegate.corpus.rows import PLACE_WORDS, measure_terms
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -253,9 +253,12 @@ class ExtractiveGenerator:
                 score *= 0.6
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
+        # "At the end of fiscal 2024" tells no row apart: a row label's "End of Year" is no
+        # more the asked figure than "Cash and cash equivalents" under "As of June 30".
+        row_focus = [t for t in focus if t not in PLACE_WORDS]
         tabled = [
-            *self._cells(profile, evidence, skip, focus),
-            *self._derived(question, profile, evidence, skip, focus),
+            *self._cells(profile, evidence, skip, row_focus),
+            *self._derived(question, profile, evidence, skip, row_focus),
         ]
         scored.extend(_wholes(tabled))
         if not scored:
@@ -366,7 +369,10 @@ class ExtractiveGenerator:
             for row in rows.values():
                 if part_table(source.page.text, row[0], profile.question):
                     continue  # a segment's or a guarantor group's table, not the company's
+                # The label (with its headings: "Revenues: Commercial Airplanes") states what
+                # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
+                name_terms = terms(row[0].name) or label_terms
                 fit = covered_share(asked, measured_terms(row[0].label, profile.question))
                 if fit < 0.33:
                     continue
@@ -394,10 +400,10 @@ class ExtractiveGenerator:
                 )
                 if candidate.text in skip:
                     continue
-                score = _cell_score(profile, passage, fit, label_terms, focus)
+                score = _cell_score(profile, passage, fit, name_terms, focus)
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
-                score += LABEL_PRECISION_WEIGHT * covered_share(label_terms, asked)
+                score += LABEL_PRECISION_WEIGHT * covered_share(name_terms, asked)
                 if named_row:
                     score += NAMED_ROW_BONUS
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
@@ -435,7 +441,7 @@ class ExtractiveGenerator:
             score += DERIVED_BONUS
             # As its operands' cells would score: by the share of each label the measure states.
             score += LABEL_PRECISION_WEIGHT * min(
-                covered_share(terms(label), asked) for label in candidate.labels
+                covered_share(terms(o.cell.name or o.cell.label), asked) for o in candidate.operands
             )
             # It states the computation asked for ("compared with", "change"): a sentence
             # only saying "compared" adds nothing to it.

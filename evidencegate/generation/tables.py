@@ -47,6 +47,9 @@ class TableCell:
     row_stop: int = 0
     """The end of the row's last cell: the whole row, when the span up to this cell is too
     short a quote ("Gross profit 2,820")."""
+    name: str = ""
+    """The row's own name, without the headings the label runs on from ("Assets Current
+    assets: Cash and cash equivalents" names "Cash and cash equivalents")."""
 
 
 @dataclass
@@ -109,6 +112,16 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
     return bool(parts) or named
+
+
+def _row_name(raw: str) -> str:
+    """A label's last line, with the lines before it that it goes on from (a wrapped label's
+    next line starts in lower case); the lines above those are headings ("Current assets:")."""
+    lines = [line for line in raw.splitlines() if line.strip()]
+    start = len(lines) - 1
+    while start > 0 and lines[start].lstrip()[:1].islower():
+        start -= 1
+    return " ".join(" ".join(lines[max(start, 0) :]).split())
 
 
 def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
@@ -193,8 +206,9 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             )
             if label_start is not None and header is not None and values and ends_row:
                 years, h_start, h_end = header
-                label = text[label_start : tokens[i - 1].end] if i > 0 else ""
-                label = " ".join(label.split())
+                raw = text[label_start : tokens[i - 1].end] if i > 0 else ""
+                label = " ".join(raw.split())
+                name = _row_name(raw)
                 step = 1
                 if len(values) == 2 * len(years):
                     # "Net sales $ 14,694 100.0 % $ 14,544 100.0 %": each year a figure and its
@@ -220,6 +234,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 column=column,
                                 columns=len(years),
                                 row_stop=values[-1][0].end,
+                                name=name,
                             )
                         )
             if ends_row:
