@@ -190,7 +190,12 @@ class FeedbackRetriever:
         identifiers = [n for n in profile.names if any(ch.isdigit() for ch in n)]
         # A figure asked for may stand in a table row naming it ("Cash and cash equivalents
         # $ 4,954 $ 5,596"): prose sharing more of the question's words outranks that page.
-        measure = measure_terms(profile.measure) if profile.answer_type in _ROW_TYPES else []
+        # Each of several figures asked ("operating profit, D&A and capital spending") too.
+        measures = (
+            [kept for m in (profile.measure, *profile.items) if (kept := measure_terms(m))]
+            if profile.answer_type in _ROW_TYPES
+            else []
+        )
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -201,7 +206,7 @@ class FeedbackRetriever:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
             if identifiers and any(names_in(i, passage.context) for i in identifiers):
                 bonus += step  # the section or control the question names
-            if measure and states_measure_row(passage.text, measure):
+            if any(states_measure_row(passage.text, m) for m in measures):
                 bonus += step  # a table row stating the measure asked for
             return score[passage.passage_id] + bonus
 

@@ -387,7 +387,7 @@ class ExtractiveGenerator:
                     continue
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
-                named_row = _states_row(row[0].label, asked_words)
+                named_row = _states_row(row[0].name or row[0].label, asked_words)
                 if named_only and not named_row:
                     continue
                 candidate = _Cell(
