@@ -5,7 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import profile_question
-from evidencegate.corpus.rows import measure_terms, row_labels, states_measure_row
+from evidencegate.corpus.rows import (
+    measure_row_fit,
+    measure_terms,
+    row_labels,
+    states_measure_row,
+)
 from evidencegate.text import terms
 
 BALANCE = (
@@ -42,3 +47,12 @@ def test_a_row_states_the_measure_in_its_own_words_or_a_synonym() -> None:
     assert not states_measure_row(BALANCE, ["capital", "expenditure"])
     assert not states_measure_row("Cash is held in banks.\n", ["cash"])
     assert not states_measure_row(BALANCE, [])
+
+
+def test_a_row_saying_less_besides_fits_better() -> None:
+    """'Goodwill' states goodwill and nothing else; 'Goodwill impairment charges' more."""
+    exact = "Goodwill 12,790 13,486\n"
+    wider = "Goodwill impairment charges 1,200 0\n"
+    assert measure_row_fit(exact, ["goodwill"]) == 1.0
+    assert 0 < measure_row_fit(wider, ["goodwill"]) < 1.0
+    assert measure_row_fit("Goodwill is tested yearly.\n", ["goodwill"]) == 0.0

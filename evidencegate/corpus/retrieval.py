@@ -31,7 +31,7 @@ from evidencegate.analysis import (
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
-from evidencegate.corpus.rows import measure_terms, states_measure_row
+from evidencegate.corpus.rows import measure_row_fit, measure_terms
 from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
@@ -206,8 +206,11 @@ class FeedbackRetriever:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
             if identifiers and any(names_in(i, passage.context) for i in identifiers):
                 bonus += step  # the section or control the question names
-            if any(states_measure_row(passage.text, m) for m in measures):
-                bonus += step  # a table row stating the measure asked for
+            if measures:
+                # A table row stating the measure asked for, the more so the less it says
+                # besides ("Goodwill" over "Goodwill impairment charges").
+                row = max(measure_row_fit(passage.text, m) for m in measures)
+                bonus += step * (1 + row) if row else 0.0
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

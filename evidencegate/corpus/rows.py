@@ -17,7 +17,14 @@ from functools import lru_cache
 from evidencegate.lexicon import covered_share
 from evidencegate.text import terms
 
-__all__ = ["ASKING", "PLACE_WORDS", "measure_terms", "row_labels", "states_measure_row"]
+__all__ = [
+    "ASKING",
+    "PLACE_WORDS",
+    "measure_row_fit",
+    "measure_terms",
+    "row_labels",
+    "states_measure_row",
+]
 
 ASKING = frozenset(
     terms(
@@ -77,12 +84,19 @@ def row_labels(text: str) -> tuple[tuple[str, ...], ...]:
 def states_measure_row(text: str, measure: Sequence[str]) -> bool:
     """Does ``text`` hold a table row whose label states ``measure`` (see
     :func:`measure_terms`), in its own words or a synonym's?"""
+    return measure_row_fit(text, measure) > 0
+
+
+def measure_row_fit(text: str, measure: Sequence[str]) -> float:
+    """How specific the best row of ``text`` stating ``measure`` is: the share of its label
+    the measure states ("Goodwill" 1.0, "Goodwill impairment charges" 0.5); 0 when no row
+    states the measure."""
+    best = 0.0
     if not measure:
-        return False
+        return best
     for label in row_labels(text):
-        if (
-            covered_share(measure, label) >= MIN_ROW_FIT
-            and covered_share(label, measure) >= MIN_ROW_PRECISION
-        ):
-            return True
-    return False
+        if covered_share(measure, label) >= MIN_ROW_FIT:
+            precision = covered_share(label, measure)
+            if precision >= MIN_ROW_PRECISION:
+                best = max(best, precision)
+    return best
