@@ -278,3 +278,19 @@ class TestStatementAnswers:
         claims = _draft(corpus, "Northwind research and development expense in 2024?")
         assert claims and "(2,852)" in claims[0].text
         assert all("(278)" not in c.text for c in claims)
+
+    def test_a_row_with_every_year_asked_answers_before_one_with_some(self) -> None:
+        """'For 2024 and for 2023': the row stating both years, not one stating 2023 only."""
+        corpus = InMemoryCorpus()
+        older = (
+            "Results of Operations\n(Dollars in millions)\n2023 2022\n"
+            "Operating income margin 20.8 % 22.3 %\n"
+        )
+        newer = (
+            "Results of Operations\n(Dollars in millions)\n2024 2023\n"
+            "Operating income margin 19.1 % 20.8 %\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [older, newer])
+        question = "Northwind's operating income as a percentage of sales for 2024 and 2023?"
+        claims = _draft(corpus, question)
+        assert claims and "19.1%" in claims[0].text and "20.8%" in claims[0].text

@@ -406,6 +406,9 @@ class ExtractiveGenerator:
                 score += LABEL_PRECISION_WEIGHT * covered_share(name_terms, asked)
                 if named_row:
                     score += NAMED_ROW_BONUS
+                if several and len(chosen) < len(years):
+                    # "for 2022 and for 2021": a row stating one of them answers in part.
+                    score -= PARTIAL_YEARS_PENALTY * (1 - len(chosen) / len(years))
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
         return out
 
@@ -615,6 +618,9 @@ class _Cell:
 
 LABEL_PRECISION_WEIGHT = 0.3
 """What a row label adds to its cell's score by the share of it that the asked measure states."""
+
+PARTIAL_YEARS_PENALTY = 0.5
+"""What a row loses, by the share of the asked years it has no figure for."""
 
 NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
