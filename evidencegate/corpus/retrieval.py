@@ -40,8 +40,9 @@ __all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
 
 
 _RRF_K = 60
-_ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
-"""Answer types a table row's figure answers."""
+_ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count", "other"})
+"""Answer types a table row's figure answers (a question of no type too: "what were its
+accounts payable")."""
 
 
 class Ranking(NamedTuple):
