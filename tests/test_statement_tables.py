@@ -131,6 +131,9 @@ class TestRows:
         cells = {(c.label, c.year): c.value for c in table_cells(text)}
         assert cells[("Gross profit", 2023)] == "1,970"
         assert cells[("Sales to customers", 2024)] == "9,120"
+        # The header is quoted with the reference before it, long enough to verify.
+        cell = table_cells(text)[0]
+        assert text[cell.header_start : cell.header_end].startswith("Amounts) (Note 1)")
 
     def test_a_statement_kept_line_by_line_is_no_sentence(self) -> None:
         """Several lines ending in figures are a table, whatever their punctuation."""

@@ -124,6 +124,19 @@ def _row_name(raw: str) -> str:
     return " ".join(" ".join(lines[max(start, 0) :]).split())
 
 
+def _reference(tokens: list[_Tok], k: int) -> bool:
+    """Is token ``k`` the number of a parenthesised reference ("(Note 1)" ends in "1)"), no
+    cell of a row ("(1,234)" is one token)?"""
+    text = tokens[k].text
+    return (
+        text.endswith(")")
+        and not text.startswith("(")
+        and k > 0
+        and tokens[k - 1].text.startswith("(")
+        and not tokens[k - 1].text.endswith(")")
+    )
+
+
 def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
     """Does a header of column years start at token ``j``: a line opening with two years
     ("2022 2021 2020" under "(Dollars in Millions) (Note 1)")?"""
@@ -175,7 +188,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 while (
                     k >= 0
                     and tokens[j - 1].end - start < _MIN_HEADER_CHARS
-                    and not tokens[k].numeric
+                    and (not tokens[k].numeric or _reference(tokens, k))
                 ):
                     start = tokens[k].start
                     k -= 1
@@ -253,7 +266,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
 
 
 _UNIT = re.compile(
-    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:U\.?S\.?\s*)?dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
+    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:(?:U\.?S\.?\s*)?dollars|amounts)(?:\s+and\s+shares)?)?\s*"
+    r"in\s+(?:millions|thousands|billions)"
     r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
     re.IGNORECASE,
 )
