@@ -297,3 +297,10 @@ class TestStatementAnswers:
         question = "Northwind's operating income as a percentage of sales for 2024 and 2023?"
         claims = _draft(corpus, question)
         assert claims and "19.1%" in claims[0].text and "20.8%" in claims[0].text
+
+    def test_a_note_reference_is_no_cell(self) -> None:
+        """'Inventories (Notes 1 and 3) 12,483 10,387': the 3 closing the reference is part
+        of the label, the year's figure is 12,483."""
+        text = "(Dollars in millions)\n2024 2023\nInventories (Notes 1 and 3) 12,483 10,387\n"
+        cells = {(c.label, c.year): c.value for c in table_cells(text)}
+        assert cells[("Inventories (Notes 1 and 3)", 2024)] == "12,483"

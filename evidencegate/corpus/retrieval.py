@@ -40,6 +40,8 @@ __all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
 
 
 _RRF_K = 60
+_ITEM_WEIGHT = 0.5
+"""The weight of the ranking of one of several figures asked, beside the question's own."""
 _ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count", "other"})
 """Answer types a table row's figure answers (a question of no type too: "what were its
 accounts payable")."""
@@ -172,6 +174,17 @@ class FeedbackRetriever:
         rankings = [Ranking(first)]
         if expansion:
             rankings.append(Ranking(ranked(" ".join([query, *synonyms, *expansion]))))
+        # Several figures asked ("cost of products sold and year-end inventories"): each one
+        # is also asked on its own, in its own words and its synonyms, with the names the
+        # question uses; the statement stating one of them need not share words with the rest.
+        profile = profile_question(query, as_of=as_of)
+        if profile.answer_type in _ROW_TYPES and len(profile.items) >= 2:
+            names = " ".join(profile.names)
+            for item in profile.items:
+                asked = measure_terms(item)
+                if asked:
+                    words = " ".join([names, *asked, *synonyms_of(asked)])
+                    rankings.append(Ranking(ranked(words), _ITEM_WEIGHT))
         return rankings
 
     def _fit(self, query: str, as_of: dt.date, rankings: Sequence[Ranking]) -> list[Passage]:

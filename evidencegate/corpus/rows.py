@@ -42,7 +42,7 @@ PLACE_WORDS = frozenset(
 year-end", "in millions of dollars"), not what it measures: dropped from a measure unless
 nothing else is left."""
 
-_CELL = re.compile(r"^(?:\$|\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?|—|–|-|%)$")
+_CELL = re.compile(r"^(?:\$|\(-?\$?\d[\d,]*(?:\.\d+)?\)%?|-?\$?\d[\d,]*(?:\.\d+)?%?|—|–|-|%)$")
 _MIN_CELLS = 2
 """A row of a year-columned table states a figure for at least two periods."""
 MIN_ROW_FIT = 0.6

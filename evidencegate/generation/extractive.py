@@ -372,7 +372,7 @@ class ExtractiveGenerator:
                 # The label (with its headings: "Revenues: Commercial Airplanes") states what
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
-                name_terms = terms(row[0].name) or label_terms
+                name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
                 fit = covered_share(asked, measured_terms(row[0].label, profile.question))
                 if fit < 0.33:
                     continue
@@ -444,7 +444,8 @@ class ExtractiveGenerator:
             score += DERIVED_BONUS
             # As its operands' cells would score: by the share of each label the measure states.
             score += LABEL_PRECISION_WEIGHT * min(
-                covered_share(terms(o.cell.name or o.cell.label), asked) for o in candidate.operands
+                covered_share(terms(_row_name(o.cell.name or o.cell.label)), asked)
+                for o in candidate.operands
             )
             # It states the computation asked for ("compared with", "change"): a sentence
             # only saying "compared" adds nothing to it.

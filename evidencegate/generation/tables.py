@@ -60,6 +60,8 @@ class _Tok:
 
     @property
     def numeric(self) -> bool:
+        if self.text.endswith(")") and not self.text.startswith("("):
+            return False  # "3)" closes a reference ("(Notes 1 and 3)"); a cell is "(1,234)"
         return bool(_NUMBER.match(self.text)) or self.text in _DASH
 
     @property
