@@ -304,3 +304,17 @@ class TestStatementAnswers:
         text = "(Dollars in millions)\n2024 2023\nInventories (Notes 1 and 3) 12,483 10,387\n"
         cells = {(c.label, c.year): c.value for c in table_cells(text)}
         assert cells[("Inventories (Notes 1 and 3)", 2024)] == "12,483"
+
+    def test_a_change_row_is_no_balance(self) -> None:
+        """'Increase in inventories' is a cash flow's change, not the year-end inventories;
+        asked how much inventories increased, it answers."""
+        corpus = InMemoryCorpus()
+        flows = (
+            "Consolidated Statements of Cash Flows\n(Dollars in millions)\n2024 2023\n"
+            "Increase in inventories (2,527) (1,200)\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [flows])
+        claims = _draft(corpus, "Northwind's year-end 2024 inventories?")
+        assert all(not c.text.startswith("Increase in inventories,") for c in claims)
+        claims = _draft(corpus, "By how much did Northwind's inventories increase in 2024?")
+        assert claims and "(2,527)" in claims[0].text

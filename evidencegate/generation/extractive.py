@@ -304,7 +304,10 @@ class ExtractiveGenerator:
             # The smallest set of claims that answers: one sentence, unless the question asks
             # several things; then another one only when it covers a term of the question that
             # the claims so far do not.
-            if claims and not named_part and (not profile.multi_part or not (terms_of - covered)):
+            # Several figures asked ("cost of goods sold ... and its inventory balance"): each
+            # is a row of its own, however the question joins them.
+            multi = profile.multi_part or (isinstance(chosen, _Cell) and len(profile.items) >= 2)
+            if claims and not named_part and (not multi or not (terms_of - covered)):
                 continue
             if claims and not profile.hypothetical and getattr(chosen, "example", False):
                 continue  # an example beside the general answer is noise

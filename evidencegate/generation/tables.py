@@ -153,11 +153,23 @@ def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
 _QUALIFIER = re.compile(r"\b(?:before|after|excluding|net\s+of)\b", re.IGNORECASE)
 
 
+_CHANGE_LABEL = re.compile(
+    r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?[\s/,]*(?:and\s+|or\s+)?)+(?:in|of)\s",
+    re.IGNORECASE,
+)
+_CHANGE_ASKED = re.compile(
+    r"\b(?:increas|decreas|chang|grow|grew|rise|rose|fall|fell|declin|drop|differen)", re.IGNORECASE
+)
+
+
 def measured_terms(label: str, question: str) -> list[str]:
     """The terms of a row label that say what its figure measures. A label qualified by
     "before", "after", "excluding" or "net of" measures its head: "Loss before income taxes" is
     a loss, no income tax figure; unless the question qualifies the same way ("income before
-    taxes")."""
+    taxes"). A change ("Increase in inventories") is no balance, unless a change is asked."""
+    change = _CHANGE_LABEL.match(label)
+    if change is not None and not _CHANGE_ASKED.search(question):
+        return terms(label[: change.end()])
     found = _QUALIFIER.search(label)
     if found is None or re.search(rf"\b{found.group(0)}\b", question, re.IGNORECASE):
         return terms(label)
