@@ -121,6 +121,20 @@ class TestRows:
         assert cells[("Gross profit", 2023)] == "1,970"
         assert cells[("Net sales", 2023)] == "8,870"
 
+    def test_years_below_a_title_ending_in_a_figure_are_the_header(self) -> None:
+        """A title line ending in a number ("(Note 1)") does not swallow the header's years
+        below it as its cells: the years head the table and the rows are read under them."""
+        text = (
+            "(Dollars in Millions Except Per Share Amounts) (Note 1)\n2024 2023 2022\n"
+            "Sales to customers $ 9,120 8,870 8,410\nGross profit 2,110 1,970 1,910\n"
+        )
+        cells = {(c.label, c.year): c.value for c in table_cells(text)}
+        assert cells[("Gross profit", 2023)] == "1,970"
+        assert cells[("Sales to customers", 2024)] == "9,120"
+        # The header is quoted with the reference before it, long enough to verify.
+        cell = table_cells(text)[0]
+        assert text[cell.header_start : cell.header_end].startswith("Amounts) (Note 1)")
+
     def test_a_statement_kept_line_by_line_is_no_sentence(self) -> None:
         """Several lines ending in figures are a table, whatever their punctuation."""
         assert _tabular("Net sales - external $ 410\nCost of sales (300)\nGross profit 110")
@@ -214,3 +228,93 @@ class TestStatementAnswers:
         corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CHARGES])
         claims = _draft(corpus, "How much were Northwind's asset impairments in 2024?")
         assert all("—" not in c.text for c in claims)
+
+    def test_a_row_qualified_by_before_is_its_head(self) -> None:
+        """'Loss before income taxes' is a loss: an income tax question is answered by the
+        income tax row, wherever the loss row stands."""
+        corpus = InMemoryCorpus()
+        text = (
+            "Consolidated Statements of Operations\n(Dollars in millions)\n"
+            "Years ended December 31, 2024 2023\n"
+            "Loss before income taxes (5,022) (5,033)\n"
+            "Income tax (expense)/benefit (31) 743\n"
+            "Net loss (5,053) (4,290)\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [text])
+        claims = _draft(corpus, "Northwind income tax 2024 vs 2023?")
+        assert claims and all("Loss before" not in c.text for c in claims)
+        assert "(31)" in claims[0].text and "743" in claims[0].text
+        # The amounts are stated with the table's unit, quoted with its header.
+        assert "Dollars in millions" in claims[0].text
+        assert _verified(corpus, claims[0])
+
+    def test_a_label_saying_more_than_asked_is_another_row(self) -> None:
+        """'How much cash did it hold': cash and cash equivalents, not cash dividends paid
+        nor cash including restricted cash."""
+        corpus = InMemoryCorpus()
+        flows = (
+            "Consolidated Statement of Cash Flows\n(in millions)\n2024 2023\n"
+            "Cash dividends paid (6,172) (5,815)\n"
+            "Cash and Cash Equivalents and Restricted Cash, End of Year $ 5,100 $ 5,707\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [flows, BALANCE])
+        claims = _draft(corpus, "How much cash did Northwind hold at the end of fiscal 2024?")
+        assert "Cash and cash equivalents, 2024: $96" in claims[0].text
+
+    def test_the_whole_not_its_part(self) -> None:
+        """One row label in two tables of a filing: the company's figure is the larger, the
+        other a segment's or a reconciling item's part of it."""
+        corpus = InMemoryCorpus()
+        part = (
+            "Unallocated items, eliminations and other\n(Dollars in millions)\n"
+            "Years ended December 31, 2024 2023\n"
+            "Share-based plans (117) (126)\n"
+            "Research and development expense, net (278) (184)\n"
+        )
+        whole = (
+            "Consolidated Statements of Operations\n(Dollars in millions)\n"
+            "Years ended December 31, 2024 2023\n"
+            "Revenues 66,608 62,286\n"
+            "Research and development expense, net (2,852) (2,249)\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [part, whole])
+        claims = _draft(corpus, "Northwind research and development expense in 2024?")
+        assert claims and "(2,852)" in claims[0].text
+        assert all("(278)" not in c.text for c in claims)
+
+    def test_a_row_with_every_year_asked_answers_before_one_with_some(self) -> None:
+        """'For 2024 and for 2023': the row stating both years, not one stating 2023 only."""
+        corpus = InMemoryCorpus()
+        older = (
+            "Results of Operations\n(Dollars in millions)\n2023 2022\n"
+            "Operating income margin 20.8 % 22.3 %\n"
+        )
+        newer = (
+            "Results of Operations\n(Dollars in millions)\n2024 2023\n"
+            "Operating income margin 19.1 % 20.8 %\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [older, newer])
+        question = "Northwind's operating income as a percentage of sales for 2024 and 2023?"
+        claims = _draft(corpus, question)
+        assert claims and "19.1%" in claims[0].text and "20.8%" in claims[0].text
+
+    def test_a_note_reference_is_no_cell(self) -> None:
+        """'Inventories (Notes 1 and 3) 12,483 10,387': the 3 closing the reference is part
+        of the label, the year's figure is 12,483."""
+        text = "(Dollars in millions)\n2024 2023\nInventories (Notes 1 and 3) 12,483 10,387\n"
+        cells = {(c.label, c.year): c.value for c in table_cells(text)}
+        assert cells[("Inventories (Notes 1 and 3)", 2024)] == "12,483"
+
+    def test_a_change_row_is_no_balance(self) -> None:
+        """'Increase in inventories' is a cash flow's change, not the year-end inventories;
+        asked how much inventories increased, it answers."""
+        corpus = InMemoryCorpus()
+        flows = (
+            "Consolidated Statements of Cash Flows\n(Dollars in millions)\n2024 2023\n"
+            "Increase in inventories (2,527) (1,200)\n"
+        )
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [flows])
+        claims = _draft(corpus, "Northwind's year-end 2024 inventories?")
+        assert all(not c.text.startswith("Increase in inventories,") for c in claims)
+        claims = _draft(corpus, "By how much did Northwind's inventories increase in 2024?")
+        assert claims and "(2,527)" in claims[0].text

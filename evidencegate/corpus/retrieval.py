@@ -32,6 +32,7 @@ from evidencegate.analysis import (
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
+from evidencegate.corpus.rows import measure_row_fit, measure_terms
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
@@ -40,6 +41,11 @@ __all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
 
 
 _RRF_K = 60
+_ITEM_WEIGHT = 0.5
+"""The weight of the ranking of one of several figures asked, beside the question's own."""
+_ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count", "other"})
+"""Answer types a table row's figure answers (a question of no type too: "what were its
+accounts payable")."""
 
 
 class Ranking(NamedTuple):
@@ -177,6 +183,17 @@ class FeedbackRetriever:
         rankings = [Ranking(first)]
         if expansion:
             rankings.append(Ranking(ranked(" ".join([query, *synonyms, *expansion]))))
+        # Several figures asked ("cost of products sold and year-end inventories"): each one
+        # is also asked on its own, in its own words and its synonyms, with the names the
+        # question uses; the statement stating one of them need not share words with the rest.
+        profile = profile_question(query, as_of=as_of)
+        if profile.answer_type in _ROW_TYPES and len(profile.items) >= 2:
+            names = " ".join(profile.names)
+            for item in profile.items:
+                asked = measure_terms(item)
+                if asked:
+                    words = " ".join([names, *asked, *synonyms_of(asked)])
+                    rankings.append(Ranking(ranked(words), _ITEM_WEIGHT))
         return rankings
 
     def _fit(self, query: str, as_of: dt.date, rankings: Sequence[Ranking]) -> list[Passage]:
@@ -194,6 +211,14 @@ class FeedbackRetriever:
         score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
         identifiers = [_section_sign(n) for n in profile.names if any(ch.isdigit() for ch in n)]
+        # A figure asked for may stand in a table row naming it ("Cash and cash equivalents
+        # $ 4,954 $ 5,596"): prose sharing more of the question's words outranks that page.
+        # Each of several figures asked ("operating profit, D&A and capital spending") too.
+        measures = (
+            [kept for m in (profile.measure, *profile.items) if (kept := measure_terms(m))]
+            if profile.answer_type in _ROW_TYPES
+            else []
+        )
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -208,6 +233,11 @@ class FeedbackRetriever:
                     bonus += step  # the section or control the question names
                 elif any(names_in(i, _section_sign(passage.text)) for i in identifiers):
                     bonus += step / 2  # a rule on it ("information obtained under § 1002.5(a)(4)")
+            if measures:
+                # A table row stating the measure asked for, the more so the less it says
+                # besides ("Goodwill" over "Goodwill impairment charges").
+                row = max(measure_row_fit(passage.text, m) for m in measures)
+                bonus += step * (1 + row) if row else 0.0
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

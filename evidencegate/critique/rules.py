@@ -43,6 +43,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.corpus.rows import measure_terms
 from evidencegate.corpus.scope import entity_names, label_citation
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
 from evidencegate.protocols import SourceLookup
@@ -338,7 +339,13 @@ class RulesCritic:
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
-            measure = profile.measure if profile.answer_type in _MEASURED else ()
+            # What is measured, not the words saying where it stands ("inventory balance at
+            # year-end", "on the balance sheet").
+            measure = (
+                measure_terms(profile.measure, asking=False)
+                if profile.answer_type in _MEASURED
+                else []
+            )
             # A question naming its subject (3M, Regulation M) pins the document, and then the
             # figure must be about (half of) what is measured; a question naming nothing is
             # mostly the asker's own words, and one of them stated is all that can be asked.

@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from evidencegate.analysis import QuestionProfile, normalise_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
-from evidencegate.generation.tables import TableCell, part_table, table_cells
+from evidencegate.generation.tables import (
+    TableCell,
+    measured_terms,
+    part_table,
+    table_cells,
+    table_unit,
+)
 from evidencegate.lexicon import covered_share
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -192,6 +198,9 @@ class DerivedCandidate:
     """(row start, end of the row's last cell) of the operands' rows: a row quoted up to its
     operands' cells shorter than ``min_quote_chars`` is quoted whole."""
     min_quote_chars: int = 20
+    unit: tuple[int, int] | None = None
+    """Where the page states the table's unit ("(Dollars in millions)"): an amount's operands
+    are stated with it ("(31) ... 743" alone is no amount) and it is quoted with the header."""
 
     @property
     def fit(self) -> float:
@@ -207,8 +216,14 @@ class DerivedCandidate:
         return (passage.doc_id, passage.version, passage.page, self.operands[0].cell.row_start)
 
     @property
+    def unit_text(self) -> str:
+        if self.unit is None or any(o.figure.percent for o in self.operands):
+            return ""  # a percent's unit is its "%"
+        return " ".join(self.page_text[self.unit[0] : self.unit[1]].split()).strip("()")
+
+    @property
     def text(self) -> str:
-        return _render(self.operation, self.operands, self.result)
+        return _render(self.operation, self.operands, self.result, self.unit_text)
 
     def claim(self) -> Claim:
         passage = self.passage
@@ -221,7 +236,10 @@ class DerivedCandidate:
             if len(" ".join(self.page_text[start:end].split())) < self.min_quote_chars:
                 rows[start] = max(end, whole.get(start, end))
         header = self.operands[0].cell
-        spans = [*rows.items(), (header.header_start, header.header_end)]
+        header_start = header.header_start
+        if self.unit_text and self.unit is not None and self.unit[0] < header_start:
+            header_start = self.unit[0]  # the unit's title line and the header, one quote
+        spans = [*rows.items(), (header_start, header.header_end)]
         quotes = [" ".join(self.page_text[start:end].split()) for start, end in spans]
         index = {row: i for i, row in enumerate(rows)}
         derivation = Derivation(
@@ -314,7 +332,7 @@ def _from_table(
         years = _years_of(request, columns)
         if years is None:
             return None
-        row = _best_row(request.subjects[0], table, years)
+        row = _best_row(request.subjects[0], table, years, question=request.question)
         if row is None:
             return None
         operands = [row[year] for year in years]
@@ -324,7 +342,13 @@ def _from_table(
             return None
         chosen: list[OperandCell] = []
         for subject in request.subjects:
-            found = _best_row(subject, table, (year,), exclude={c.cell.row_start for c in chosen})
+            found = _best_row(
+                subject,
+                table,
+                (year,),
+                exclude={c.cell.row_start for c in chosen},
+                question=request.question,
+            )
             if found is None:
                 return None
             chosen.append(found[year])
@@ -349,6 +373,7 @@ def _from_table(
         result,
         row_ends=tuple(row_ends.items()),
         min_quote_chars=min_quote_chars,
+        unit=table_unit(page_text, operands[0].cell),
     )
 
 
@@ -375,6 +400,7 @@ def _best_row(
     years: Sequence[int],
     *,
     exclude: set[int] | frozenset[int] = frozenset(),
+    question: str = "",
 ) -> dict[int, OperandCell] | None:
     """The row whose label best states ``subject`` and has a figure in every year asked."""
     wanted = subject.split()
@@ -386,7 +412,7 @@ def _best_row(
         if figure is None:
             continue  # a dash: no figure
         label_terms = terms(cell.label)
-        fit = covered_share(wanted, label_terms)
+        fit = covered_share(wanted, measured_terms(cell.label, question))
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
@@ -410,15 +436,19 @@ def _value(operand: OperandCell) -> str:
     return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
 
 
-def _render(operation: Operation, operands: Sequence[OperandCell], result: str) -> str:
-    """The claim's text: the operands as quoted, with their rows and years, and the result."""
+def _render(
+    operation: Operation, operands: Sequence[OperandCell], result: str, unit: str = ""
+) -> str:
+    """The claim's text: the operands as quoted, with their rows and years (and the table's
+    unit), and the result."""
     first = operands[0].cell
+    unit = f" ({unit})" if unit else ""
     percent = operands[0].figure.percent
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
         new, old = operands
         stated = (
             f"{first.label}: {_value(new)} in {new.cell.year} compared with {_value(old)} in "
-            f"{old.cell.year}"
+            f"{old.cell.year}{unit}"
         )
         if operation is Operation.COMPARE:
             return f"{stated}; " + result_phrase(
@@ -428,9 +458,9 @@ def _render(operation: Operation, operands: Sequence[OperandCell], result: str) 
         return f"{stated}: " + result_phrase(operation, result, percent, negative_operands=negative)
     if operation is Operation.AVERAGE:
         values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
-        return f"{first.label}: {values}; " + result_phrase(operation, result, percent)
+        return f"{first.label}: {values}{unit}; " + result_phrase(operation, result, percent)
     x, y = operands
-    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {first.year}"
+    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {first.year}{unit}"
     return f"{stated}: " + result_phrase(operation, result, percent)
 
 

@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 
 from evidencegate.analysis import (
@@ -29,6 +30,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.corpus.rows import PLACE_WORDS, measure_terms
 from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
@@ -36,11 +38,18 @@ from evidencegate.generation.derive import (
     derivation_request,
     derived_candidates,
 )
-from evidencegate.generation.tables import TableCell, part_table, table_cells
+from evidencegate.generation.tables import (
+    TableCell,
+    measured_terms,
+    part_table,
+    table_cells,
+    table_unit,
+)
 from evidencegate.lexicon import covered_share, focus_terms, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
+from evidencegate.verify.derived import parse_figure
 
 __all__ = ["ExtractiveGenerator"]
 
@@ -254,8 +263,14 @@ class ExtractiveGenerator:
                 score *= 0.6
             scored.append((score, candidate, matched_units(asked, [*s_terms, *c_terms])))
 
-        scored.extend(self._cells(profile, evidence, skip, focus))
-        scored.extend(self._derived(question, profile, evidence, skip, focus))
+        # "At the end of fiscal 2024" tells no row apart: a row label's "End of Year" is no
+        # more the asked figure than "Cash and cash equivalents" under "As of June 30".
+        row_focus = [t for t in focus if t not in PLACE_WORDS]
+        tabled = [
+            *self._cells(profile, evidence, skip, row_focus),
+            *self._derived(question, profile, evidence, skip, row_focus),
+        ]
+        scored.extend(_wholes(tabled))
         if not scored:
             if not candidates:
                 return "no primary evidence sentence or table cell to draft from"
@@ -299,7 +314,10 @@ class ExtractiveGenerator:
             # The smallest set of claims that answers: one sentence, unless the question asks
             # several things; then another one only when it covers a term of the question that
             # the claims so far do not.
-            if claims and not named_part and (not profile.multi_part or not (terms_of - covered)):
+            # Several figures asked ("cost of goods sold ... and its inventory balance"): each
+            # is a row of its own, however the question joins them.
+            multi = profile.multi_part or (isinstance(chosen, _Cell) and len(profile.items) >= 2)
+            if claims and not named_part and (not multi or not (terms_of - covered)):
                 continue
             if claims and not profile.hypothetical and getattr(chosen, "example", False):
                 continue  # an example beside the general answer is noise
@@ -338,7 +356,7 @@ class ExtractiveGenerator:
         named_only = profile.answer_type not in _TABLE_TYPES
         # What the figure measures, without the words that only ask for it ("how much gross
         # profit did Amcor make", "what did 3M post"): those no row label states.
-        asked = [t for t in profile.measure if t not in _ASKING and not t.isdigit()]
+        asked = measure_terms(profile.measure)
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
@@ -364,8 +382,11 @@ class ExtractiveGenerator:
             for row in rows.values():
                 if part_table(source.page.text, row[0], profile.question):
                     continue  # a segment's or a guarantor group's table, not the company's
+                # The label (with its headings: "Revenues: Commercial Airplanes") states what
+                # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
-                fit = covered_share(asked, label_terms)
+                name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
+                fit = covered_share(asked, measured_terms(row[0].label, profile.question))
                 if fit < 0.33:
                     continue
                 by_year = {c.year: c for c in row}
@@ -379,7 +400,7 @@ class ExtractiveGenerator:
                     continue
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
-                named_row = _states_row(row[0].label, asked_words)
+                named_row = _states_row(row[0].name or row[0].label, asked_words)
                 if named_only and not named_row:
                     continue
                 candidate = _Cell(
@@ -388,13 +409,19 @@ class ExtractiveGenerator:
                     tuple(chosen),
                     self.min_quote_chars,
                     named_row,
-                    _table_unit(source.page.text, chosen[0]),
+                    table_unit(source.page.text, chosen[0]),
                 )
                 if candidate.text in skip:
                     continue
-                score = _cell_score(profile, passage, fit, label_terms, focus)
+                score = _cell_score(profile, passage, fit, name_terms, focus)
+                # A label saying more than what is asked is another row ("Cash dividends
+                # paid", "Cash ... and restricted cash, end of year" for "cash").
+                score += LABEL_PRECISION_WEIGHT * covered_share(name_terms, asked)
                 if named_row:
                     score += NAMED_ROW_BONUS
+                if several and len(chosen) < len(years):
+                    # "for 2022 and for 2021": a row stating one of them answers in part.
+                    score -= PARTIAL_YEARS_PENALTY * (1 - len(chosen) / len(years))
                 out.append((score, candidate, matched_units(profile.terms, label_terms)))
         return out
 
@@ -412,6 +439,7 @@ class ExtractiveGenerator:
         request = derivation_request(question, profile)
         if request is None:
             return []
+        asked = measure_terms(profile.measure)
         out: list[_Scored] = []
         for candidate in derived_candidates(
             request,
@@ -427,11 +455,61 @@ class ExtractiveGenerator:
             # answers the computation asked for (a cell states one operand).
             score = _cell_score(profile, candidate.passage, candidate.fit, label_terms, focus)
             score += DERIVED_BONUS
+            # As its operands' cells would score: by the share of each label the measure states.
+            score += LABEL_PRECISION_WEIGHT * min(
+                covered_share(terms(_row_name(o.cell.name or o.cell.label)), asked)
+                for o in candidate.operands
+            )
             # It states the computation asked for ("compared with", "change"): a sentence
             # only saying "compared" adds nothing to it.
             stated = [*label_terms, *OPERATION_TERMS]
             out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
+
+
+def _wholes(tabled: list[_Scored]) -> list[_Scored]:
+    """Table answers without the parts of a whole: one row label in several tables of one
+    filing ("Research and development expense, net" in the income statement and in a
+    segment note's unallocated items) names the company's figure in the table where it is
+    largest; the others state a part of it (a segment, a group, a reconciling item)."""
+    largest: dict[tuple[object, ...], Decimal] = {}
+    sizes: list[tuple[tuple[object, ...], Decimal] | None] = []
+    for _, candidate, _ in tabled:
+        sized = _size(candidate)
+        sizes.append(sized)
+        if sized is not None:
+            key, size = sized
+            largest[key] = max(largest.get(key, size), size)
+    return [
+        item
+        for item, sized in zip(tabled, sizes, strict=True)
+        if sized is None or sized[1] >= largest[sized[0]]
+    ]
+
+
+def _size(
+    candidate: _Candidate | _Cell | DerivedCandidate,
+) -> tuple[tuple[object, ...], Decimal] | None:
+    """A table answer's row (filing, label, years) and the size of its first figure; None
+    for a percent (a part's share is no smaller than the whole's) or no table answer."""
+    if isinstance(candidate, _Cell):
+        cells = candidate.cells
+    elif isinstance(candidate, DerivedCandidate):
+        cells = tuple(o.cell for o in candidate.operands)
+    else:
+        return None
+    figure = parse_figure(cells[0].value)
+    if figure is None or figure.percent:
+        return None
+    passage = candidate.passage
+    key = (
+        type(candidate).__name__,
+        passage.doc_id,
+        passage.version,
+        tuple(_row_key(c.label) for c in cells),
+        tuple(c.year for c in cells),
+    )
+    return key, abs(figure.value)
 
 
 def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
@@ -552,17 +630,16 @@ class _Cell:
         )
 
 
+LABEL_PRECISION_WEIGHT = 0.3
+"""What a row label adds to its cell's score by the share of it that the asked measure states."""
+
+PARTIAL_YEARS_PENALTY = 0.5
+"""What a row loses, by the share of the asked years it has no figure for."""
+
 NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
 assets" asked: the row "Total current assets", not "Total assets")."""
 
-_ASKING = frozenset(
-    terms(
-        "make made earn earned post posted record recorded book booked generate generated show "
-        "showed disclose disclosed figure amount company give need went spent"
-    )
-)
-"""Words that ask for a figure rather than say what it measures."""
 _DASHES = frozenset({"—", "–", "-"})
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
@@ -583,30 +660,6 @@ def _asked_years(profile: QuestionProfile) -> tuple[int, ...]:
 
 _PHRASE_WORD = re.compile(r"[a-z0-9]+")
 _NOTE_REF = re.compile(r"\((?:notes?|see)\b[^)]*\)", re.IGNORECASE)
-
-
-_UNIT = re.compile(
-    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:U\.?S\.?\s*)?dollars|amounts)?\s*in\s+(?:millions|thousands|billions)"
-    r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
-    re.IGNORECASE,
-)
-
-
-_UNIT_REACH = 300
-"""How far before a table's header its unit may be stated: a title line or two above it,
-quoted with the header as one span."""
-
-
-def _table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
-    """The span of the unit the page states for the cell's table: the nearest one before the
-    end of its header, within a title's reach (:data:`_UNIT_REACH`); none when the page
-    states none there."""
-    start = max(0, cell.header_start - _UNIT_REACH)
-    found = list(_UNIT.finditer(page_text, start, cell.header_end))
-    if not found:
-        return None
-    last = found[-1]
-    return (last.start(), last.end())
 
 
 def _phrase_words(text: str) -> list[str]:

@@ -17,7 +17,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["TableCell", "part_table", "table_cells"]
+from evidencegate.text import terms
+
+__all__ = ["TableCell", "measured_terms", "part_table", "table_cells", "table_unit"]
 
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -45,6 +47,9 @@ class TableCell:
     row_stop: int = 0
     """The end of the row's last cell: the whole row, when the span up to this cell is too
     short a quote ("Gross profit 2,820")."""
+    name: str = ""
+    """The row's own name, without the headings the label runs on from ("Assets Current
+    assets: Cash and cash equivalents" names "Cash and cash equivalents")."""
 
 
 @dataclass
@@ -55,6 +60,8 @@ class _Tok:
 
     @property
     def numeric(self) -> bool:
+        if self.text.endswith(")") and not self.text.startswith("("):
+            return False  # "3)" closes a reference ("(Notes 1 and 3)"); a cell is "(1,234)"
         return bool(_NUMBER.match(self.text)) or self.text in _DASH
 
     @property
@@ -109,6 +116,66 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     return bool(parts) or named
 
 
+def _row_name(raw: str) -> str:
+    """A label's last line, with the lines before it that it goes on from (a wrapped label's
+    next line starts in lower case); the lines above those are headings ("Current assets:")."""
+    lines = [line for line in raw.splitlines() if line.strip()]
+    start = len(lines) - 1
+    while start > 0 and lines[start].lstrip()[:1].islower():
+        start -= 1
+    return " ".join(" ".join(lines[max(start, 0) :]).split())
+
+
+def _reference(tokens: list[_Tok], k: int) -> bool:
+    """Is token ``k`` the number of a parenthesised reference ("(Note 1)" ends in "1)"), no
+    cell of a row ("(1,234)" is one token)?"""
+    text = tokens[k].text
+    return (
+        text.endswith(")")
+        and not text.startswith("(")
+        and k > 0
+        and tokens[k - 1].text.startswith("(")
+        and not tokens[k - 1].text.endswith(")")
+    )
+
+
+def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
+    """Does a header of column years start at token ``j``: a line opening with two years
+    ("2022 2021 2020" under "(Dollars in Millions) (Note 1)")?"""
+    return (
+        tokens[j].year
+        and j + 1 < len(tokens)
+        and tokens[j + 1].year
+        and "\n" in text[tokens[j - 1].end : tokens[j].start]
+    )
+
+
+_QUALIFIER = re.compile(r"\b(?:before|after|excluding|net\s+of)\b", re.IGNORECASE)
+
+
+_CHANGE_LABEL = re.compile(
+    r"^\W*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?[\s/,]*(?:and\s+|or\s+)?)+(?:in|of)\s",
+    re.IGNORECASE,
+)
+_CHANGE_ASKED = re.compile(
+    r"\b(?:increas|decreas|chang|grow|grew|rise|rose|fall|fell|declin|drop|differen)", re.IGNORECASE
+)
+
+
+def measured_terms(label: str, question: str) -> list[str]:
+    """The terms of a row label that say what its figure measures. A label qualified by
+    "before", "after", "excluding" or "net of" measures its head: "Loss before income taxes" is
+    a loss, no income tax figure; unless the question qualifies the same way ("income before
+    taxes"). A change ("Increase in inventories") is no balance, unless a change is asked."""
+    change = _CHANGE_LABEL.match(label)
+    if change is not None and not _CHANGE_ASKED.search(question):
+        return terms(label[: change.end()])
+    found = _QUALIFIER.search(label)
+    if found is None or re.search(rf"\b{found.group(0)}\b", question, re.IGNORECASE):
+        return terms(label)
+    return terms(label[: found.start()]) or terms(label)
+
+
 def table_cells(text: str) -> list[TableCell]:
     """Every cell of the year-columned tables in ``text`` (offsets are into ``text``)."""
     return list(_table_cells(text))
@@ -135,7 +202,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 while (
                     k >= 0
                     and tokens[j - 1].end - start < _MIN_HEADER_CHARS
-                    and not tokens[k].numeric
+                    and (not tokens[k].numeric or _reference(tokens, k))
                 ):
                     start = tokens[k].start
                     k -= 1
@@ -149,6 +216,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             dollar = False
             while j < len(tokens) and (tokens[j].text in {"$", "%"} or tokens[j].numeric):
                 t = tokens[j]
+                if j > i and _header_starts(text, tokens, j):
+                    break  # "(Note 1)" ends a title line; the years below it are the header
                 if t.text == "$":
                     dollar = True
                 elif t.text == "%" and values:
@@ -164,8 +233,9 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             )
             if label_start is not None and header is not None and values and ends_row:
                 years, h_start, h_end = header
-                label = text[label_start : tokens[i - 1].end] if i > 0 else ""
-                label = " ".join(label.split())
+                raw = text[label_start : tokens[i - 1].end] if i > 0 else ""
+                label = " ".join(raw.split())
+                name = _row_name(raw)
                 step = 1
                 if len(values) == 2 * len(years):
                     # "Net sales $ 14,694 100.0 % $ 14,544 100.0 %": each year a figure and its
@@ -191,6 +261,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 column=column,
                                 columns=len(years),
                                 row_stop=values[-1][0].end,
+                                name=name,
                             )
                         )
             if ends_row:
@@ -206,3 +277,28 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             label_start = tok.start
         i += 1
     return tuple(cells)
+
+
+_UNIT = re.compile(
+    r"\((?:[$€£]|U\.?S\.?\s*\$|(?:(?:U\.?S\.?\s*)?dollars|amounts)(?:\s+and\s+shares)?)?\s*"
+    r"in\s+(?:millions|thousands|billions)"
+    r"(?:\s+of\s+(?:U\.?S\.?\s*)?dollars)?[^()\n]{0,40}\)",
+    re.IGNORECASE,
+)
+
+
+_UNIT_REACH = 300
+"""How far before a table's header its unit may be stated: a title line or two above it,
+quoted with the header as one span."""
+
+
+def table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
+    """The span of the unit the page states for the cell's table: the nearest one before the
+    end of its header, within a title's reach (:data:`_UNIT_REACH`); none when the page
+    states none there."""
+    start = max(0, cell.header_start - _UNIT_REACH)
+    found = list(_UNIT.finditer(page_text, start, cell.header_end))
+    if not found:
+        return None
+    last = found[-1]
+    return (last.start(), last.end())

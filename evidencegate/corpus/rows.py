@@ -1,0 +1,102 @@
+"""Table rows a passage states, and whether one of them names a question's measure.
+
+A financial statement's page reads as lines of a label and its figures ("Cash and cash
+equivalents $ 4,954 $ 5,596"). A question asking for such a figure ("how much cash did PepsiCo
+hold at the end of 2022") shares few words with the page (BM25 ranks prose about cash above
+it), yet the row's label states what it asks for. :func:`states_measure_row` tells retrieval
+that a passage holds such a row; :data:`ASKING` are the words that ask for a figure without
+saying what it measures, which no row label states.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from evidencegate.lexicon import covered_share
+from evidencegate.text import terms
+
+__all__ = [
+    "ASKING",
+    "PLACE_WORDS",
+    "measure_row_fit",
+    "measure_terms",
+    "row_labels",
+    "states_measure_row",
+]
+
+ASKING = frozenset(
+    terms(
+        "make made earn earned post posted record recorded book booked generate generated show "
+        "showed disclose disclosed figure amount company give need went spent spend spending "
+        "hold held have report reported carry"
+    )
+)
+"""Words that ask for a figure rather than say what it measures ("how much cash did it hold")."""
+
+PLACE_WORDS = frozenset(
+    terms("balance sheet year-end end closing statement dollar dollars usd million millions")
+)
+"""Words that name where, when or in what unit a figure stands ("on its balance sheet", "at
+year-end", "in millions of dollars"), not what it measures: dropped from a measure unless
+nothing else is left."""
+
+_CELL = re.compile(r"^(?:\$|\(-?\$?\d[\d,]*(?:\.\d+)?\)%?|-?\$?\d[\d,]*(?:\.\d+)?%?|—|–|-|%)$")
+_MIN_CELLS = 2
+"""A row of a year-columned table states a figure for at least two periods."""
+MIN_ROW_FIT = 0.6
+"""The share of the measure's units a row label must state."""
+MIN_ROW_PRECISION = 0.25
+"""The share of the label's terms the measure must state: a long label ("Proceeds from sales
+of property, plant and equipment and other assets") is another row."""
+
+
+def measure_terms(measure: Sequence[str], *, asking: bool = True) -> list[str]:
+    """What a figure question measures: its measure terms without the asking words (unless
+    ``asking`` is False: "amount" is also a threshold's) and, when anything else is left, the
+    words that only say where the figure stands."""
+    kept = [t for t in measure if not (asking and t in ASKING) and not t.isdigit()]
+    narrower = [t for t in kept if t not in PLACE_WORDS]
+    return narrower or kept
+
+
+@lru_cache(maxsize=4096)
+def row_labels(text: str) -> tuple[tuple[str, ...], ...]:
+    """The terms of each line of ``text`` that reads as a table row: a label followed by at
+    least two figures ("Inventories 5,222 4,347")."""
+    out: list[tuple[str, ...]] = []
+    for line in text.splitlines():
+        words = line.split()
+        cells = 0
+        while words and _CELL.match(words[-1]):
+            if words[-1] not in {"$", "%"}:
+                cells += 1
+            words.pop()
+        if cells < _MIN_CELLS or not words:
+            continue
+        label = tuple(terms(" ".join(words)))
+        if label:
+            out.append(label)
+    return tuple(out)
+
+
+def states_measure_row(text: str, measure: Sequence[str]) -> bool:
+    """Does ``text`` hold a table row whose label states ``measure`` (see
+    :func:`measure_terms`), in its own words or a synonym's?"""
+    return measure_row_fit(text, measure) > 0
+
+
+def measure_row_fit(text: str, measure: Sequence[str]) -> float:
+    """How specific the best row of ``text`` stating ``measure`` is: the share of its label
+    the measure states ("Goodwill" 1.0, "Goodwill impairment charges" 0.5); 0 when no row
+    states the measure."""
+    best = 0.0
+    if not measure:
+        return best
+    for label in row_labels(text):
+        if covered_share(measure, label) >= MIN_ROW_FIT:
+            precision = covered_share(label, measure)
+            if precision >= MIN_ROW_PRECISION:
+                best = max(best, precision)
+    return best

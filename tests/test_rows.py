@@ -1,0 +1,58 @@
+"""Table rows in a passage that name a question's measure (retrieval's row bonus)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evidencegate.analysis import profile_question
+from evidencegate.corpus.rows import (
+    measure_row_fit,
+    measure_terms,
+    row_labels,
+    states_measure_row,
+)
+from evidencegate.text import terms
+
+BALANCE = (
+    "Consolidated Balance Sheet\n(in millions)\n2024 2023\n"
+    "Cash and cash equivalents $ 96 $ 88\n"
+    "Inventories 5,222 4,347\n"
+    "Retained earnings 67,800 65,165\n"
+)
+
+
+def _measure(question: str) -> list[str]:
+    return measure_terms(profile_question(question, as_of=dt.date(2025, 6, 30)).measure)
+
+
+def test_rows_are_labels_with_two_figures() -> None:
+    """A line of a label and two figures is a row; prose ending in one figure is not."""
+    text = BALANCE + "Net sales grew by 4% to $ 9,120\n"
+    assert row_labels(text) == (
+        tuple(terms("Cash and cash equivalents")),
+        tuple(terms("Inventories")),
+        tuple(terms("Retained earnings")),
+    )
+
+
+def test_asking_and_place_words_are_no_measure() -> None:
+    """ "How much cash did it hold", "inventory balance at year-end": cash, inventory."""
+    assert _measure("How much cash did Northwind hold at the end of 2024?") == ["cash"]
+    assert _measure("What was Northwind's inventory balance at year-end 2024?") == ["inventory"]
+
+
+def test_a_row_states_the_measure_in_its_own_words_or_a_synonym() -> None:
+    assert states_measure_row(BALANCE, ["cash"])
+    assert states_measure_row(BALANCE, ["inventory"])
+    assert not states_measure_row(BALANCE, ["capital", "expenditure"])
+    assert not states_measure_row("Cash is held in banks.\n", ["cash"])
+    assert not states_measure_row(BALANCE, [])
+
+
+def test_a_row_saying_less_besides_fits_better() -> None:
+    """'Goodwill' states goodwill and nothing else; 'Goodwill impairment charges' more."""
+    exact = "Goodwill 12,790 13,486\n"
+    wider = "Goodwill impairment charges 1,200 0\n"
+    assert measure_row_fit(exact, ["goodwill"]) == 1.0
+    assert 0 < measure_row_fit(wider, ["goodwill"]) < 1.0
+    assert measure_row_fit("Goodwill is tested yearly.\n", ["goodwill"]) == 0.0
