@@ -786,10 +786,14 @@ _COUNTED = re.compile(
 """What a count question counts: the first plural noun after "how many" ("how many sample
 credit forms" counts forms)."""
 _NEGATED_CASE = re.compile(
-    r"\b(?:if|when|whenever|where|should|in\s+case|in\s+the\s+event)\b[^?.;]*?"
-    r"(?:\bnot\b|n't\b|\bno\b|\bnever\b|\bfails?\s+to\b)",
+    r"(?:\b(?:if|when|whenever|should|in\s+case|in\s+the\s+event)\b|(?:^|[,;:(])\s*where\b)"
+    r"[^?.;,]*?(?:\bnot\b|n't\b|\bno\b|\bnever\b|\bfails?\s+to\b)",
     re.IGNORECASE,
 )
+"""A case clause stating a negation ("if the CPI-W does not increase"). The clause ends at a
+comma ("if a lease totals more than X, it is not subject to ...": the negation is the
+question's, not its case); "where" opens a case only at a clause's start ("the amount where
+the rule no longer applies" names the amount)."""
 _HYPOTHETICAL = re.compile(
     r"\b(?:examples?|hypothetical|illustrat\w*|assum\w*|suppos\w*|scenario|worked)\b", re.IGNORECASE
 )
@@ -933,6 +937,8 @@ def answer_type(question: str) -> AnswerType:
     question = _LEADING_CASE.sub("", question, count=1)
     if _CONSEQUENCE.search(question):
         return "other"  # "what happens to the threshold if ...": an outcome, not a figure
+    if _PLACE_QUESTION.search(question):
+        return "other"  # "where must the fee notice be shown": a place, whatever it names
     for kind, pattern in _TYPE_RULES:
         if pattern.search(question):
             if kind == "comparison" and _YES_NO.search(question) and not _PERIODIC.search(question):
@@ -952,6 +958,7 @@ _LEADING_CASE = re.compile(
 )
 """A clause setting out the case a question asks about, before the question word."""
 _CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
+_PLACE_QUESTION = re.compile(r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b", re.IGNORECASE)
 _PERIODIC = re.compile(
     r"\b(?:19|20)\d\d\b|\b(?:year|quarter|fiscal|FY\d*|annual|prior|previous)\b", re.IGNORECASE
 )
@@ -1089,7 +1096,7 @@ _NOT_NAMES = frozenset(
 
 
 def _not_a_name(word: str) -> bool:
-    word = re.sub(r"'s$|’s$", "", word).lower()
+    word = re.sub(r"['’](?:s|m|d|ll|re|ve)$", "", word).lower()  # "I'm", "We'd": a pronoun
     return (
         word in _NOT_NAMES
         or word in STOPWORDS

@@ -71,13 +71,16 @@ FOCUS = "focus: "
 ASKED = "question: "
 _MEASURED = frozenset({"amount", "percentage", "count", "comparison", "date", "duration"})
 CASE = "case: "
+RIVAL = "distinct: "
+"""A missing fact of the audit only: words of the question that a passage the claims do not
+quote states, besides every word of it that the quoted passages state (see _rival_words)."""
 PART = "part: "
 
 
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@2"
+    component_id = "critic:rules@3"
 
     def __init__(
         self,
@@ -119,7 +122,13 @@ class RulesCritic:
             f
             for f in required
             if not self._fact_covered(f, profile, texts)
-            and not (f.startswith(NAME) and _named(f.removeprefix(NAME), identities))
+            and not (
+                f.startswith(NAME)
+                and (
+                    _named(f.removeprefix(NAME), identities)
+                    or _cited(f.removeprefix(NAME), evidence)
+                )
+            )
         ]
         primary = [p for p in evidence if p.authority == "primary"]
         missing_sources = [] if primary else [f"a primary source on {' '.join(profile.terms)}"]
@@ -193,11 +202,19 @@ class RulesCritic:
             or (
                 f.startswith(NAME)
                 and bool(supported_texts)
-                and _named(f.removeprefix(NAME), identities)
+                and (
+                    _named(f.removeprefix(NAME), identities)
+                    or _cited(f.removeprefix(NAME), cited)
+                )
             )
         ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
+        if rival := _rival_words(
+            profile, supported_texts, [p for p in evidence if p.passage_id not in cited_ids]
+        ):
+            missing.append(RIVAL + " ".join(rival))
+            coverage = len(covered) / (len(required) + 1)  # the claims answer another passage
         all_supported = bool(audits) and all(a.verdict is Verdict.SUPPORTED for a in audits)
         return CriticAudit(
             claims=audits,
@@ -315,7 +332,7 @@ class RulesCritic:
             # Management" for a sentence of that control); a word the document only uses
             # elsewhere does not count.
             wanted = fact.removeprefix(FOCUS).split()
-            parts = [(terms(body), set(terms(place))) for body, _, place in map(_split, texts)]
+            parts = [(_body_terms(body), set(terms(place))) for body, _, place in map(_split, texts)]
             if pool is None:
                 return any(_focus_stated(wanted, body, place) for body, place in parts)
             return _focus_stated(
@@ -384,6 +401,36 @@ def _named(name: str, texts: Sequence[str]) -> bool:
     return False
 
 
+def _cited(name: str, passages: Sequence[Passage]) -> bool:
+    """Is ``name`` a citation of one of ``passages``: of its document ("12 CFR part 1013",
+    "CFR" for the document "12 CFR 1013") or of the provision it belongs to ("§ 1024.39(d)(3)",
+    "12 CFR 1024.39" for the passage labelled "1024-39-d-3-iii"). A question cites the rule
+    it asks about; the sentence answering it seldom cites itself."""
+    wanted = _citation_keys(name)
+    if not wanted or not any(k[:1].isdigit() or k == "cfr" for k in wanted):
+        return False
+    for passage in passages:
+        document = _citation_keys(passage.doc_id)
+        label = _citation_keys(passage.label or "")
+        if label[: len(wanted)] == wanted:
+            return True  # the provision, numbered as its part numbers it ("1024.39(d)")
+        if label[:1] and document[-1:] == label[:1]:
+            label = label[1:]  # "1024-39-d" of "12 CFR 1024": a section of that part
+        full = [*document, *label]
+        if any(full[i : i + len(wanted)] == wanted for i in range(len(document))):
+            return True  # the document, or the provision with its document ("12 CFR 1024.39")
+    return False
+
+
+def _citation_keys(text: str) -> list[str]:
+    """The numbers and words of a citation, without the words that only say what kind of
+    unit it cites ("§ 1024.39(d)", "section 1024.39 (d)" and "1024-39-d" are the same)."""
+    return [k for k in re.findall(r"[a-z]+|\d+", text.lower()) if k not in _CITATION_WORDS]
+
+
+_CITATION_WORDS = frozenset({"part", "parts", "section", "sections", "sec", "paragraph", "para"})
+
+
 _JOINERS = r"(?:[\s-]+(?:of|and|the|for|to|in|on|&)(?=[\s-]))*[\s-]+"
 
 
@@ -440,6 +487,65 @@ def _parts_answered(
             answered.add(part)
             free[best[1]] = []
     return answered
+
+
+def _rival_words(
+    profile: QuestionProfile, answer: Sequence[str], others: Sequence[Passage]
+) -> list[str]:
+    """The question's words that tell the sentence it asks about from the ones the claims
+    state: those a sentence of a passage the claims do not quote states (it or its place),
+    when it also states every word of the question that the claims (read in their place)
+    state and, for a figure question, states the asked kind of figure. "first lien",
+    "ethnicity" or "(B)" in the question, and a sibling paragraph answering without them:
+    the claims answer the sibling. Empty when there is no such sentence in the evidence, or
+    the question asks several things (each claim then answers a part of it)."""
+    if not answer or profile.parts or profile.multi_part:
+        return []
+    names = {t for n in profile.names for t in terms(n)}
+    skip = names | PERIOD_WORDS | _ASKING_FRAME
+    wanted = [t for t in dict.fromkeys(profile.terms) if t not in skip and not t[:1].isdigit()]
+    if not wanted:
+        return []
+
+    def stated(have: list[str]) -> set[str]:
+        keys = text_keys(have)
+        return {t for t in wanted if unit_matched(_unit(t), keys, have)}
+
+    answered = stated([t for text in answer for t in terms(text)])
+    best: list[str] = []
+    for passage in others:
+        placed = [_placed(passage)]
+        if profile.wants_figure is not None:
+            sentences = [said for said, _ in _figures_stated(profile, placed)]
+        else:
+            place = terms(_place(passage))
+            sentences = [[*terms(s), *place] for s in _sentences(passage.text)]
+        for said in sentences:
+            more = stated(said)
+            if answered < more:
+                extra = [t for t in wanted if t in more - answered]
+                if len(extra) >= _RIVAL_WORDS and len(extra) > len(best):
+                    best = extra
+    return best
+
+
+_RIVAL_WORDS = 2
+"""How many of the question's words a sibling sentence must state beyond the claims: one word
+is often only the asker's (a "deadline", a "segment" the answer need not name)."""
+
+
+def _body_terms(text: str) -> list[str]:
+    """The terms of ``text``, with the words its symbols stand for ("$54,600" states a dollar
+    figure, "5%" a percent): "what dollar cap" is answered by "$53,000"."""
+    said = terms(text)
+    said += [word for symbol, word in _SYMBOL_WORDS if symbol.search(text)]
+    return said
+
+
+_SYMBOL_WORDS = (
+    (re.compile(r"(?:\bUS)?\$\s?\d"), "dollar"),
+    (re.compile(r"\d\s?%"), "percent"),
+)
 
 
 def _split(text: str) -> tuple[str, str, str]:
