@@ -407,15 +407,24 @@ def _cited(name: str, passages: Sequence[Passage]) -> bool:
     "12 CFR 1024.39" for the passage labelled "1024-39-d-3-iii"). A question cites the rule
     it asks about; the sentence answering it seldom cites itself."""
     wanted = _citation_keys(name)
-    if not wanted or not any(k[:1].isdigit() or k == "cfr" for k in wanted):
+    appendix = wanted[:1] in (["appendix"], ["app"])
+    if appendix:
+        wanted = wanted[1:]  # "appendix B" of "12 CFR 1002": the passages labelled 1002-B-...
+    elif not any(k[:1].isdigit() or k == "cfr" for k in wanted):
+        return False
+    if not wanted:
         return False
     for passage in passages:
         document = _citation_keys(passage.doc_id)
         label = _citation_keys(passage.label or "")
-        if label[: len(wanted)] == wanted:
+        if not appendix and label[: len(wanted)] == wanted:
             return True  # the provision, numbered as its part numbers it ("1024.39(d)")
         if label[:1] and document[-1:] == label[:1]:
             label = label[1:]  # "1024-39-d" of "12 CFR 1024": a section of that part
+        if appendix:
+            if label[: len(wanted)] == wanted:
+                return True
+            continue
         full = [*document, *label]
         if any(full[i : i + len(wanted)] == wanted for i in range(len(document))):
             return True  # the document, or the provision with its document ("12 CFR 1024.39")
@@ -522,7 +531,7 @@ def _rival_words(
             sentences = [[*terms(s), *place] for s in _sentences(passage.text)]
         for said in sentences:
             more = stated(said)
-            if answered < more:
+            if len(more) - len(answered) >= _RIVAL_WORDS:
                 extra = [t for t in wanted if t in more - answered]
                 if len(extra) >= _RIVAL_WORDS and len(extra) > len(best):
                     best = extra
@@ -653,6 +662,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if focus := _focus(profile, texts):
         facts.append(FOCUS + " ".join(focus))
     facts += [NAME + n for n in profile.names]
+    # An appendix the question cites ("appendix B of 12 CFR part 1002"): a rule's appendices
+    # are alike (model forms in B, sample notices in C), only the letter tells them apart.
+    facts += [NAME + a for a in dict.fromkeys(_APPENDIX.findall(profile.question))]
     facts += [YEAR + y for y in profile.years if y not in profile.as_of_years]
     facts += [NUMBER + n for n in profile.numbers]
     facts += [PART + " ".join(part) for part in profile.parts]
@@ -661,6 +673,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if profile.wants_figure:
         facts.append(FIGURE + "a stated figure or date answering the question")
     return facts
+
+
+_APPENDIX = re.compile(r"\b[Aa]pp(?:endix|\.)\s+[A-Z](?:-\d+)?(?![\w-])")
 
 
 def _follow_up_query(profile: QuestionProfile, missing: Sequence[str]) -> str:
