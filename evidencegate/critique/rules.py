@@ -562,8 +562,17 @@ def _split(text: str) -> tuple[str, str, str]:
 
 
 def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
+    forms = {_stem_form(t): t for t in [*body, *place]}
+    # A word as the text inflects it ("disabled" is stemmed "disabl", "disable" "disable").
+    wanted = [forms.get(_stem_form(w), w) for w in wanted]
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
+
+
+def _stem_form(term: str) -> str:
+    """A stem without the final "e" the light stemmer keeps on some forms only ("disable",
+    "provide" beside "disabl", "provid"), for words of five letters or more."""
+    return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
 
 
 def _edit_audit(
