@@ -958,7 +958,10 @@ _LEADING_CASE = re.compile(
 )
 """A clause setting out the case a question asks about, before the question word."""
 _CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
-_PLACE_QUESTION = re.compile(r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b", re.IGNORECASE)
+_PLACE_QUESTION = re.compile(
+    r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b",
+    re.IGNORECASE,
+)
 _PERIODIC = re.compile(
     r"\b(?:19|20)\d\d\b|\b(?:year|quarter|fiscal|FY\d*|annual|prior|previous)\b", re.IGNORECASE
 )

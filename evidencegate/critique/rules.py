@@ -203,8 +203,7 @@ class RulesCritic:
                 f.startswith(NAME)
                 and bool(supported_texts)
                 and (
-                    _named(f.removeprefix(NAME), identities)
-                    or _cited(f.removeprefix(NAME), cited)
+                    _named(f.removeprefix(NAME), identities) or _cited(f.removeprefix(NAME), cited)
                 )
             )
         ]
@@ -332,7 +331,9 @@ class RulesCritic:
             # Management" for a sentence of that control); a word the document only uses
             # elsewhere does not count.
             wanted = fact.removeprefix(FOCUS).split()
-            parts = [(_body_terms(body), set(terms(place))) for body, _, place in map(_split, texts)]
+            parts = [
+                (_body_terms(body), set(terms(place))) for body, _, place in map(_split, texts)
+            ]
             if pool is None:
                 return any(_focus_stated(wanted, body, place) for body, place in parts)
             return _focus_stated(
@@ -378,7 +379,7 @@ class RulesCritic:
             keys = text_keys(pool)
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
-        return covered_share(wanted, have) >= self.topic_coverage
+        return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
 
 
 _TITLE_PAGE_CHARS = 2000
@@ -562,11 +563,16 @@ def _split(text: str) -> tuple[str, str, str]:
 
 
 def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
-    forms = {_stem_form(t): t for t in [*body, *place]}
-    # A word as the text inflects it ("disabled" is stemmed "disabl", "disable" "disable").
-    wanted = [forms.get(_stem_form(w), w) for w in wanted]
+    wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
+
+
+def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
+    """Each of ``wanted`` as ``have`` inflects it ("disabled" is stemmed "disabl", "disable"
+    "disable"), or as it is."""
+    forms = {_stem_form(t): t for t in have}
+    return [w if w in forms.values() else forms.get(_stem_form(w), w) for w in wanted]
 
 
 def _stem_form(term: str) -> str:
