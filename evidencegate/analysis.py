@@ -31,6 +31,7 @@ from evidencegate.text import (
 )
 
 __all__ = [
+    "ASK_WORDS",
     "FIGURE_TYPES",
     "PERIOD_WORDS",
     "AnswerType",
@@ -648,6 +649,8 @@ _CLAUSE_START = re.compile(
 
 
 _ASK_WORDS = frozenset(terms("long often soon much many quickly frequently"))
+ASK_WORDS = _ASK_WORDS
+"""How a question asks for a figure ("how long", "how often"), not what the figure measures."""
 """Words that say what kind of answer an ask wants, not what it is about."""
 _FRAME = frozenset(
     terms(
@@ -1094,6 +1097,26 @@ _NOT_NAMES = frozenset(
         "generally",
         "typically",
         "historically",
+        # Pronouns a question may open with ("Someone offered me a present ...").
+        "someone",
+        "somebody",
+        "anyone",
+        "anybody",
+        "everyone",
+        "everybody",
+        "nobody",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "we",
+        "you",
+        "they",
+        "he",
+        "she",
+        "it",
+        "my",
+        "our",
     ]
 )
 

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from evidencegate.analysis import (
+    ASK_WORDS,
     EXAMPLE_SENTENCE,
     PERIOD_WORDS,
     QuestionProfile,
@@ -350,6 +351,7 @@ class RulesCritic:
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
             measure = profile.measure if profile.answer_type in _MEASURED else ()
+            measure = tuple(t for t in measure if t not in ASK_WORDS)  # "how frequently"
             # A question naming its subject (3M, Regulation M) pins the document, and then the
             # figure must be about (half of) what is measured; a question naming nothing is
             # mostly the asker's own words, and one of them stated is all that can be asked.
@@ -474,7 +476,7 @@ def _figures_stated(
                 continue
             if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
                 continue  # "For example, if ... $950 ...": not the general answer
-            own = terms(sentence)
+            own = _body_terms(sentence)  # "$54,600" states a dollar figure
             yield [*own, *place_terms], own
 
 
