@@ -448,7 +448,14 @@ def normalise_question(question: str) -> str:
         return f"{MONTHS[month - 1].capitalize()} {day}, {year}"
 
     text = _NUMERIC_DATE.sub(numeric_date, text)
+    # "What's", "where's": the question word and "is" (no term "what" to look for).
+    text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     return _FISCAL_YEAR.sub(fiscal, text)
+
+
+_QUESTION_CONTRACTION = re.compile(
+    r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times
