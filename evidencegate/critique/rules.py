@@ -362,6 +362,12 @@ class RulesCritic:
                     any(covered_share(item, said) >= 0.5 for said, _ in stated)
                     for item in profile.items
                 )
+            if profile.parts:
+                # "What risk category applies, how often is KYC renewed, and how long are the
+                # records kept?": a figure answering one of its asks (each ask is a part fact).
+                return any(
+                    covered_share(part, said) >= 0.5 for said, _ in stated for part in profile.parts
+                )
             for said, own in stated:
                 if measure and covered_share(measure, said) < (0.5 if profile.names else 1e-9):
                     continue  # a figure about something else ("cash" for "capex")
