@@ -410,3 +410,17 @@ class TestCitationsAndSiblings:
         assert profile("If the index does not increase, what is the threshold?").negated_case
         assert proper_names("Someone offered me a present: must I log it?") == ()
         assert proper_names("I'm leasing a car for my family. Which rule applies?") == ()
+
+
+def test_a_question_naming_nothing_needs_a_third_of_its_measure_stated() -> None:
+    critic = RulesCritic()
+    records = _passage(
+        "POL-1",
+        "6.1",
+        "Records must be retained for 6 years and destroyed within 90 days after that.",
+    )
+    figure = "figure: a stated figure or date answering the question"
+    asked = "How long is cctv footage from branch cameras retained?"
+    assert figure in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts
+    asked = "How long must records be retained?"
+    assert figure not in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts

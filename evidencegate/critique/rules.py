@@ -354,7 +354,8 @@ class RulesCritic:
             measure = tuple(t for t in measure if t not in ASK_WORDS)  # "how frequently"
             # A question naming its subject (3M, Regulation M) pins the document, and then the
             # figure must be about (half of) what is measured; a question naming nothing is
-            # mostly the asker's own words, and one of them stated is all that can be asked.
+            # mostly the asker's own words, of which a third stated is what can be asked ("cctv
+            # retention period" is not answered by a sentence on records' retention alone).
             stated = list(_figures_stated(profile, texts))
             if len(profile.items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
@@ -369,7 +370,7 @@ class RulesCritic:
                     covered_share(part, said) >= 0.5 for said, _ in stated for part in profile.parts
                 )
             for said, own in stated:
-                if measure and covered_share(measure, said) < (0.5 if profile.names else 1e-9):
+                if measure and covered_share(measure, said) < (0.5 if profile.names else 0.34):
                     continue  # a figure about something else ("cash" for "capex")
                 if measure and profile.names and not covered_share(measure, own):
                     continue  # its heading names the measure, the sentence another figure
