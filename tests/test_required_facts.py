@@ -403,6 +403,10 @@ class TestCitationsAndSiblings:
 
     def test_what_a_question_asks_for(self) -> None:
         assert answer_type("Where must an ATM operator show the fee notice?") == "other"
+        # A rate is a percentage: a dollar threshold does not answer "what rate ceiling".
+        assert answer_type("What interest rate cap applies to the card?") == "percentage"
+        assert answer_type("What rate ceiling does the rule impose on leases?") == "percentage"
+        assert answer_type("How does the Bank rate a new customer?") != "percentage"
         assert not profile(
             "If a lease totals more than what amount, is it not covered?"
         ).negated_case
