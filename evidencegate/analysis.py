@@ -31,6 +31,7 @@ from evidencegate.text import (
 )
 
 __all__ = [
+    "ASK_WORDS",
     "FIGURE_TYPES",
     "PERIOD_WORDS",
     "AnswerType",
@@ -447,7 +448,14 @@ def normalise_question(question: str) -> str:
         return f"{MONTHS[month - 1].capitalize()} {day}, {year}"
 
     text = _NUMERIC_DATE.sub(numeric_date, text)
+    # "What's", "where's": the question word and "is" (no term "what" to look for).
+    text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     return _FISCAL_YEAR.sub(fiscal, text)
+
+
+_QUESTION_CONTRACTION = re.compile(
+    r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times
@@ -648,6 +656,8 @@ _CLAUSE_START = re.compile(
 
 
 _ASK_WORDS = frozenset(terms("long often soon much many quickly frequently"))
+ASK_WORDS = _ASK_WORDS
+"""How a question asks for a figure ("how long", "how often"), not what the figure measures."""
 """Words that say what kind of answer an ask wants, not what it is about."""
 _FRAME = frozenset(
     terms(
@@ -786,10 +796,14 @@ _COUNTED = re.compile(
 """What a count question counts: the first plural noun after "how many" ("how many sample
 credit forms" counts forms)."""
 _NEGATED_CASE = re.compile(
-    r"\b(?:if|when|whenever|where|should|in\s+case|in\s+the\s+event)\b[^?.;]*?"
-    r"(?:\bnot\b|n't\b|\bno\b|\bnever\b|\bfails?\s+to\b)",
+    r"(?:\b(?:if|when|whenever|should|in\s+case|in\s+the\s+event)\b|(?:^|[,;:(])\s*where\b)"
+    r"[^?.;,]*?(?:\bnot\b|n't\b|\bno\b|\bnever\b|\bfails?\s+to\b)",
     re.IGNORECASE,
 )
+"""A case clause stating a negation ("if the CPI-W does not increase"). The clause ends at a
+comma ("if a lease totals more than X, it is not subject to ...": the negation is the
+question's, not its case); "where" opens a case only at a clause's start ("the amount where
+the rule no longer applies" names the amount)."""
 _HYPOTHETICAL = re.compile(
     r"\b(?:examples?|hypothetical|illustrat\w*|assum\w*|suppos\w*|scenario|worked)\b", re.IGNORECASE
 )
@@ -869,7 +883,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "percentage",
             r"\bpercent(?:age)?\b|%|\bwhat\s+(?:share|portion|proportion|fraction)\b|"
-            r"\bmargin\b|\bratio\b|\brate\s+of\b",
+            r"\bmargin\b|\bratio\b|\brate\s+of\b|\brates?\s+(?:cap|ceiling|limit)s?\b|"
+            r"\b(?:interest|lease|tax|discount|growth|default|effective|finance)\s+rates?\b",
         ),
         (
             "duration",
@@ -938,6 +953,8 @@ def answer_type(question: str) -> AnswerType:
     question = _LEADING_CASE.sub("", question, count=1)
     if _CONSEQUENCE.search(question):
         return "other"  # "what happens to the threshold if ...": an outcome, not a figure
+    if _PLACE_QUESTION.search(question):
+        return "other"  # "where must the fee notice be shown": a place, whatever it names
     for kind, pattern in _TYPE_RULES:
         if pattern.search(question):
             if kind == "comparison" and _YES_NO.search(question) and not _PERIODIC.search(question):
@@ -957,6 +974,10 @@ _LEADING_CASE = re.compile(
 )
 """A clause setting out the case a question asks about, before the question word."""
 _CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
+_PLACE_QUESTION = re.compile(
+    r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b",
+    re.IGNORECASE,
+)
 _PERIODIC = re.compile(
     r"\b(?:19|20)\d\d\b|\b(?:year|quarter|fiscal|FY\d*|annual|prior|previous)\b", re.IGNORECASE
 )
@@ -1089,12 +1110,32 @@ _NOT_NAMES = frozenset(
         "generally",
         "typically",
         "historically",
+        # Pronouns a question may open with ("Someone offered me a present ...").
+        "someone",
+        "somebody",
+        "anyone",
+        "anybody",
+        "everyone",
+        "everybody",
+        "nobody",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "we",
+        "you",
+        "they",
+        "he",
+        "she",
+        "it",
+        "my",
+        "our",
     ]
 )
 
 
 def _not_a_name(word: str) -> bool:
-    word = re.sub(r"'s$|’s$", "", word).lower()
+    word = re.sub(r"['’](?:s|m|d|ll|re|ve)$", "", word).lower()  # "I'm", "We'd": a pronoun
     return (
         word in _NOT_NAMES
         or word in STOPWORDS

@@ -354,3 +354,106 @@ def test_a_section_is_named_by_the_paragraph_label() -> None:
     question = "Under § 1099.4(b), how long must a lessor keep signed lease files?"
     missing = RulesCritic(pages=corpus).sufficiency(question, [other], as_of=AS_OF)
     assert "name: § 1099.4(b)" in missing.missing_facts
+
+
+def _passage(doc_id: str, label: str, text: str, n: int = 1) -> Passage:
+    return Passage(
+        passage_id=f"p{n}",
+        doc_id=doc_id,
+        version="1",
+        page=n,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        title="Regulation",
+        context=f"{label}\nRegulation",
+    )
+
+
+class TestCitationsAndSiblings:
+    NOTICE = "A servicer must provide the written notice again within 45 days."
+
+    def missing(self, question: str, *passages: Passage) -> list[str]:
+        return RulesCritic().sufficiency(question, list(passages), as_of=AS_OF).missing_facts
+
+    def test_a_citation_of_the_quoted_provision_or_document_names_it(self) -> None:
+        right = _passage("12 CFR 1024", "1024-39-d-3-iii", self.NOTICE)
+        other = _passage("12 CFR 1024", "1024-39-b-1", self.NOTICE)
+        for cited in ("§ 1024.39(d)(3)(iii)", "1024.39(d)(3)", "12 CFR 1024.39"):
+            question = f"Under {cited}, when must the written notice be provided again?"
+            assert not [f for f in self.missing(question, right) if f.startswith("name: ")]
+        question = "Under § 1024.39(d)(3)(iii), when must the written notice be provided again?"
+        assert "name: § 1024.39(d)(3)(iii)" in self.missing(question, other)
+        assert not [
+            f
+            for f in self.missing("When does 12 CFR part 1024 require the notice?", other)
+            if f.startswith("name: ")
+        ]
+        assert "name: 12 CFR part 1013" in self.missing(
+            "When does 12 CFR part 1013 require the notice?", other
+        )
+
+    def test_an_appendix_is_told_apart_by_its_letter(self) -> None:
+        question = "How many forms does appendix B of 12 CFR part 1002 contain?"
+        text = "This appendix contains four model forms."
+        assert "name: appendix B" in self.missing(
+            question, _passage("12 CFR 1002", "1002-C-1-p1", text)
+        )
+        assert "name: appendix B" not in self.missing(
+            question, _passage("12 CFR 1002", "1002-B-1-p1", text)
+        )
+
+    def test_a_claim_answering_a_sibling_sentence_leaves_the_question_open(self) -> None:
+        corpus = _one_document(
+            "REG-B",
+            [
+                "Appendix C. This appendix contains ten sample notification forms.",
+                "Appendix B. This appendix contains four model credit application forms.",
+            ],
+        )
+        critic = _critic_for(corpus)
+        question = "How many model credit application forms does the appendix contain?"
+        wrong = "This appendix contains ten sample notification forms."
+        right = "This appendix contains four model credit application forms."
+        assert [f for f in _audit(critic, question, corpus, [wrong]) if f.startswith("distinct")]
+        assert not [
+            f for f in _audit(critic, question, corpus, [right]) if f.startswith("distinct")
+        ]
+
+    def test_symbols_and_inflections_state_their_words(self) -> None:
+        from evidencegate.critique.rules import _body_terms, _focus_stated
+        from evidencegate.text import terms
+
+        assert "dollar" in _body_terms("The threshold amount is $53,000.")
+        assert "dollar" not in _body_terms("The threshold amount is 53,000.")
+        assert _focus_stated(terms("disabled"), terms("Disable accounts after 90 days."), set())
+        assert not _focus_stated(terms("disabled"), terms("Lock accounts after 90 days."), set())
+
+    def test_what_a_question_asks_for(self) -> None:
+        assert answer_type("Where must an ATM operator show the fee notice?") == "other"
+        # A rate is a percentage: a dollar threshold does not answer "what rate ceiling".
+        assert answer_type("What interest rate cap applies to the card?") == "percentage"
+        assert answer_type("What rate ceiling does the rule impose on leases?") == "percentage"
+        assert answer_type("How does the Bank rate a new customer?") != "percentage"
+        assert not profile(
+            "If a lease totals more than what amount, is it not covered?"
+        ).negated_case
+        assert not profile("What is the amount where the rule does not apply?").negated_case
+        assert profile("If the index does not increase, what is the threshold?").negated_case
+        assert proper_names("Someone offered me a present: must I log it?") == ()
+        assert proper_names("I'm leasing a car for my family. Which rule applies?") == ()
+
+
+def test_a_question_naming_nothing_needs_a_third_of_its_measure_stated() -> None:
+    critic = RulesCritic()
+    records = _passage(
+        "POL-1",
+        "6.1",
+        "Records must be retained for 6 years and destroyed within 90 days after that.",
+    )
+    figure = "figure: a stated figure or date answering the question"
+    asked = "How long is cctv footage from branch cameras retained?"
+    assert figure in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts
+    asked = "How long must records be retained?"
+    assert figure not in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts

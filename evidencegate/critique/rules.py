@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from evidencegate.analysis import (
+    ASK_WORDS,
     EXAMPLE_SENTENCE,
     PERIOD_WORDS,
     QuestionProfile,
@@ -73,6 +74,9 @@ FOCUS = "focus: "
 ASKED = "question: "
 _MEASURED = frozenset({"amount", "percentage", "count", "comparison", "date", "duration"})
 CASE = "case: "
+RIVAL = "distinct: "
+"""A missing fact of the audit only: words of the question that a passage the claims do not
+quote states, besides every word of it that the quoted passages state (see _rival_words)."""
 PART = "part: "
 
 
@@ -127,7 +131,13 @@ class RulesCritic:
             f
             for f in required
             if not self._fact_covered(f, profile, texts)
-            and not (f.startswith(NAME) and _named(f.removeprefix(NAME), identities))
+            and not (
+                f.startswith(NAME)
+                and (
+                    _named(f.removeprefix(NAME), identities)
+                    or _cited(f.removeprefix(NAME), evidence)
+                )
+            )
         ]
         primary = [p for p in evidence if p.authority == "primary"]
         missing_sources = [] if primary else [f"a primary source on {' '.join(profile.terms)}"]
@@ -201,11 +211,18 @@ class RulesCritic:
             or (
                 f.startswith(NAME)
                 and bool(supported_texts)
-                and _named(f.removeprefix(NAME), identities)
+                and (
+                    _named(f.removeprefix(NAME), identities) or _cited(f.removeprefix(NAME), cited)
+                )
             )
         ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
+        if rival := _rival_words(
+            profile, supported_texts, [p for p in evidence if p.passage_id not in cited_ids]
+        ):
+            missing.append(RIVAL + " ".join(rival))
+            coverage = len(covered) / (len(required) + 1)  # the claims answer another passage
         all_supported = bool(audits) and all(a.verdict is Verdict.SUPPORTED for a in audits)
         return CriticAudit(
             claims=audits,
@@ -323,7 +340,9 @@ class RulesCritic:
             # Management" for a sentence of that control); a word the document only uses
             # elsewhere does not count.
             wanted = fact.removeprefix(FOCUS).split()
-            parts = [(terms(body), set(terms(place))) for body, _, place in map(_split, texts)]
+            parts = [
+                (_body_terms(body), set(terms(place))) for body, _, place in map(_split, texts)
+            ]
             if pool is None:
                 return any(_focus_stated(wanted, body, place) for body, place in parts)
             return _focus_stated(
@@ -340,15 +359,16 @@ class RulesCritic:
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
             # What is measured, not the words saying where it stands ("inventory balance at
-            # year-end", "on the balance sheet").
+            # year-end", "on the balance sheet") or asking for it ("how frequently").
             measure = (
-                measure_terms(profile.measure, asking=False)
+                [t for t in measure_terms(profile.measure, asking=False) if t not in ASK_WORDS]
                 if profile.answer_type in _MEASURED
                 else []
             )
             # A question naming its subject (3M, Regulation M) pins the document, and then the
             # figure must be about (half of) what is measured; a question naming nothing is
-            # mostly the asker's own words, and one of them stated is all that can be asked.
+            # mostly the asker's own words, of which a third stated is what can be asked ("cctv
+            # retention period" is not answered by a sentence on records' retention alone).
             stated = list(_figures_stated(profile, texts))
             if len(profile.items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
@@ -356,8 +376,14 @@ class RulesCritic:
                     any(covered_share(item, said) >= 0.5 for said, _ in stated)
                     for item in profile.items
                 )
+            if profile.parts:
+                # "What risk category applies, how often is KYC renewed, and how long are the
+                # records kept?": a figure answering one of its asks (each ask is a part fact).
+                return any(
+                    covered_share(part, said) >= 0.5 for said, _ in stated for part in profile.parts
+                )
             for said, own in stated:
-                if measure and covered_share(measure, said) < (0.5 if profile.names else 1e-9):
+                if measure and covered_share(measure, said) < (0.5 if profile.names else 0.34):
                     continue  # a figure about something else ("cash" for "capex")
                 if measure and profile.names and not covered_share(measure, own):
                     continue  # its heading names the measure, the sentence another figure
@@ -375,7 +401,7 @@ class RulesCritic:
             keys = text_keys(pool)
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = [t for text in texts for t in terms(text)]
-        return covered_share(wanted, have) >= self.topic_coverage
+        return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
 
 
 _TITLE_PAGE_CHARS = 2000
@@ -396,6 +422,45 @@ def _named(name: str, texts: Sequence[str]) -> bool:
         if acronym is not None and any(acronym.search(t) for t in texts):
             return True
     return False
+
+
+def _cited(name: str, passages: Sequence[Passage]) -> bool:
+    """Is ``name`` a citation of one of ``passages``: of its document ("12 CFR part 1013",
+    "CFR" for the document "12 CFR 1013") or of the provision it belongs to ("§ 1024.39(d)(3)",
+    "12 CFR 1024.39" for the passage labelled "1024-39-d-3-iii"). A question cites the rule
+    it asks about; the sentence answering it seldom cites itself."""
+    wanted = _citation_keys(name)
+    appendix = wanted[:1] in (["appendix"], ["app"])
+    if appendix:
+        wanted = wanted[1:]  # "appendix B" of "12 CFR 1002": the passages labelled 1002-B-...
+    elif not any(k[:1].isdigit() or k == "cfr" for k in wanted):
+        return False
+    if not wanted:
+        return False
+    for passage in passages:
+        document = _citation_keys(passage.doc_id)
+        label = _citation_keys(passage.label or "")
+        if not appendix and label[: len(wanted)] == wanted:
+            return True  # the provision, numbered as its part numbers it ("1024.39(d)")
+        if label[:1] and document[-1:] == label[:1]:
+            label = label[1:]  # "1024-39-d" of "12 CFR 1024": a section of that part
+        if appendix:
+            if label[: len(wanted)] == wanted:
+                return True
+            continue
+        full = [*document, *label]
+        if any(full[i : i + len(wanted)] == wanted for i in range(len(document))):
+            return True  # the document, or the provision with its document ("12 CFR 1024.39")
+    return False
+
+
+def _citation_keys(text: str) -> list[str]:
+    """The numbers and words of a citation, without the words that only say what kind of
+    unit it cites ("§ 1024.39(d)", "section 1024.39 (d)" and "1024-39-d" are the same)."""
+    return [k for k in re.findall(r"[a-z]+|\d+", text.lower()) if k not in _CITATION_WORDS]
+
+
+_CITATION_WORDS = frozenset({"part", "parts", "section", "sections", "sec", "paragraph", "para"})
 
 
 _JOINERS = r"(?:[\s-]+(?:of|and|the|for|to|in|on|&)(?=[\s-]))*[\s-]+"
@@ -431,7 +496,7 @@ def _figures_stated(
                 continue
             if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
                 continue  # "For example, if ... $950 ...": not the general answer
-            own = terms(sentence)
+            own = _body_terms(sentence)  # "$54,600" states a dollar figure
             yield [*own, *place_terms], own
 
 
@@ -456,13 +521,86 @@ def _parts_answered(
     return answered
 
 
+def _rival_words(
+    profile: QuestionProfile, answer: Sequence[str], others: Sequence[Passage]
+) -> list[str]:
+    """The question's words that tell the sentence it asks about from the ones the claims
+    state: those a sentence of a passage the claims do not quote states (it or its place),
+    when it also states every word of the question that the claims (read in their place)
+    state and, for a figure question, states the asked kind of figure. "first lien",
+    "ethnicity" or "(B)" in the question, and a sibling paragraph answering without them:
+    the claims answer the sibling. Empty when there is no such sentence in the evidence, or
+    the question asks several things (each claim then answers a part of it)."""
+    if not answer or profile.parts or profile.multi_part:
+        return []
+    names = {t for n in profile.names for t in terms(n)}
+    skip = names | PERIOD_WORDS | _ASKING_FRAME
+    wanted = [t for t in dict.fromkeys(profile.terms) if t not in skip and not t[:1].isdigit()]
+    if not wanted:
+        return []
+
+    def stated(have: list[str]) -> set[str]:
+        keys = text_keys(have)
+        return {t for t in wanted if unit_matched(_unit(t), keys, have)}
+
+    answered = stated([t for text in answer for t in terms(text)])
+    best: list[str] = []
+    for passage in others:
+        placed = [_placed(passage)]
+        if profile.wants_figure is not None:
+            sentences = [said for said, _ in _figures_stated(profile, placed)]
+        else:
+            place = terms(_place(passage))
+            sentences = [[*terms(s), *place] for s in _sentences(passage.text)]
+        for said in sentences:
+            more = stated(said)
+            if len(more) - len(answered) >= _RIVAL_WORDS:
+                extra = [t for t in wanted if t in more - answered]
+                if len(extra) >= _RIVAL_WORDS and len(extra) > len(best):
+                    best = extra
+    return best
+
+
+_RIVAL_WORDS = 2
+"""How many of the question's words a sibling sentence must state beyond the claims: one word
+is often only the asker's (a "deadline", a "segment" the answer need not name)."""
+
+
+def _body_terms(text: str) -> list[str]:
+    """The terms of ``text``, with the words its symbols stand for ("$54,600" states a dollar
+    figure, "5%" a percent): "what dollar cap" is answered by "$53,000"."""
+    said = terms(text)
+    said += [word for symbol, word in _SYMBOL_WORDS if symbol.search(text)]
+    return said
+
+
+_SYMBOL_WORDS = (
+    (re.compile(r"(?:\bUS)?\$\s?\d"), "dollar"),
+    (re.compile(r"\d\s?%"), "percent"),
+)
+
+
 def _split(text: str) -> tuple[str, str, str]:
     return text.partition(_PLACE)
 
 
 def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
+    wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
+
+
+def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
+    """Each of ``wanted`` as ``have`` inflects it ("disabled" is stemmed "disabl", "disable"
+    "disable"), or as it is."""
+    forms = {_stem_form(t): t for t in have}
+    return [w if w in forms.values() else forms.get(_stem_form(w), w) for w in wanted]
+
+
+def _stem_form(term: str) -> str:
+    """A stem without the final "e" the light stemmer keeps on some forms only ("disable",
+    "provide" beside "disabl", "provid"), for words of five letters or more."""
+    return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
 
 
 def _edit_audit(
@@ -561,6 +699,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if focus := _focus(profile, texts):
         facts.append(FOCUS + " ".join(focus))
     facts += [NAME + n for n in profile.names]
+    # An appendix the question cites ("appendix B of 12 CFR part 1002"): a rule's appendices
+    # are alike (model forms in B, sample notices in C), only the letter tells them apart.
+    facts += [NAME + a for a in dict.fromkeys(_APPENDIX.findall(profile.question))]
     facts += [YEAR + y for y in profile.years if y not in profile.as_of_years]
     facts += [NUMBER + n for n in profile.numbers]
     facts += [PART + " ".join(part) for part in profile.parts]
@@ -569,6 +710,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if profile.wants_figure:
         facts.append(FIGURE + "a stated figure or date answering the question")
     return facts
+
+
+_APPENDIX = re.compile(r"\b[Aa]pp(?:endix|\.)\s+[A-Z](?:-\d+)?(?![\w-])")
 
 
 def _follow_up_query(profile: QuestionProfile, missing: Sequence[str]) -> str:
