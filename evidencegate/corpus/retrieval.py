@@ -35,7 +35,7 @@ from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
 
-__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
+__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings", "labelled_by"]
 
 
 _RRF_K = 60
@@ -89,6 +89,13 @@ def _stated_periods(text: str) -> tuple[Period, ...]:
         for sentence in split_sentences(text)
         if (period := sentence_period(sentence.text)) is not None
     )
+
+
+def labelled_by(passage: Passage, identifier: str) -> bool:
+    """Is ``identifier`` the passage's own label ("SA-12" for a passage of SA-12, not of
+    SA-12(5)), spaces aside?"""
+    label = passage.label or ""
+    return "".join(label.split()).lower() == "".join(identifier.split()).lower()
 
 
 class FeedbackRetriever:
@@ -195,6 +202,10 @@ class FeedbackRetriever:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
             if identifiers and any(names_in(i, passage.context) for i in identifiers):
                 bonus += step  # the section or control the question names
+                if any(labelled_by(passage, i) for i in identifiers):
+                    # The control itself, not only one of its enhancements or sub-parts
+                    # ("SA-12" is named by "SA-12(5)" too, which is another requirement).
+                    bonus += step
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

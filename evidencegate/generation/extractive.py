@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from evidencegate.analysis import (
@@ -29,6 +29,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.corpus.retrieval import labelled_by
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -53,7 +54,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@3"
+    component_id = "generator:extractive@4"
 
     def __init__(
         self,
@@ -162,6 +163,8 @@ class ExtractiveGenerator:
         ]
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
+        cells_profile = profile
+        profile = _without_frame(profile)
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
         sentence_terms = [terms(c.text) for c in candidates]
@@ -175,6 +178,9 @@ class ExtractiveGenerator:
         named = {t for n in profile.names for t in terms(n)}
         focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
+        # The names some passage is labelled by exactly: the control itself is in the evidence,
+        # and its enhancements ("SR-2(1)" under "SR-2") are other requirements.
+        labelled = {n for n in profile.names if any(labelled_by(p, n) for p in evidence)}
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -200,7 +206,7 @@ class ExtractiveGenerator:
                 else:
                     score *= 0.4
             if profile.normative and not is_normative(candidate.text):
-                score *= 0.6  # "what does SR-2 require": the requirement, not guidance on it
+                score *= 0.45  # "what does SR-2 require": the requirement, not guidance on it
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
@@ -214,7 +220,7 @@ class ExtractiveGenerator:
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
             if profile.names:
                 # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
-                fit = sum(_name_fit(n, candidate) for n in profile.names)
+                fit = sum(_name_fit(n, candidate, n in labelled) for n in profile.names)
                 score += 0.3 * fit / len(profile.names)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
@@ -244,8 +250,8 @@ class ExtractiveGenerator:
                 score *= 0.6
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
-        scored.extend(self._cells(profile, evidence, skip, focus))
-        scored.extend(self._derived(question, profile, evidence, skip, focus))
+        scored.extend(self._cells(cells_profile, evidence, skip, focus))
+        scored.extend(self._derived(question, cells_profile, evidence, skip, focus))
         if not scored:
             if not candidates:
                 return "no primary evidence sentence or table cell to draft from"
@@ -687,6 +693,32 @@ class _Candidate:
         )
 
 
+_FRAME_TERMS = frozenset(
+    terms(
+        "require requires required requirement requirements oblige obliges obliged obligation "
+        "obligations mandate mandates mandatory need needs comply compliance meet satisfy "
+        "control controls enhancement say says set sets demand demands expect expects"
+    )
+)
+"""Words by which a question asks what a named rule requires ("what does control SR-2
+require", "what obligations does SR-2 set out", "what do we need to do to comply with PT-2"):
+they say the kind of sentence asked for (a requirement: :attr:`QuestionProfile.normative`),
+not what it is about. A guidance sentence saying "requires" or "controls" matches them, the
+requirement itself ("Develop a plan ...") seldom does."""
+
+
+def _without_frame(profile: QuestionProfile) -> QuestionProfile:
+    """The profile without the words framing a requirement question that names its rule
+    (:data:`_FRAME_TERMS`); unchanged when that would leave no term."""
+    if not (profile.normative and profile.names):
+        return profile
+    named = {t for n in profile.names for t in terms(n)}
+    kept = tuple(t for t in profile.terms if t not in _FRAME_TERMS or t in named)
+    if not kept or len(kept) == len(profile.terms):
+        return profile
+    return replace(profile, terms=kept)
+
+
 _PERIOD_TERMS = frozenset(
     terms("year years yearly annual annually calendar period current date dates")
 )
@@ -741,13 +773,19 @@ _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
 
 
-def _name_fit(name: str, candidate: _Candidate) -> float:
+def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float:
     """How surely the sentence is about the asked ``name``: 1 when its passage (heading path,
     title) or the sentence names it; 0 when only the sentence does, as a cross-reference from
-    a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
+    a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1)).
+
+    When the evidence holds the passage ``labelled`` by the name itself, a passage whose label
+    only starts with it (an enhancement "SR-2(1)" of the asked control "SR-2") fits by half:
+    it is named in part, as the part of another requirement."""
     passage = candidate.passage
     name = _SECTION_WORD.sub("§ ", name)
     if names_in(name, _SECTION_WORD.sub("§ ", passage.context)):
+        if labelled and not labelled_by(passage, name) and names_in(name, passage.label or ""):
+            return 0.5
         return 1.0
     if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
         return 0.0
