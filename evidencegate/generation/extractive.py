@@ -181,6 +181,11 @@ class ExtractiveGenerator:
         # The names some passage is labelled by exactly: the control itself is in the evidence,
         # and its enhancements ("SR-2(1)" under "SR-2") are other requirements.
         labelled = {n for n in profile.names if any(labelled_by(p, n) for p in evidence)}
+        # "What does control SR-2, Supply Chain Risk Management Plan, require?" asks for the
+        # whole rule: besides its name and title, it says nothing of what it asks about.
+        asks_rule = profile.normative and bool(profile.names)
+        rest = [t for t in profile.terms if t not in named]
+        asks_change = bool(_CHANGE_WORDS & set(terms(question)))
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -235,8 +240,16 @@ class ExtractiveGenerator:
                 # negating something may state it ("will not change"), more surely one that
                 # negates what the question does.
                 score += 0.1 + (0.15 if asked_negated & negated else 0.0)
+            if candidate.items > 1 and not candidate.more:
+                whole_rule = asks_rule and _whole_rule(candidate, rest, c_terms, profile.names)
+                if len(candidate.text) > _LONG and not whole_rule:
+                    continue  # a long list is drafted whole only as the rule asked for
+            else:
+                whole_rule = False
             if candidate.items > 1:
-                if profile.multi_part or profile.answer_type in _LIST_TYPES:
+                if profile.multi_part or profile.answer_type in _LIST_TYPES or whole_rule:
+                    # "what does SR-2 require" asks for the control's whole statement: its
+                    # items together.
                     score += 0.1  # "which accounts", "on which occasions": the items together
                 elif profile.wants_figure:
                     # A figure asked: the item stating it, not its list ("how quickly must
@@ -245,9 +258,17 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
+            if _CHANGE_NOTE.match(candidate.sentence.text) and not asks_change:
+                # "This version raises the annual limit ...": what a version changed, not the
+                # rule it states (a question on the gift limit is answered by the limit).
+                score *= 0.4
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
+            if labelled and not any(_name_fit(n, candidate) for n in labelled):
+                # The passage of the control or section the question names is in the evidence:
+                # a sentence elsewhere that does not name it answers another question.
+                score *= 0.5
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(cells_profile, evidence, skip, focus))
@@ -697,7 +718,8 @@ _FRAME_TERMS = frozenset(
     terms(
         "require requires required requirement requirements oblige obliges obliged obligation "
         "obligations mandate mandates mandatory need needs comply compliance meet satisfy "
-        "control controls enhancement say says set sets demand demands expect expects"
+        "control controls enhancement say says set sets demand demands expect expects "
+        "summarize summarise summary explain describe outline"
     )
 )
 """Words by which a question asks what a named rule requires ("what does control SR-2
@@ -717,6 +739,21 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
     if not kept or len(kept) == len(profile.terms):
         return profile
     return replace(profile, terms=kept)
+
+
+_CHANGE_NOTE = re.compile(
+    r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:this|the\s+(?:new|current|present))\s+"
+    r"(?:version|revision|edition|update|amendment|release)\s+(?:of\s+\w+(?:\s+\w+)?\s+)?"
+    r"(?:\w+\s+)?(?:raises|lowers|shortens|lengthens|extends|adds|removes|replaces|introduces|"
+    r"changes|amends|updates|increases|decreases|reduces|deletes|supersedes|withdraws)\b",
+    re.IGNORECASE,
+)
+"""A note on what a version of the document changes ("11.1 This version raises the annual
+limit ...", "This version supersedes version 2022.1"): about the document, not a rule of it."""
+_CHANGE_WORDS = frozenset(
+    terms("change changes changed new version versions revision revised amend amended differ")
+)
+"""Words by which a question asks what a version changed (then its change notes answer)."""
 
 
 _PERIOD_TERMS = frozenset(
@@ -745,8 +782,14 @@ are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
+_LONG = 600
+"""Characters beyond which a "sentence" is a page blob, not a claim; a list read whole may
+be longer (:data:`_WHOLE_LIST`), and is then drafted only as a whole rule asked for."""
+_WHOLE_LIST = 1500
+
+
 @lru_cache(maxsize=8192)  # pure; the same passages' sentences are read for every question
-def _tabular(text: str) -> bool:
+def _tabular(text: str, reach: int = _LONG) -> bool:
     """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?
 
     A table the page text keeps line by line is also one: several of its lines end in a
@@ -755,7 +798,7 @@ def _tabular(text: str) -> bool:
     """
     tokens = text.split()
     numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
-    if len(text) > 600 or (numbers >= 6 and numbers * 3 >= len(tokens)):
+    if len(text) > reach or (numbers >= 6 and numbers * 3 >= len(tokens)):
         return True
     lines = [line.split() for line in text.splitlines() if line.strip()]
     rows = sum(
@@ -771,6 +814,17 @@ def _tabular(text: str) -> bool:
 _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 """"Section 1024.33(a)" is "§ 1024.33(a)"."""
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
+
+
+def _whole_rule(
+    candidate: _Candidate, rest: Sequence[str], context: Sequence[str], names: Sequence[str]
+) -> bool:
+    """Is the list read whole the rule a requirement question asks for as a whole: the list of
+    the passage labelled by a name the question asks about, whose heading states every other
+    word of the question (``rest``, without its frame words)?"""
+    if not any(labelled_by(candidate.passage, n) for n in names):
+        return False
+    return not rest or covered_share(rest, context) >= 1.0
 
 
 def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float:
@@ -844,7 +898,7 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
             continue
         count = sum(kind is not None for _, kind in items)
         nested = any(kind is not None and p.text.rstrip().endswith(":") for p, kind in items)
-        if not nested and not _tabular(whole.text):
+        if not nested and not _tabular(whole.text, _WHOLE_LIST):
             # The list read whole as well: it answers a question about all its items (a list
             # of several lead-ins is several requirements, each read with its own items).
             out.append(_Candidate(passage, whole, lead, items=count))
