@@ -265,10 +265,12 @@ class ExtractiveGenerator:
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
-            if labelled and not any(_name_fit(n, candidate) for n in labelled):
+            if labelled:
                 # The passage of the control or section the question names is in the evidence:
-                # a sentence elsewhere that does not name it answers another question.
-                score *= 0.5
+                # a sentence elsewhere answers another question, and one of its enhancements
+                # ("SR-2(1)" for "SR-2") another requirement.
+                fits = max(_name_fit(n, candidate, labelled=True) for n in labelled)
+                score *= 0.5 + 0.5 * fits
             scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
 
         scored.extend(self._cells(cells_profile, evidence, skip, focus))

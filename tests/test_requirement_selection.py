@@ -1,0 +1,172 @@
+"""Which text answers "what does control X require": the control's statement, not its guidance,
+not one of its enhancements, not a note on what a version changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from evidencegate.analysis import is_normative, profile_question
+from evidencegate.contracts import Passage
+from evidencegate.corpus.retrieval import labelled_by
+from evidencegate.generation.extractive import ExtractiveGenerator
+
+AS_OF = dt.date(2022, 6, 1)
+
+
+def _control(pid: str, label: str, heading: str, text: str) -> Passage:
+    """A control's passage, labelled and read under its heading, as a catalog is ingested."""
+    return Passage(
+        passage_id=pid,
+        doc_id="CAT",
+        version="1",
+        page=len(pid),
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        context=f"{label}\n{heading}\nControl Catalog",
+    )
+
+
+def _drafted(question: str, passages: list[Passage]) -> list[str]:
+    draft = ExtractiveGenerator().draft(question, passages, as_of=AS_OF)
+    return [c.text for c in draft.claims]
+
+
+VENDOR_PLAN = _control(
+    "xv2",
+    "XV-2",
+    "Vendor Risk Plan",
+    "a. Develop a plan for managing vendor risks of the following systems: [Assignment: "
+    "organization-defined systems];\n  b. Review and update the vendor risk plan [Assignment: "
+    "organization-defined frequency]; and\n  c. Protect the vendor risk plan from unauthorized "
+    "disclosure and modification.\n\nManaging vendor risk is a complex undertaking that requires "
+    "a coordinated effort across an organization. Vendor risk plans include an expression of "
+    "the vendor risk tolerance of the organization and the controls that the plan requires.",
+)
+VENDOR_TEAM = _control(
+    "xv2-1",
+    "XV-2(1)",
+    "Vendor Risk Plan\nEstablish Vendor Risk Team",
+    "Establish a vendor risk management team of [Assignment: organization-defined personnel] "
+    "to lead the vendor risk plan activities of the organization and to review vendor risk.",
+)
+
+
+class TestRequirementQuestions:
+    def test_the_whole_statement_not_guidance_that_says_requires(self) -> None:
+        """A question naming only the control and its title asks for the whole statement: its
+        items together, not a guidance sentence that happens to say "requires"."""
+        drafted = _drafted(
+            "What does control XV-2, Vendor Risk Plan, require?", [VENDOR_PLAN, VENDOR_TEAM]
+        )
+        assert len(drafted) == 1
+        assert "a. Develop a plan" in drafted[0] and "c. Protect the vendor risk plan" in drafted[0]
+
+    def test_the_control_not_its_enhancement(self) -> None:
+        """ "XV-2" names the control, not its enhancement XV-2(1), though "XV-2(1)" starts
+        with it and words of the enhancement match the question."""
+        drafted = _drafted(
+            "What must the organization do under XV-2 to review the vendor risk plan?",
+            [VENDOR_TEAM, VENDOR_PLAN],
+        )
+        assert drafted and "b. Review and update" in drafted[0]
+
+    def test_a_sentence_outside_the_named_control_weighs_less(self) -> None:
+        """When the named control's passage is in the evidence, another control's sentence
+        with more of the question's words does not answer it."""
+        asked = _control(
+            "xa3",
+            "XA-3",
+            "Account Management\nDisable Accounts",
+            "The system automatically disables inactive accounts after [Assignment: "
+            "organization-defined time period].",
+        )
+        other = _control(
+            "xa",
+            "XA",
+            "Account Management",
+            "Users of privileged accounts receive additional scrutiny from the managers who get "
+            "reports on accounts.",
+        )
+        drafted = _drafted("XA-3: which accounts get disabled?", [other, asked])
+        assert drafted and drafted[0] == asked.text
+
+
+class TestStatementsOfRequirement:
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "The information system implements multifactor authentication for network access.",
+            "The organization employs [Assignment: organization-defined safeguards].",
+            "a. Develops, documents, and disseminates an access control policy;",
+            "The organization:\n  a. Analyzes vulnerability scan reports;",
+            "Develop a plan for managing supply chain risks.",
+        ],
+    )
+    def test_requirements(self, sentence: str) -> None:
+        """A requirement written as what the organization or system does (rev4's style), or
+        as an instruction, is a requirement."""
+        assert is_normative(sentence)
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "Organizations use the acquisition processes to reduce risk.",
+            "The SCRM plan addresses managing and monitoring of controls.",
+            "The organization's policies govern how information is processed.",
+        ],
+    )
+    def test_guidance(self, sentence: str) -> None:
+        assert not is_normative(sentence)
+
+
+class TestChangeNotes:
+    def test_a_change_note_is_not_the_rule(self) -> None:
+        """ "This version raises the annual limit" says what changed, not the limit."""
+        policy = Passage(
+            passage_id="p",
+            doc_id="POL",
+            version="2",
+            page=1,
+            char_start=0,
+            char_end=0,
+            text=(
+                "4.1 Employees may accept gifts worth up to $150 from one giver in a calendar "
+                "year without approval.\n\n"
+                "11.1 This version raises the annual limit on gifts accepted from one giver "
+                "without approval, and adds clause 4.7."
+            ),
+            context="Gifts Policy",
+        )
+        drafted = _drafted("Is there an annual limit on gifts from one giver?", [policy])
+        assert drafted and drafted[0].startswith("4.1")
+
+    def test_a_question_on_the_change_is_answered_by_the_note(self) -> None:
+        policy = Passage(
+            passage_id="p",
+            doc_id="POL",
+            version="2",
+            page=1,
+            char_start=0,
+            char_end=0,
+            text=(
+                "4.1 Employees may accept gifts from one giver without approval.\n\n"
+                "11.1 This version raises the annual limit on gifts and adds clause 4.7."
+            ),
+            context="Gifts Policy",
+        )
+        question = "What changed in this version of the gifts policy?"
+        ranked = ExtractiveGenerator()._ranked(
+            question, profile_question(question, as_of=AS_OF), [policy], []
+        )
+        assert not isinstance(ranked, str)
+        assert ranked[0][1].text.startswith("11.1")
+
+
+def test_labelled_by_is_the_label_itself() -> None:
+    assert labelled_by(VENDOR_PLAN, "XV-2")
+    assert labelled_by(VENDOR_TEAM, "XV-2 (1)")
+    assert not labelled_by(VENDOR_TEAM, "XV-2")
