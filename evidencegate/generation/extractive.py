@@ -210,7 +210,7 @@ class ExtractiveGenerator:
                     score += 0.25
                 else:
                     score *= 0.4
-            if profile.normative and not is_normative(candidate.text):
+            if profile.normative and not _states_requirement(candidate):
                 score *= 0.45  # "what does SR-2 require": the requirement, not guidance on it
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
@@ -816,6 +816,13 @@ def _tabular(text: str, reach: int = _LONG) -> bool:
 _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 """"Section 1024.33(a)" is "§ 1024.33(a)"."""
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
+
+
+def _states_requirement(candidate: _Candidate) -> bool:
+    """Does the claim state a requirement: its own words ("(b) Verify, when users create
+    ...") after a lead-in that does not ("For password-based authentication:"), or its
+    lead-in ("The organization must ensure that:") before items that do not?"""
+    return is_normative(candidate.sentence.text) or is_normative(candidate.text)
 
 
 def _whole_rule(
