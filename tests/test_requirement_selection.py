@@ -170,3 +170,24 @@ def test_labelled_by_is_the_label_itself() -> None:
     assert labelled_by(VENDOR_PLAN, "XV-2")
     assert labelled_by(VENDOR_TEAM, "XV-2 (1)")
     assert not labelled_by(VENDOR_TEAM, "XV-2")
+
+
+def test_an_acronym_written_out_names_it() -> None:
+    """ "PEP" is named by a sentence saying "politically exposed person" (a lexicon group), so
+    that sentence, not one merely sharing the question's other words, answers."""
+    policy = Passage(
+        passage_id="k",
+        doc_id="KYC",
+        version="1",
+        page=1,
+        char_start=0,
+        char_end=0,
+        text=(
+            "3.2 The risk rating must take into account the type of customer and the products "
+            "used.\n\n"
+            "3.3 A customer who is a politically exposed person must always be rated high risk."
+        ),
+        context="Customer Due Diligence Policy",
+    )
+    drafted = _drafted("Which risk rating does a PEP get?", [policy])
+    assert drafted and drafted[0].startswith("3.3")

@@ -37,7 +37,7 @@ from evidencegate.generation.derive import (
     derived_candidates,
 )
 from evidencegate.generation.tables import TableCell, part_table, table_cells
-from evidencegate.lexicon import covered_share, focus_terms, matched_units
+from evidencegate.lexicon import covered_share, focus_terms, match_units, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
@@ -851,12 +851,23 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
             return 0.5
         return 1.0
     if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
-        return 0.0
+        # A name the sentence writes out in words the lexicon knows it by ("PEP" for
+        # "politically exposed person", "COO" for "Chief Operating Officer").
+        return 1.0 if _spelled_out(name, candidate.text) else 0.0
     family = _ENHANCEMENT.match(name.strip())
     label = (passage.label or passage.context.partition("\n")[0]).strip()
     if family and label.startswith(family.group(1)):
         return 0.0  # a cross-reference from another part of the same control
     return 1.0
+
+
+def _spelled_out(name: str, text: str) -> bool:
+    """Does ``text`` state ``name`` by a synonym of the lexicon (an acronym written out)?"""
+    asked = terms(name)
+    if not asked or any(ch.isdigit() for ch in name):
+        return False  # an identifier (AC-2(3), § 1026.19) is only ever named as itself
+    units = match_units(asked)
+    return any(len(u) > 1 for u in units) and len(matched_units(asked, terms(text))) == len(units)
 
 
 _AT_LEAST = (
