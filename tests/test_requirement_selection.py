@@ -191,3 +191,26 @@ def test_an_acronym_written_out_names_it() -> None:
     )
     drafted = _drafted("Which risk rating does a PEP get?", [policy])
     assert drafted and drafted[0].startswith("3.3")
+
+
+def test_a_one_sentence_statement_before_guidance_on_the_title() -> None:
+    """A question naming a control and its title answers with its statement, though a
+    guidance sentence states the title's rarest word ("protection") and the statement says
+    "protects"."""
+    control = _control(
+        "xs12",
+        "XS-12",
+        "Vendor Chain Protection",
+        "The organization protects against vendor chain threats to the system by employing "
+        "[Assignment: organization-defined safeguards].\n\n"
+        "Protection of systems is accomplished through threat awareness at each phase of the "
+        "life cycle. Contracts may specify documentation protection requirements.",
+    )
+    enhancement = _control(
+        "xs12-1",
+        "XS-12(1)",
+        "Vendor Chain Protection\nAcquisition Strategies",
+        "The organization employs acquisition strategies for vendor chain purchases.",
+    )
+    drafted = _drafted("XS-12 vendor chain protection: what's required?", [control, enhancement])
+    assert drafted and drafted[0].startswith("The organization protects")

@@ -246,6 +246,14 @@ class ExtractiveGenerator:
                     continue  # a long list is drafted whole only as the rule asked for
             else:
                 whole_rule = False
+                if (
+                    asks_rule
+                    and not candidate.items
+                    and not _LIST_ITEM.match(candidate.sentence.text)
+                    and _states_requirement(candidate)
+                    and _whole_rule(candidate, rest, c_terms, profile.names)
+                ):
+                    score += 0.1  # the control's statement when it is one sentence ("SA-12")
             if candidate.items > 1:
                 if profile.multi_part or profile.answer_type in _LIST_TYPES or whole_rule:
                     # "what does SR-2 require" asks for the control's whole statement: its
@@ -721,7 +729,7 @@ _FRAME_TERMS = frozenset(
         "require requires required requirement requirements oblige obliges obliged obligation "
         "obligations mandate mandates mandatory need needs comply compliance meet satisfy "
         "control controls enhancement say says set sets demand demands expect expects "
-        "summarize summarise summary explain describe outline"
+        "summarize summarise summary explain describe outline what whats"
     )
 )
 """Words by which a question asks what a named rule requires ("what does control SR-2
