@@ -9,7 +9,7 @@ import pytest
 
 from evidencegate.analysis import is_normative, profile_question
 from evidencegate.contracts import Passage
-from evidencegate.corpus.retrieval import labelled_by
+from evidencegate.corpus.retrieval import _joined_asks, _with_each_ask, labelled_by
 from evidencegate.generation.extractive import ExtractiveGenerator
 
 AS_OF = dt.date(2022, 6, 1)
@@ -214,3 +214,36 @@ def test_a_one_sentence_statement_before_guidance_on_the_title() -> None:
     )
     drafted = _drafted("XS-12 vendor chain protection: what's required?", [control, enhancement])
     assert drafted and drafted[0].startswith("The organization protects")
+
+
+class TestEachAskRetrieved:
+    def test_each_ask_keeps_its_first_passages(self) -> None:
+        """The first passages of each ask's own ranking are in the evidence, in place of the
+        last others."""
+        fitted = [_section_stub(f"f{i}") for i in range(4)]
+        ask = [_section_stub("a0"), _section_stub("a1"), _section_stub("a2")]
+        kept = _with_each_ask(fitted, [ask, [fitted[0]]], 4)
+        assert [p.passage_id for p in kept] == ["f0", "f1", "a0", "a1"]
+
+    @pytest.mark.parametrize(
+        ("question", "asks"),
+        [
+            ("How long to send the final response, and how many years to keep the file?", 2),
+            ("final response deadline + how long we keep complaint records", 2),
+            (
+                "Under Regulation B, when a lender gathers race and ethnicity data, what choice "
+                "must the applicant be given?",
+                0,
+            ),
+        ],
+    )
+    def test_asks_joined_as_such(self, question: str, asks: int) -> None:
+        """Asks joined by "and" or "+" are asked one by one; a case set out before the
+        question ("when ..., what ...") is not an ask of its own."""
+        assert (len(_joined_asks(question)) > 1) == (asks > 1)
+
+
+def _section_stub(pid: str) -> Passage:
+    return Passage(
+        passage_id=pid, doc_id="d", version="v", page=1, char_start=0, char_end=1, text="x"
+    )

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import NamedTuple
 
 from evidencegate.analysis import (
@@ -26,6 +28,7 @@ from evidencegate.analysis import (
     normalise_question,
     profile_question,
     sentence_period,
+    split_asks,
     split_sentences,
 )
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
@@ -39,6 +42,8 @@ __all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings", "labelled_by"]
 
 
 _RRF_K = 60
+_ASK_WEIGHT = 1.0
+"""The weight of the ranking of one ask of a question asking several things, in the fusion."""
 
 
 class Ranking(NamedTuple):
@@ -46,6 +51,9 @@ class Ranking(NamedTuple):
 
     passages: Sequence[Passage]
     weight: float = 1.0
+    ask: bool = False
+    """Whether this is the ranking of one ask of a question asking several things: its first
+    passages are kept in the evidence (:data:`_PER_ASK`)."""
 
 
 def _rrf_scores(
@@ -89,6 +97,52 @@ def _stated_periods(text: str) -> tuple[Period, ...]:
         for sentence in split_sentences(text)
         if (period := sentence_period(sentence.text)) is not None
     )
+
+
+_JOINT = re.compile(r"\band\b|\balso\b|\+|;|\?", re.IGNORECASE)
+
+
+def _joined_asks(query: str) -> list[str]:
+    """The asks of a question asking several things joined as such ("..., and how many years
+    ...", "... + how long ..."); none when one of them only sets out the case of another
+    ("when a lender gathers race data, what choice ...")."""
+    asks = split_asks(query)
+    at = 0
+    for before, after in pairwise(asks):
+        end = query.find(before, at) + len(before)
+        start = query.find(after, end)
+        if end < len(before) or start < 0 or not _JOINT.search(query[end:start]):
+            return []
+        at = start
+    return asks
+
+
+_PER_ASK = 2
+"""How many of the first passages of each ask's own ranking the evidence always holds."""
+
+
+def _with_each_ask(
+    fitted: Sequence[Passage], asks: Sequence[Sequence[Passage]], limit: int
+) -> list[Passage]:
+    """The first ``limit`` passages, with the first :data:`_PER_ASK` of each ask's ranking
+    among them: each in place of the last passage that is not one of those."""
+    kept = list(fitted[:limit])
+    wanted: list[Passage] = []
+    for ranking in asks:
+        for passage in ranking[:_PER_ASK]:
+            if all(passage.passage_id != w.passage_id for w in wanted):
+                wanted.append(passage)
+    wanted_ids = {p.passage_id for p in wanted}
+    for passage in wanted:
+        if any(passage.passage_id == k.passage_id for k in kept):
+            continue
+        spare = [i for i, k in enumerate(kept) if k.passage_id not in wanted_ids]
+        if len(kept) < limit:
+            kept.append(passage)
+        elif spare:
+            del kept[spare[-1]]
+            kept.append(passage)
+    return kept
 
 
 def labelled_by(passage: Passage, identifier: str) -> bool:
@@ -143,7 +197,8 @@ class FeedbackRetriever:
             doc_ids=doc_ids,
             tenant=tenant,
         )
-        return self._fit(query, as_of, rankings)[:limit]
+        fitted = self._fit(query, as_of, rankings)
+        return _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
 
     def _rankings(
         self,
@@ -175,6 +230,14 @@ class FeedbackRetriever:
         rankings = [Ranking(first)]
         if expansion:
             rankings.append(Ranking(ranked(" ".join([query, *synonyms, *expansion]))))
+        asks = _joined_asks(query)
+        if len(asks) > 1:
+            # A question asking several things ("how long to send the final response, and how
+            # many years to keep the file") is also asked one ask at a time: the words of one
+            # ask must not crowd the passages answering another out of the evidence.
+            for ask in asks:
+                words = synonyms_of(terms(normalise_question(ask)))
+                rankings.append(Ranking(ranked(" ".join([ask, *words])), _ASK_WEIGHT, ask=True))
         return rankings
 
     def _fit(self, query: str, as_of: dt.date, rankings: Sequence[Ranking]) -> list[Passage]:
