@@ -247,3 +247,39 @@ def _section_stub(pid: str) -> Passage:
     return Passage(
         passage_id=pid, doc_id="d", version="v", page=1, char_start=0, char_end=1, text="x"
     )
+
+
+class TestSpecialCases:
+    POLICY = Passage(
+        passage_id="c",
+        doc_id="CPL",
+        version="1",
+        page=1,
+        char_start=0,
+        char_end=0,
+        text=(
+            "4.6 When a complaint comes from a vulnerable customer, the handling employee must "
+            "also telephone the customer within 2 business days of receiving the complaint.\n\n"
+            "4.7 The handling employee must telephone the customer within 5 business days of "
+            "receiving a complaint."
+        ),
+        context="Complaints Policy",
+    )
+
+    def test_a_rule_for_a_case_not_asked_about(self) -> None:
+        """A question setting out no case is answered by the general rule, not by the rule
+        for a case it does not name ("When ... a vulnerable customer, ...")."""
+        drafted = _drafted(
+            "Within how many business days must the employee telephone the customer about "
+            "a complaint received?",
+            [self.POLICY],
+        )
+        assert drafted and drafted[0].startswith("4.7")
+
+    def test_the_case_asked_about(self) -> None:
+        drafted = _drafted(
+            "When a complaint comes from a vulnerable customer, within how many days must the "
+            "employee telephone them?",
+            [self.POLICY],
+        )
+        assert drafted and drafted[0].startswith("4.6")

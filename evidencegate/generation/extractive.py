@@ -186,6 +186,9 @@ class ExtractiveGenerator:
         asks_rule = profile.normative and bool(profile.names)
         rest = [t for t in profile.terms if t not in named]
         asks_change = bool(_CHANGE_WORDS & set(terms(question)))
+        # A question setting out a case ("if ...") or asking whether one holds ("Does a later
+        # increase bring a lease back ...?") asks about a case, in its own words.
+        asks_case = profile.answer_type == "yes_no" or _ASKS_CASE.search(question) is not None
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -266,6 +269,11 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
+            case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+            if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
+                # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
+                # ...": a rule for a case the question, which sets out none, does not ask about.
+                score *= 0.8
             if _CHANGE_NOTE.match(candidate.sentence.text) and not asks_change:
                 # "This version raises the annual limit ...": what a version changed, not the
                 # rule it states (a question on the gift limit is answered by the limit).
@@ -750,6 +758,13 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
         return profile
     return replace(profile, terms=kept)
 
+
+_CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
+"""A sentence opening with the case it applies to ("When a Complaint comes from a Vulnerable
+Customer, ..."): the words of that case."""
+_ASKS_CASE = re.compile(r"\b(?:if|when|whenever|where|once|unless|in\s+case)\b", re.I)
+"""A question setting out a case of its own: a sentence for a case answers it, in its words."""
+_SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 
 _CHANGE_NOTE = re.compile(
     r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:this|the\s+(?:new|current|present))\s+"
