@@ -9,7 +9,12 @@ import pytest
 
 from evidencegate.analysis import is_normative, profile_question
 from evidencegate.contracts import Passage
-from evidencegate.corpus.retrieval import _joined_asks, _with_each_ask, labelled_by
+from evidencegate.corpus.retrieval import (
+    _joined_asks,
+    _with_each_ask,
+    labelled_by,
+    with_enhancements,
+)
 from evidencegate.generation.extractive import ExtractiveGenerator
 
 AS_OF = dt.date(2022, 6, 1)
@@ -283,3 +288,25 @@ class TestSpecialCases:
             [self.POLICY],
         )
         assert drafted and drafted[0].startswith("4.6")
+
+
+class TestEnhancementInWords:
+    @pytest.mark.parametrize(
+        ("question", "names", "expected"),
+        [
+            ("Which rules does IA-5 enhancement 1 impose?", ("IA-5",), ("IA-5(1)",)),
+            ("What does enhancement 3 of control AC-2 require?", ("AC-2",), ("AC-2(3)",)),
+            ("What does AC-2(3) require?", ("AC-2(3)",), ("AC-2(3)",)),
+            ("What does the password enhancement of IA-5 require?", ("IA-5",), ("IA-5",)),
+        ],
+    )
+    def test_names(self, question: str, names: tuple[str, ...], expected: tuple[str, ...]) -> None:
+        assert with_enhancements(question, names) == expected
+
+    def test_the_enhancement_named_in_words_is_asked(self) -> None:
+        """ "XV-2 enhancement 1" asks about XV-2(1), not the base control XV-2."""
+        drafted = _drafted(
+            "XV-2 enhancement 1: what must be done?",
+            [VENDOR_PLAN, VENDOR_TEAM],
+        )
+        assert drafted and drafted[0].startswith("Establish a vendor risk management team")

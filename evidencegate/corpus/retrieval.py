@@ -38,7 +38,7 @@ from evidencegate.corpus.scope import Scope, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
 
-__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings", "labelled_by"]
+__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings", "labelled_by", "with_enhancements"]
 
 
 _RRF_K = 60
@@ -143,6 +143,24 @@ def _with_each_ask(
             del kept[spare[-1]]
             kept.append(passage)
     return kept
+
+
+def with_enhancements(question: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The names a question uses, a control read with the enhancement it names in words
+    ("IA-5 enhancement 1", "enhancement 1 of IA-5" ask about "IA-5(1)")."""
+    out: list[str] = []
+    for name in names:
+        ident = re.escape(name.strip())
+        found = re.search(
+            rf"(?<![\w-]){ident}\s+(?:control\s+)?enhancement\s+(?:no\.?\s*|number\s+|#)?(\d+)\b"
+            rf"|\benhancement\s+(?:no\.?\s*|number\s+|#)?(\d+)\s+(?:of|to|under)\s+"
+            rf"(?:control\s+)?{ident}(?![\w(])",
+            question,
+            re.IGNORECASE,
+        )
+        number = found and (found.group(1) or found.group(2))
+        out.append(f"{name.strip()}({number})" if number and "(" not in name else name)
+    return tuple(out)
 
 
 def labelled_by(passage: Passage, identifier: str) -> bool:
@@ -254,7 +272,8 @@ class FeedbackRetriever:
         fused = [p for p, _ in scored]
         score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
-        identifiers = [n for n in profile.names if any(ch.isdigit() for ch in n)]
+        names = with_enhancements(query, profile.names)
+        identifiers = [n for n in names if any(ch.isdigit() for ch in n)]
 
         def fit(passage: Passage) -> float:
             bonus = 0.0

@@ -29,7 +29,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.corpus.retrieval import labelled_by
+from evidencegate.corpus.retrieval import labelled_by, with_enhancements
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -165,6 +165,9 @@ class ExtractiveGenerator:
             return "no primary evidence sentence to draft from"
         cells_profile = profile
         profile = _without_frame(profile)
+        enhanced = with_enhancements(question, profile.names)
+        if enhanced != profile.names:
+            profile = replace(profile, names=enhanced)  # "IA-5 enhancement 1" is IA-5(1)
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
         sentence_terms = [terms(c.text) for c in candidates]
