@@ -769,17 +769,52 @@ _IMPERATIVE_VERBS = frozenset(
         "terminate",
         "transmit",
         "uniquely",
+        "analyze",
+        "share",
+        "display",
+        "lock",
     ]
 )
 """Verbs that open a requirement written as an instruction ("a. Develop a plan ...")."""
 
 
 def is_normative(sentence: str) -> bool:
-    """Does the sentence state a requirement (shall, must, is required, an instruction)?"""
+    """Does the sentence state a requirement (shall, must, is required, an instruction)?
+
+    A requirement may also be written as what its subject does, in the present tense: "The
+    organization employs ...", "The information system implements ...", or, under such a
+    lead-in, "a. Develops, documents, and disseminates ..." (the style of NIST SP 800-53 rev4).
+    """
     if _NORMATIVE_SENTENCE.search(sentence):
         return True
     words = word_tokens(_SECTION_NUMBER.sub("", sentence))
-    return bool(words) and words[0].lower() in _IMPERATIVE_VERBS and words[0][:1].isupper()
+    if not words:
+        return False
+    first = words[0]
+    if first[:1].isupper() and _instruction_verb(first):
+        return True
+    subject = _REQUIRED_SUBJECT.match(" ".join(words[:5]))
+    return subject is not None and _instruction_verb(subject.group(1), third_person=True)
+
+
+_REQUIRED_SUBJECT = re.compile(
+    r"^The\s+(?:information\s+)?(?:organi[sz]ation|system)\s+(?:[a-z0-9]\s+)?(\w+)"
+)
+"""The subject of a requirement stated as what it does ("The organization employs ...")."""
+
+
+def _instruction_verb(word: str, *, third_person: bool = False) -> bool:
+    """Is ``word`` a verb of :data:`_IMPERATIVE_VERBS`, as an instruction ("Develop") or, in
+    the third person, as what a subject does ("Develops", "employs", "analyzes")?"""
+    word = word.lower()
+    if not third_person and word in _IMPERATIVE_VERBS:
+        return True
+    for ending in ("es", "s"):
+        if word.endswith(ending) and word[: -len(ending)] in _IMPERATIVE_VERBS:
+            return True
+        if ending == "es" and word.endswith("ies") and word[:-3] + "y" in _IMPERATIVE_VERBS:
+            return True
+    return False
 
 
 _DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE)

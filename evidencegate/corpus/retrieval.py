@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import NamedTuple
 
 from evidencegate.analysis import (
@@ -27,6 +28,7 @@ from evidencegate.analysis import (
     normalise_question,
     profile_question,
     sentence_period,
+    split_asks,
     split_sentences,
 )
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
@@ -37,7 +39,7 @@ from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
 
-__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings"]
+__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings", "labelled_by", "with_enhancements"]
 
 
 _RRF_K = 60
@@ -46,6 +48,8 @@ _ITEM_WEIGHT = 0.5
 _ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count", "other"})
 """Answer types a table row's figure answers (a question of no type too: "what were its
 accounts payable")."""
+_ASK_WEIGHT = 1.0
+"""The weight of the ranking of one ask of a question asking several things, in the fusion."""
 
 
 class Ranking(NamedTuple):
@@ -53,6 +57,9 @@ class Ranking(NamedTuple):
 
     passages: Sequence[Passage]
     weight: float = 1.0
+    ask: bool = False
+    """Whether this is the ranking of one ask of a question asking several things: its first
+    passages are kept in the evidence (:data:`_PER_ASK`)."""
 
 
 def _rrf_scores(
@@ -106,6 +113,77 @@ def _stated_periods(text: str) -> tuple[Period, ...]:
     )
 
 
+_JOINT = re.compile(r"\band\b|\balso\b|\+|;|\?", re.IGNORECASE)
+
+
+def _joined_asks(query: str) -> list[str]:
+    """The asks of a question asking several things joined as such ("..., and how many years
+    ...", "... + how long ..."); none when one of them only sets out the case of another
+    ("when a lender gathers race data, what choice ...")."""
+    asks = split_asks(query)
+    at = 0
+    for before, after in pairwise(asks):
+        end = query.find(before, at) + len(before)
+        start = query.find(after, end)
+        if end < len(before) or start < 0 or not _JOINT.search(query[end:start]):
+            return []
+        at = start
+    return asks
+
+
+_PER_ASK = 2
+"""How many of the first passages of each ask's own ranking the evidence always holds."""
+
+
+def _with_each_ask(
+    fitted: Sequence[Passage], asks: Sequence[Sequence[Passage]], limit: int
+) -> list[Passage]:
+    """The first ``limit`` passages, with the first :data:`_PER_ASK` of each ask's ranking
+    among them: each in place of the last passage that is not one of those."""
+    kept = list(fitted[:limit])
+    wanted: list[Passage] = []
+    for ranking in asks:
+        for passage in ranking[:_PER_ASK]:
+            if all(passage.passage_id != w.passage_id for w in wanted):
+                wanted.append(passage)
+    wanted_ids = {p.passage_id for p in wanted}
+    for passage in wanted:
+        if any(passage.passage_id == k.passage_id for k in kept):
+            continue
+        spare = [i for i, k in enumerate(kept) if k.passage_id not in wanted_ids]
+        if len(kept) < limit:
+            kept.append(passage)
+        elif spare:
+            del kept[spare[-1]]
+            kept.append(passage)
+    return kept
+
+
+def with_enhancements(question: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The names a question uses, a control read with the enhancement it names in words
+    ("IA-5 enhancement 1", "enhancement 1 of IA-5" ask about "IA-5(1)")."""
+    out: list[str] = []
+    for name in names:
+        ident = re.escape(name.strip())
+        found = re.search(
+            rf"(?<![\w-]){ident}\s+(?:control\s+)?enhancement\s+(?:no\.?\s*|number\s+|#)?(\d+)\b"
+            rf"|\benhancement\s+(?:no\.?\s*|number\s+|#)?(\d+)\s+(?:of|to|under)\s+"
+            rf"(?:control\s+)?{ident}(?![\w(])",
+            question,
+            re.IGNORECASE,
+        )
+        number = found and (found.group(1) or found.group(2))
+        out.append(f"{name.strip()}({number})" if number and "(" not in name else name)
+    return tuple(out)
+
+
+def labelled_by(passage: Passage, identifier: str) -> bool:
+    """Is ``identifier`` the passage's own label ("SA-12" for a passage of SA-12, not of
+    SA-12(5)), spaces aside?"""
+    label = passage.label or ""
+    return "".join(label.split()).lower() == "".join(identifier.split()).lower()
+
+
 class FeedbackRetriever:
     """Question-scoped BM25 with one round of pseudo-relevance feedback, over a :class:`Store`.
 
@@ -151,7 +229,8 @@ class FeedbackRetriever:
             doc_ids=doc_ids,
             tenant=tenant,
         )
-        return self._fit(query, as_of, rankings)[:limit]
+        fitted = self._fit(query, as_of, rankings)
+        return _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
 
     def _rankings(
         self,
@@ -188,12 +267,20 @@ class FeedbackRetriever:
         # question uses; the statement stating one of them need not share words with the rest.
         profile = profile_question(query, as_of=as_of)
         if profile.answer_type in _ROW_TYPES and len(profile.items) >= 2:
-            names = " ".join(profile.names)
+            named = " ".join(profile.names)
             for item in profile.items:
                 asked = measure_terms(item)
                 if asked:
-                    words = " ".join([names, *asked, *synonyms_of(asked)])
-                    rankings.append(Ranking(ranked(words), _ITEM_WEIGHT))
+                    item_words = " ".join([named, *asked, *synonyms_of(asked)])
+                    rankings.append(Ranking(ranked(item_words), _ITEM_WEIGHT))
+        asks = _joined_asks(query)
+        if len(asks) > 1:
+            # A question asking several things ("how long to send the final response, and how
+            # many years to keep the file") is also asked one ask at a time: the words of one
+            # ask must not crowd the passages answering another out of the evidence.
+            for ask in asks:
+                words = synonyms_of(terms(normalise_question(ask)))
+                rankings.append(Ranking(ranked(" ".join([ask, *words])), _ASK_WEIGHT, ask=True))
         return rankings
 
     def _fit(self, query: str, as_of: dt.date, rankings: Sequence[Ranking]) -> list[Passage]:
@@ -210,7 +297,8 @@ class FeedbackRetriever:
         fused = [p for p, _ in scored]
         score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
-        identifiers = [_section_sign(n) for n in profile.names if any(ch.isdigit() for ch in n)]
+        names = with_enhancements(query, profile.names)
+        identifiers = [_section_sign(n) for n in names if any(ch.isdigit() for ch in n)]
         # A figure asked for may stand in a table row naming it ("Cash and cash equivalents
         # $ 4,954 $ 5,596"): prose sharing more of the question's words outranks that page.
         # Each of several figures asked ("operating profit, D&A and capital spending") too.
@@ -231,6 +319,10 @@ class FeedbackRetriever:
                 place = passage.context + "\n" + (label_citation(passage.label) or "")
                 if any(names_in(i, _section_sign(place)) for i in identifiers):
                     bonus += step  # the section or control the question names
+                    if any(labelled_by(passage, i) for i in identifiers):
+                        # The control itself, not only one of its enhancements or sub-parts
+                        # ("SA-12" is named by "SA-12(5)" too, which is another requirement).
+                        bonus += step
                 elif any(names_in(i, _section_sign(passage.text)) for i in identifiers):
                     bonus += step / 2  # a rule on it ("information obtained under § 1002.5(a)(4)")
             if measures:

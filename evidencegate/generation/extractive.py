@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -30,6 +30,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.corpus.retrieval import labelled_by, with_enhancements
 from evidencegate.corpus.rows import PLACE_WORDS, measure_terms
 from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
@@ -45,7 +46,7 @@ from evidencegate.generation.tables import (
     table_cells,
     table_unit,
 )
-from evidencegate.lexicon import covered_share, focus_terms, matched_units
+from evidencegate.lexicon import covered_share, focus_terms, match_units, matched_units
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
@@ -174,6 +175,11 @@ class ExtractiveGenerator:
         ]
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
+        cells_profile = profile
+        profile = _without_frame(profile)
+        enhanced = with_enhancements(question, profile.names)
+        if enhanced != profile.names:
+            profile = replace(profile, names=enhanced)  # "IA-5 enhancement 1" is IA-5(1)
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
         # An item under its parent paragraph's lead-in is read with it in its place, as a
@@ -194,6 +200,17 @@ class ExtractiveGenerator:
         named = {t for n in profile.names for t in terms(n)}
         focus = focus_terms(asked, [terms(p.text) for p in evidence], exclude=named)
         reported = _reported_year(profile, evidence)
+        # The names some passage is labelled by exactly: the control itself is in the evidence,
+        # and its enhancements ("SR-2(1)" under "SR-2") are other requirements.
+        labelled = {n for n in profile.names if any(labelled_by(p, n) for p in evidence)}
+        # "What does control SR-2, Supply Chain Risk Management Plan, require?" asks for the
+        # whole rule: besides its name and title, it says nothing of what it asks about.
+        asks_rule = profile.normative and bool(profile.names)
+        rest = [t for t in profile.terms if t not in named]
+        asks_change = bool(_CHANGE_WORDS & set(terms(question)))
+        # A question setting out a case ("if ...") or asking whether one holds ("Does a later
+        # increase bring a lease back ...?") asks about a case, in its own words.
+        asks_case = profile.answer_type == "yes_no" or _ASKS_CASE.search(question) is not None
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -218,8 +235,8 @@ class ExtractiveGenerator:
                     score += 0.25
                 else:
                     score *= 0.4
-            if profile.normative and not is_normative(candidate.text):
-                score *= 0.6  # "what does SR-2 require": the requirement, not guidance on it
+            if profile.normative and not _states_requirement(candidate):
+                score *= 0.45  # "what does SR-2 require": the requirement, not guidance on it
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
@@ -233,7 +250,7 @@ class ExtractiveGenerator:
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
             if profile.names:
                 # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
-                fit = sum(_name_fit(n, candidate) for n in profile.names)
+                fit = sum(_name_fit(n, candidate, n in labelled) for n in profile.names)
                 score += 0.3 * fit / len(profile.names)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
@@ -248,8 +265,24 @@ class ExtractiveGenerator:
                 # negating something may state it ("will not change"), more surely one that
                 # negates what the question does.
                 score += 0.1 + (0.15 if asked_negated & negated else 0.0)
+            if candidate.items > 1 and not candidate.more:
+                whole_rule = asks_rule and _whole_rule(candidate, rest, c_terms, profile.names)
+                if len(candidate.text) > _LONG and not whole_rule:
+                    continue  # a long list is drafted whole only as the rule asked for
+            else:
+                whole_rule = False
+                if (
+                    asks_rule
+                    and not candidate.items
+                    and not _LIST_ITEM.match(candidate.sentence.text)
+                    and _states_requirement(candidate)
+                    and _whole_rule(candidate, rest, c_terms, profile.names)
+                ):
+                    score += 0.1  # the control's statement when it is one sentence ("SA-12")
             if candidate.items > 1:
-                if profile.multi_part or profile.answer_type in _LIST_TYPES:
+                if profile.multi_part or profile.answer_type in _LIST_TYPES or whole_rule:
+                    # "what does SR-2 require" asks for the control's whole statement: its
+                    # items together.
                     score += 0.1  # "which accounts", "on which occasions": the items together
                 elif profile.wants_figure:
                     # A figure asked: the item stating it, not its list ("how quickly must
@@ -258,17 +291,32 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
+            case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+            if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
+                # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
+                # ...": a rule for a case the question, which sets out none, does not ask about.
+                score *= 0.8
+            if _CHANGE_NOTE.match(candidate.sentence.text) and not asks_change:
+                # "This version raises the annual limit ...": what a version changed, not the
+                # rule it states (a question on the gift limit is answered by the limit).
+                score *= 0.4
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
+            if labelled:
+                # The passage of the control or section the question names is in the evidence:
+                # a sentence elsewhere answers another question, and one of its enhancements
+                # ("SR-2(1)" for "SR-2") another requirement.
+                fits = max(_name_fit(n, candidate, labelled=True) for n in labelled)
+                score *= 0.5 + 0.5 * fits
             scored.append((score, candidate, matched_units(asked, [*s_terms, *c_terms])))
 
         # "At the end of fiscal 2024" tells no row apart: a row label's "End of Year" is no
         # more the asked figure than "Cash and cash equivalents" under "As of June 30".
         row_focus = [t for t in focus if t not in PLACE_WORDS]
         tabled = [
-            *self._cells(profile, evidence, skip, row_focus),
-            *self._derived(question, profile, evidence, skip, row_focus),
+            *self._cells(cells_profile, evidence, skip, row_focus),
+            *self._derived(question, cells_profile, evidence, skip, row_focus),
         ]
         scored.extend(_wholes(tabled))
         if not scored:
@@ -758,6 +806,55 @@ class _Candidate:
         )
 
 
+_FRAME_TERMS = frozenset(
+    terms(
+        "require requires required requirement requirements oblige obliges obliged obligation "
+        "obligations mandate mandates mandatory need needs comply compliance meet satisfy "
+        "control controls enhancement say says set sets demand demands expect expects "
+        "summarize summarise summary explain describe outline what whats"
+    )
+)
+"""Words by which a question asks what a named rule requires ("what does control SR-2
+require", "what obligations does SR-2 set out", "what do we need to do to comply with PT-2"):
+they say the kind of sentence asked for (a requirement: :attr:`QuestionProfile.normative`),
+not what it is about. A guidance sentence saying "requires" or "controls" matches them, the
+requirement itself ("Develop a plan ...") seldom does."""
+
+
+def _without_frame(profile: QuestionProfile) -> QuestionProfile:
+    """The profile without the words framing a requirement question that names its rule
+    (:data:`_FRAME_TERMS`); unchanged when that would leave no term."""
+    if not (profile.normative and profile.names):
+        return profile
+    named = {t for n in profile.names for t in terms(n)}
+    kept = tuple(t for t in profile.terms if t not in _FRAME_TERMS or t in named)
+    if not kept or len(kept) == len(profile.terms):
+        return profile
+    return replace(profile, terms=kept)
+
+
+_CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
+"""A sentence opening with the case it applies to ("When a Complaint comes from a Vulnerable
+Customer, ..."): the words of that case."""
+_ASKS_CASE = re.compile(r"\b(?:if|when|whenever|where|once|unless|in\s+case)\b", re.I)
+"""A question setting out a case of its own: a sentence for a case answers it, in its words."""
+_SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
+
+_CHANGE_NOTE = re.compile(
+    r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:this|the\s+(?:new|current|present))\s+"
+    r"(?:version|revision|edition|update|amendment|release)\s+(?:of\s+\w+(?:\s+\w+)?\s+)?"
+    r"(?:\w+\s+)?(?:raises|lowers|shortens|lengthens|extends|adds|removes|replaces|introduces|"
+    r"changes|amends|updates|increases|decreases|reduces|deletes|supersedes|withdraws)\b",
+    re.IGNORECASE,
+)
+"""A note on what a version of the document changes ("11.1 This version raises the annual
+limit ...", "This version supersedes version 2022.1"): about the document, not a rule of it."""
+_CHANGE_WORDS = frozenset(
+    terms("change changes changed new version versions revision revised amend amended differ")
+)
+"""Words by which a question asks what a version changed (then its change notes answer)."""
+
+
 _PERIOD_TERMS = frozenset(
     terms("year years yearly annual annually calendar period current date dates")
 )
@@ -784,12 +881,16 @@ are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
-_LONG_SENTENCE = 600
+_LONG = 600
+"""Characters beyond which a "sentence" of several lines, or of many figures, is a page
+blob, not a claim (a long sentence of prose on a line or two is one still); a list read whole
+may be longer (:data:`_WHOLE_LIST`), and is then drafted only as a whole rule asked for."""
 _BLOB_LINES = 3
+_WHOLE_LIST = 1500
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages' sentences are read for every question
-def _tabular(text: str) -> bool:
+def _tabular(text: str, reach: int = _LONG) -> bool:
     """Is this "sentence" a run of table cells (numbers outnumber words) or a page blob?
 
     A table the page text keeps line by line is also one: several of its lines end in a
@@ -800,9 +901,7 @@ def _tabular(text: str) -> bool:
     numbers = sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens)
     if numbers >= 6 and numbers * 3 >= len(tokens):
         return True
-    if len(text) > _LONG_SENTENCE and (
-        text.count("\n") >= _BLOB_LINES or numbers * 8 >= len(tokens)
-    ):
+    if len(text) > reach and (text.count("\n") >= _BLOB_LINES or numbers * 8 >= len(tokens)):
         return True  # a page blob; a long sentence of prose on a line or two is one still
     lines = [line.split() for line in text.splitlines() if line.strip()]
     rows = sum(
@@ -820,22 +919,57 @@ _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
 
 
-def _name_fit(name: str, candidate: _Candidate) -> float:
+def _states_requirement(candidate: _Candidate) -> bool:
+    """Does the claim state a requirement: its own words ("(b) Verify, when users create
+    ...") after a lead-in that does not ("For password-based authentication:"), or its
+    lead-in ("The organization must ensure that:") before items that do not?"""
+    return is_normative(candidate.sentence.text) or is_normative(candidate.text)
+
+
+def _whole_rule(
+    candidate: _Candidate, rest: Sequence[str], context: Sequence[str], names: Sequence[str]
+) -> bool:
+    """Is the list read whole the rule a requirement question asks for as a whole: the list of
+    the passage labelled by a name the question asks about, whose heading states every other
+    word of the question (``rest``, without its frame words)?"""
+    if not any(labelled_by(candidate.passage, n) for n in names):
+        return False
+    return not rest or covered_share(rest, context) >= 1.0
+
+
+def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float:
     """How surely the sentence is about the asked ``name``: 1 when its passage (heading path,
     title) or the sentence names it; 0 when only the sentence does, as a cross-reference from
-    a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
+    a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1)).
+
+    When the evidence holds the passage ``labelled`` by the name itself, a passage whose label
+    only starts with it (an enhancement "SR-2(1)" of the asked control "SR-2") fits by half:
+    it is named in part, as the part of another requirement."""
     passage = candidate.passage
     name = _SECTION_WORD.sub("§ ", name)
     place = passage.context + "\n" + (label_citation(passage.label) or "")
     if names_in(name, _SECTION_WORD.sub("§ ", place)):
+        if labelled and not labelled_by(passage, name) and names_in(name, passage.label or ""):
+            return 0.5
         return 1.0
     if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
-        return 0.0
+        # A name the sentence writes out in words the lexicon knows it by ("PEP" for
+        # "politically exposed person", "COO" for "Chief Operating Officer").
+        return 1.0 if _spelled_out(name, candidate.text) else 0.0
     family = _ENHANCEMENT.match(name.strip())
     label = (passage.label or passage.context.partition("\n")[0]).strip()
     if family and label.startswith(family.group(1)):
         return 0.0  # a cross-reference from another part of the same control
     return 1.0
+
+
+def _spelled_out(name: str, text: str) -> bool:
+    """Does ``text`` state ``name`` by a synonym of the lexicon (an acronym written out)?"""
+    asked = terms(name)
+    if not asked or any(ch.isdigit() for ch in name):
+        return False  # an identifier (AC-2(3), § 1026.19) is only ever named as itself
+    units = match_units(asked)
+    return any(len(u) > 1 for u in units) and len(matched_units(asked, terms(text))) == len(units)
 
 
 _AT_LEAST = (
@@ -988,7 +1122,7 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
             continue
         count = sum(kind is not None for _, kind in items)
         nested = any(kind is not None and p.text.rstrip().endswith(":") for p, kind in items)
-        if not nested and not _tabular(whole.text):
+        if not nested and not _tabular(whole.text, _WHOLE_LIST):
             # The list read whole as well: it answers a question about all its items (a list
             # of several lead-ins is several requirements, each read with its own items).
             out.append(_Candidate(passage, whole, lead, items=count))
