@@ -298,30 +298,53 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
-        if _PARAMETER.search(text):
-            return (
-                True  # "[Assignment: organization-defined time period]": the organization sets it
-            )
-        # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
-        text = _IDENTIFIER.sub(" ", _without_given(text, self.numbers))
-        if self.time_unit is not None and not re.search(
-            _NUMBER_WORD
-            + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?"
-            + self.time_unit
-            + r"s?\b",
-            text,
-            re.IGNORECASE,
-        ):
-            return False
-        if self.counted is not None:
-            return bool(
-                re.search(
-                    rf"\b{_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?{re.escape(self.counted)}",
-                    text,
-                    re.IGNORECASE,
-                )
-            )
-        return has_figure(text, self.wants_figure, self.answer_type)
+        return _states_figure(
+            text, self.wants_figure, self.answer_type, self.numbers, self.time_unit, self.counted
+        )
+
+
+@lru_cache(maxsize=65536)  # pure; retrieval, drafting and the critic test the same texts
+def _states_figure(
+    text: str,
+    wants_figure: Literal["quantity", "date"],
+    answer_type: AnswerType,
+    numbers: tuple[str, ...],
+    time_unit: str | None,
+    counted: str | None,
+) -> bool:
+    """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
+    fields of the question it depends on."""
+    if _PARAMETER.search(text):
+        return True  # "[Assignment: organization-defined time period]": the organization sets it
+    # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
+    text = _without_identifiers(_without_given(text, numbers))
+    if time_unit is not None and not _in_unit(time_unit).search(text):
+        return False
+    if counted is not None:
+        return bool(_counting(counted).search(text))
+    return has_figure(text, wants_figure, answer_type)
+
+
+@lru_cache(maxsize=65536)  # pure; the same passages are tested for every question
+def _without_identifiers(text: str) -> str:
+    return _IDENTIFIER.sub(" ", text)
+
+
+@lru_cache(maxsize=64)
+def _in_unit(time_unit: str) -> re.Pattern[str]:
+    """A number counting ``time_unit``s ("30 calendar days", "the 5th business day")."""
+    return re.compile(
+        _NUMBER_WORD + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?" + time_unit + r"s?\b",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=64)
+def _counting(counted: str) -> re.Pattern[str]:
+    """A number counting ``counted`` ("five model forms")."""
+    return re.compile(
+        rf"\b{_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?{re.escape(counted)}", re.IGNORECASE
+    )
 
 
 def idf_weights(vocabulary: Iterable[str], documents: Sequence[Iterable[str]]) -> dict[str, float]:
