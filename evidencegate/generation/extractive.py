@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
@@ -36,9 +36,9 @@ from evidencegate.generation.derive import (
     derived_candidates,
 )
 from evidencegate.generation.tables import TableCell, part_table, table_cells
-from evidencegate.lexicon import covered_share, focus_terms, matched_units
+from evidencegate.lexicon import covered_share, focus_terms, matched_units, shares
 from evidencegate.protocols import SourceLookup
-from evidencegate.text import terms
+from evidencegate.text import term_tuple, terms
 from evidencegate.verify.agreement import negation_cues
 
 __all__ = ["ExtractiveGenerator"]
@@ -164,9 +164,10 @@ class ExtractiveGenerator:
             return "no primary evidence sentence to draft from"
         # A sentence is read in its place: the heading path and title of its passage count as
         # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
-        sentence_terms = [terms(c.text) for c in candidates]
-        context_terms = [terms(c.passage.context) for c in candidates]
+        sentence_terms = [term_tuple(c.text) for c in candidates]
+        context_terms = [term_tuple(c.passage.context) for c in candidates]
         weights = idf_weights(profile.terms, sentence_terms)
+        share = shares(profile.terms, weights)  # the same units and weights for every sentence
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
         asked_bounds = {
@@ -174,6 +175,7 @@ class ExtractiveGenerator:
         }
         named = {t for n in profile.names for t in terms(n)}
         focus = focus_terms(profile.terms, [terms(p.text) for p in evidence], exclude=named)
+        focus_share = shares(focus)
         reported = _reported_year(profile, evidence)
 
         scored: list[_Scored] = []
@@ -186,13 +188,14 @@ class ExtractiveGenerator:
             if period is not None and profile.period_years:
                 # "From January 1, 2017 through December 31, 2017, ...": the sentence says
                 # which year it is for, so it speaks of the "year" a question asks about.
-                s_terms = [*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS)]
-            own = covered_share(profile.terms, s_terms, weights)
-            placed = covered_share(profile.terms, [*s_terms, *c_terms], weights)
+                s_terms = (*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS))
+            placed_terms = (*s_terms, *c_terms)
+            own = share(s_terms)
+            placed = share(placed_terms)
             score = 0.6 * own + 0.4 * placed
             # Where it stands: a sentence under a heading or in a document about the asked subject
             # (a "gift limit" planted under "Opening hours" is not the gift policy's answer).
-            score += 0.2 * covered_share(profile.terms, c_terms, weights)
+            score += 0.2 * share(c_terms)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
                 if profile.states_figure(candidate.text):
@@ -218,7 +221,7 @@ class ExtractiveGenerator:
                 score += 0.3 * fit / len(profile.names)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
-                score += 0.3 * covered_share(focus, s_terms)
+                score += 0.3 * focus_share(s_terms)
             for number, bound in asked_bounds.items():
                 bounded = _bound(candidate.text, number)
                 if bounded is not None:
@@ -242,7 +245,7 @@ class ExtractiveGenerator:
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
                 score *= 0.6
-            scored.append((score, candidate, matched_units(profile.terms, [*s_terms, *c_terms])))
+            scored.append((score, candidate, matched_units(profile.terms, placed_terms)))
 
         scored.extend(self._cells(profile, evidence, skip, focus))
         scored.extend(self._derived(question, profile, evidence, skip, focus))
@@ -654,7 +657,7 @@ class _Candidate:
         """What the claim quotes: the lead-in when it has one, the sentence, further items."""
         return [*([self.lead] if self.lead is not None else []), self.sentence, *self.more]
 
-    @property
+    @cached_property  # read for every score of the candidate
     def text(self) -> str:
         """The claim's text: the sentence, after its lead-in when it has one."""
         return " ".join(part.text for part in self.parts)
@@ -796,6 +799,22 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
     A lead-in ("... must ensure that:") is never an answer on its own; an item after it is
     drafted together with it, so that the claim says what the item is a case of.
     """
+    return [
+        _Candidate(passage, c.sentence, c.lead, c.example, c.more, c.items)
+        for c in _passage_candidates(passage.text, passage.char_start, min_chars)
+    ]
+
+
+_NO_PASSAGE = Passage(
+    passage_id="-", doc_id="-", version="-", page=1, char_start=0, char_end=0, text=""
+)
+
+
+@lru_cache(maxsize=4096)  # pure; the same passages are drafted from for every question
+def _passage_candidates(text: str, char_start: int, min_chars: int) -> tuple[_Candidate, ...]:
+    """:func:`_candidates` of a passage's text (at its offset), the passage left out: they
+    depend on nothing else, and every draft reads the same passages again."""
+    passage = _NO_PASSAGE.model_copy(update={"text": text, "char_start": char_start})
     out: list[_Candidate] = []
     lead: Sentence | None = None
     in_example = False
@@ -833,7 +852,7 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
         while leads:
             _group(passage, leads.pop(), count, out)
         lead = None  # the list's lead-ins end with it
-    return out
+    return tuple(out)
 
 
 @dataclass
