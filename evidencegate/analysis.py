@@ -303,7 +303,7 @@ class QuestionProfile:
         )
 
 
-@lru_cache(maxsize=65536)  # pure; retrieval, drafting and the critic test the same texts
+@lru_cache(maxsize=16384)  # pure; retrieval, drafting and the critic test the same texts
 def _states_figure(
     text: str,
     wants_figure: Literal["quantity", "date"],
@@ -314,7 +314,7 @@ def _states_figure(
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if _PARAMETER.search(text):
+    if _leaves_parameter(text):
         return True  # "[Assignment: organization-defined time period]": the organization sets it
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
@@ -325,7 +325,12 @@ def _states_figure(
     return has_figure(text, wants_figure, answer_type)
 
 
-@lru_cache(maxsize=65536)  # pure; the same passages are tested for every question
+@lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
+def _leaves_parameter(text: str) -> bool:
+    return _PARAMETER.search(text) is not None
+
+
+@lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
 def _without_identifiers(text: str) -> str:
     return _IDENTIFIER.sub(" ", text)
 
