@@ -80,7 +80,8 @@ class Lexicon:
         for start, term in enumerate(sequence):
             for group, form in index.get(term, ()):
                 end = start + len(form)
-                if tuple(sequence[start:end]) == form:
+                # A one-word member is the term itself (the index is keyed by first words).
+                if end == start + 1 or tuple(sequence[start:end]) == form:
                     found.append((start, end, group))
         return found
 

@@ -744,15 +744,20 @@ _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
 
 
+@lru_cache(maxsize=8192)  # pure; every candidate is read for every name a question uses
+def _section_signs(text: str) -> str:
+    return _SECTION_WORD.sub("§ ", text)
+
+
 def _name_fit(name: str, candidate: _Candidate) -> float:
     """How surely the sentence is about the asked ``name``: 1 when its passage (heading path,
     title) or the sentence names it; 0 when only the sentence does, as a cross-reference from
     a passage about a sibling ("see IA-5(1)(d)" in IA-5(18) for a question on IA-5(1))."""
     passage = candidate.passage
-    name = _SECTION_WORD.sub("§ ", name)
-    if names_in(name, _SECTION_WORD.sub("§ ", passage.context)):
+    name = _section_signs(name)
+    if names_in(name, _section_signs(passage.context)):
         return 1.0
-    if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
+    if not names_in(name, _section_signs(candidate.text)):
         return 0.0
     family = _ENHANCEMENT.match(name.strip())
     label = (passage.label or passage.context.partition("\n")[0]).strip()
@@ -776,6 +781,8 @@ def _bound(text: str, number: str) -> str | None:
     "45+") or from above ("less than 45 days", "no later than 30 days", "up to $100"):
     ``"min"``, ``"max"`` or None."""
     flat = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    if number not in flat:
+        return None  # every form below states the number: no pattern to build for this text
     figure = r"(?:US)?[$€£]?\s?" + re.escape(number) + r"(?![\d.,]\d)"
     for bound, words in (("min", _AT_LEAST), ("max", _AT_MOST)):
         if re.search(
