@@ -113,7 +113,8 @@ class ExtractiveGenerator:
         profiles: list[QuestionProfile] = []
         for ask in asks:
             profile = profile_question(ask, as_of=as_of)
-            own = self._ranked(ask, profile, evidence, avoid) if profile.terms else []
+            # Only sentences are kept (``whole``): the ask's own table cells are not scored.
+            own = self._ranked(ask, profile, evidence, avoid, tables=False) if profile.terms else []
             profiles.append(profile)
             rankings.append(
                 [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
@@ -150,8 +151,11 @@ class ExtractiveGenerator:
         profile: QuestionProfile,
         evidence: Sequence[Passage],
         avoid: Sequence[str],
+        *,
+        tables: bool = True,
     ) -> list[_Scored] | str:
-        """Every candidate answer scored, best first; or why there is none."""
+        """Every candidate answer scored, best first; or why there is none. Without
+        ``tables``, sentences only (no table cells, no figures derived from them)."""
         skip = set(avoid)
         candidates = [
             candidate
@@ -247,8 +251,9 @@ class ExtractiveGenerator:
                 score *= 0.6
             scored.append((score, candidate, matched_units(profile.terms, placed_terms)))
 
-        scored.extend(self._cells(profile, evidence, skip, focus))
-        scored.extend(self._derived(question, profile, evidence, skip, focus))
+        if tables:
+            scored.extend(self._cells(profile, evidence, skip, focus))
+            scored.extend(self._derived(question, profile, evidence, skip, focus))
         if not scored:
             if not candidates:
                 return "no primary evidence sentence or table cell to draft from"
