@@ -318,11 +318,21 @@ def _states_figure(
         return True  # "[Assignment: organization-defined time period]": the organization sets it
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
-    if time_unit is not None and not _in_unit(time_unit).search(text):
+    # Each pattern below states its word: a text without it is not searched with the pattern
+    # (which tries every number word at every position).
+    if time_unit is not None and not (
+        _word(time_unit).search(text) and _in_unit(time_unit).search(text)
+    ):
         return False
     if counted is not None:
-        return bool(_counting(counted).search(text))
+        return bool(_word(counted).search(text) and _counting(counted).search(text))
     return has_figure(text, wants_figure, answer_type)
+
+
+@lru_cache(maxsize=64)
+def _word(word: str) -> re.Pattern[str]:
+    """``word`` as written, in any case (what :func:`_in_unit` and :func:`_counting` need)."""
+    return re.compile(re.escape(word), re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
