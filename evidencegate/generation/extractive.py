@@ -800,9 +800,10 @@ def _bound(text: str, number: str) -> str | None:
     return None
 
 
-def _negated(text: str) -> set[str]:
+@lru_cache(maxsize=4096)  # pure; every draft of a run reads its question again
+def _negated(text: str) -> frozenset[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
-    return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
+    return frozenset(stem for cue in negation_cues(text) for stem in terms(cue.term))
 
 
 def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
