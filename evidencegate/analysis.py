@@ -1199,6 +1199,11 @@ _DURATION = re.compile(
     r"quarter|year)\b",
     re.IGNORECASE,
 )
+_DURATION_WORD = re.compile(
+    r"day|dail|week|month|year|hour|minute|quarter|annual|biennial", re.IGNORECASE
+)
+"""A word every form of :data:`_DURATION` states: a text without one is not searched with it
+(which tries every number word at every position)."""
 _COUNT_WORD = re.compile(
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|several|"
     r"both|single|one)\s+(?:[a-z-]+\s+){0,3}[a-z-]+s\b",
@@ -1230,7 +1235,7 @@ def has_figure(
     """
     text = _SECTION_NUMBER.sub("", text)
     if answer == "duration":
-        return bool(_DURATION.search(text))
+        return bool(_DURATION_WORD.search(text) and _DURATION.search(text))
     if answer == "count" and _COUNT_WORD.search(text):
         return True  # "five model forms": counts are often written in words
     if not re.search(r"\d", text):
