@@ -181,8 +181,13 @@ def _units_matched(
     for unit, plain, phrases in _unit_parts(question_terms, lex):
         matched = not unit.isdisjoint(keys)
         if not matched and phrases:
-            have = frozenset(text_terms) if have is None else have
-            matched = any(have.issuperset(words) for words in phrases)
+            if any(w.startswith("~") for words in phrases for w in words):
+                have = frozenset(text_terms) if have is None else have
+                matched = any(have.issuperset(words) for words in phrases)
+            else:
+                # The keys are the text's terms and "~group" keys: for words that are no group
+                # keys, the same test without a set of a long text's terms made per question.
+                matched = any(keys.issuperset(words) for words in phrases)
         out.append((unit, plain, matched))
     return tuple(out)
 
