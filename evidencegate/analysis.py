@@ -299,30 +299,68 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
-        if _PARAMETER.search(text):
-            return (
-                True  # "[Assignment: organization-defined time period]": the organization sets it
-            )
-        # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
-        text = _IDENTIFIER.sub(" ", _without_given(text, self.numbers))
-        if self.time_unit is not None and not re.search(
-            _NUMBER_WORD
-            + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?"
-            + self.time_unit
-            + r"s?\b",
-            text,
-            re.IGNORECASE,
-        ):
-            return False
-        if self.counted is not None:
-            return bool(
-                re.search(
-                    rf"\b{_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?{re.escape(self.counted)}",
-                    text,
-                    re.IGNORECASE,
-                )
-            )
-        return has_figure(text, self.wants_figure, self.answer_type)
+        return _states_figure(
+            text, self.wants_figure, self.answer_type, self.numbers, self.time_unit, self.counted
+        )
+
+
+@lru_cache(maxsize=16384)  # pure; retrieval, drafting and the critic test the same texts
+def _states_figure(
+    text: str,
+    wants_figure: Literal["quantity", "date"],
+    answer_type: AnswerType,
+    numbers: tuple[str, ...],
+    time_unit: str | None,
+    counted: str | None,
+) -> bool:
+    """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
+    fields of the question it depends on."""
+    if _leaves_parameter(text):
+        return True  # "[Assignment: organization-defined time period]": the organization sets it
+    # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
+    text = _without_identifiers(_without_given(text, numbers))
+    # Each pattern below states its word: a text without it is not searched with the pattern
+    # (which tries every number word at every position).
+    if time_unit is not None and not (
+        _word(time_unit).search(text) and _in_unit(time_unit).search(text)
+    ):
+        return False
+    if counted is not None:
+        return bool(_word(counted).search(text) and _counting(counted).search(text))
+    return has_figure(text, wants_figure, answer_type)
+
+
+@lru_cache(maxsize=64)
+def _word(word: str) -> re.Pattern[str]:
+    """``word`` as written, in any case (what :func:`_in_unit` and :func:`_counting` need)."""
+    return re.compile(re.escape(word), re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
+def _leaves_parameter(text: str) -> bool:
+    return _PARAMETER.search(text) is not None
+
+
+@lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
+def _without_identifiers(text: str) -> str:
+    return _IDENTIFIER.sub(" ", text)
+
+
+@lru_cache(maxsize=64)
+def _in_unit(time_unit: str) -> re.Pattern[str]:
+    """A number counting ``time_unit``s ("30 calendar days", "the 5th business day")."""
+    return re.compile(
+        _NUMBER_WORD + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?" + time_unit + r"s?\b",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=64)
+def _counting(counted: str) -> re.Pattern[str]:
+    """A number counting ``counted`` ("five model forms")."""
+    return re.compile(
+        rf"\b{_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?{re.escape(counted)}", re.IGNORECASE
+    )
 
 
 def idf_weights(vocabulary: Iterable[str], documents: Sequence[Iterable[str]]) -> dict[str, float]:
@@ -1242,6 +1280,11 @@ _DURATION = re.compile(
     r"quarter|year)\b",
     re.IGNORECASE,
 )
+_DURATION_WORD = re.compile(
+    r"day|dail|week|month|year|hour|minute|quarter|annual|biennial", re.IGNORECASE
+)
+"""A word every form of :data:`_DURATION` states: a text without one is not searched with it
+(which tries every number word at every position)."""
 _COUNT_WORD = re.compile(
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|several|"
     r"both|single|one)\s+(?:[a-z-]+\s+){0,3}[a-z-]+s\b",
@@ -1273,10 +1316,10 @@ def has_figure(
     """
     text = _SECTION_NUMBER.sub("", text)
     if answer == "duration":
-        return bool(_DURATION.search(text))
+        return bool(_DURATION_WORD.search(text) and _DURATION.search(text))
     if answer == "count" and _COUNT_WORD.search(text):
         return True  # "five model forms": counts are often written in words
-    if kind == "date" and _DURATION.search(text):
+    if kind == "date" and _DURATION_WORD.search(text) and _DURATION.search(text):
         return True  # "When must ...": "three business days prior to consummation"
     if not re.search(r"\d", text):
         return False

@@ -12,7 +12,7 @@ Question analysis, the offline generator and the rules critic all match through
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -28,6 +28,7 @@ __all__ = [
     "lexicon",
     "match_units",
     "matched_units",
+    "shares",
     "synonyms_of",
     "text_keys",
     "unit_matched",
@@ -79,7 +80,8 @@ class Lexicon:
         for start, term in enumerate(sequence):
             for group, form in index.get(term, ()):
                 end = start + len(form)
-                if tuple(sequence[start:end]) == form:
+                # A one-word member is the term itself (the index is keyed by first words).
+                if end == start + 1 or tuple(sequence[start:end]) == form:
                     found.append((start, end, group))
         return found
 
@@ -179,8 +181,13 @@ def _units_matched(
     for unit, plain, phrases in _unit_parts(question_terms, lex):
         matched = not unit.isdisjoint(keys)
         if not matched and phrases:
-            have = frozenset(text_terms) if have is None else have
-            matched = any(have.issuperset(words) for words in phrases)
+            if any(w.startswith("~") for words in phrases for w in words):
+                have = frozenset(text_terms) if have is None else have
+                matched = any(have.issuperset(words) for words in phrases)
+            else:
+                # The keys are the text's terms and "~group" keys: for words that are no group
+                # keys, the same test without a set of a long text's terms made per question.
+                matched = any(keys.issuperset(words) for words in phrases)
         out.append((unit, plain, matched))
     return tuple(out)
 
@@ -207,15 +214,33 @@ def covered_share(
 
     A unit weighs as much as its heaviest plain term in ``weights`` (1.0 when none is there).
     """
+    return shares(question_terms, weights, lex)(text_terms)
+
+
+def shares(
+    question_terms: Sequence[str],
+    weights: dict[str, float] | None = None,
+    lex: Lexicon | None = None,
+) -> Callable[[Sequence[str]], float]:
+    """:func:`covered_share` with the question and the weights fixed, for many texts: a draft
+    weighs every candidate sentence against the question with the same weights, so the
+    question's units and their weights are looked up once."""
     asked, lex = tuple(question_terms), lex or lexicon()
-    units = _units_matched(asked, tuple(text_terms), lex)
-    if not units:
-        return 0.0
-    if not weights:
-        return sum(1.0 for _, _, matched in units if matched) / sum(1.0 for _ in units)
-    # A draft weighs every candidate sentence against the question with the same weights.
-    unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
-    return sum(w for w, (_, _, matched) in zip(unit_weights, units, strict=True) if matched) / total
+    if weights:
+        unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
+
+    def share(text_terms: Sequence[str]) -> float:
+        units = _units_matched(asked, tuple(text_terms), lex)
+        if not units:
+            return 0.0
+        if not weights:
+            return sum(1.0 for _, _, matched in units if matched) / sum(1.0 for _ in units)
+        return (
+            sum(w for w, (_, _, matched) in zip(unit_weights, units, strict=True) if matched)
+            / total
+        )
+
+    return share
 
 
 @lru_cache(maxsize=_CACHE)

@@ -72,6 +72,7 @@ __all__ = [
     "plural_stem",
     "porter_stem",
     "stem",
+    "term_tuple",
     "terms",
     "word_tokens",
 ]
@@ -304,6 +305,11 @@ def terms(text: str) -> list[str]:
     (:func:`_terms`): one ``ask`` reads the same passages and question many times.
     """
     return list(_terms(text))
+
+
+def term_tuple(text: str) -> tuple[str, ...]:
+    """:func:`terms` as the cached tuple itself (no copy): for callers that only read it."""
+    return _terms(text)
 
 
 @lru_cache(maxsize=8192)  # bounded: the key and its terms are about twice the text

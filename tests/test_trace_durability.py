@@ -64,7 +64,17 @@ class TestDurability:
         file_syncs = len(fsyncs)
         fsyncs.clear()
         record(tmp_path / "u.jsonl", [SCOPE, SCOPE, SCOPE, DECISION], "per_run")
-        assert file_syncs - len(fsyncs) == 2  # the two scope lines in between are not synced
+        # neither the first line's creation nor the two scope lines in between are synced
+        assert file_syncs - len(fsyncs) == 3
+
+    def test_per_run_fsyncs_of_a_run(self, tmp_path: Path, fsyncs: list[int]) -> None:
+        """per_run, a run with one decision: the decision's line with the directory entry of the
+        new file, the run's end, the anchor log; nothing else."""
+        path = tmp_path / "t.jsonl"
+        record(path, [SCOPE, SCOPE, DECISION, SCOPE, RUN_END], "per_run")
+        assert len(fsyncs) == 4
+        report = verify_trace(path)
+        assert report.ok and report.complete
 
     def test_per_run_syncs_at_decisions_and_end(self, tmp_path: Path, fsyncs: list[int]) -> None:
         """per_run: lines between decision points reach the file unsynced, the rest synced."""
@@ -76,10 +86,10 @@ class TestDurability:
             assert len(fsyncs) == base
             assert path.read_bytes().count(b"\n") == 2  # written, not buffered in the process
             rec.emit(DECISION)
-            assert len(fsyncs) == base + 1
+            assert len(fsyncs) == base + 2  # the file, then its new directory entry
             rec.emit(SCOPE)
             rec.emit(RUN_END)
-            assert len(fsyncs) == base + 2
+            assert len(fsyncs) == base + 3
         assert verify_trace(path).complete
 
     def test_close_syncs_an_unfinished_run(self, tmp_path: Path, fsyncs: list[int]) -> None:

@@ -111,7 +111,7 @@ class TestTraceRecorder:
     def test_each_emit_fsyncs_the_trace_file(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """Every emit fsyncs the trace file's descriptor once the line is written."""
+        """per_event: every emit fsyncs the trace file's descriptor once the line is written."""
         path = tmp_path / "run.jsonl"
         synced: list[int] = []
         real_fsync = os.fsync
@@ -126,11 +126,19 @@ class TestTraceRecorder:
             real_fsync(fd)
 
         monkeypatch.setattr(os, "fsync", spy)
-        with TraceRecorder(path) as recorder:
+        with TraceRecorder(path, durability="per_event") as recorder:
             recorder.emit(start_event())
             recorder.emit(decision_event())
         sizes = [len(b"".join(path.read_bytes().splitlines(keepends=True)[:n])) for n in (1, 2)]
         assert synced == sizes
+        # per_run: the first line is made durable with the first decision point, not alone
+        synced.clear()
+        other = tmp_path / "other.jsonl"
+        with TraceRecorder(other, durability="per_run") as recorder:
+            recorder.emit(start_event())
+            assert synced == []
+            recorder.emit(decision_event())
+        assert synced == [other.stat().st_size]
 
     def test_refuses_an_existing_non_empty_file(self, tmp_path: Path) -> None:
         """An existing non-empty file is refused and left untouched."""

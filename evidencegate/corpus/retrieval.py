@@ -343,15 +343,11 @@ class FeedbackRetriever:
         counts: dict[str, float] = {}
         spread: Counter[str] = Counter()
         for rank, passage in enumerate(feedback):
-            words = [
-                t
-                for t in query_terms(passage.text + " " + passage.context)
-                if t not in asked and t.isalpha() and len(t) > 2
-            ]
             weight = 1.0 / (1 + rank)
-            for term, n in Counter(words).items():
-                counts[term] = counts.get(term, 0.0) + weight * math.log1p(n)
-                spread[term] += 1
+            for term, mass in _feedback_terms(passage.text + " " + passage.context):
+                if term not in asked:
+                    counts[term] = counts.get(term, 0.0) + weight * mass
+                    spread[term] += 1
         candidates = [t for t in counts if spread[t] >= 2]
         if not candidates:
             return []
@@ -371,3 +367,11 @@ class FeedbackRetriever:
 
     def catalog(self, as_of: dt.date, tenant: str | None = None) -> list[DocumentVersion]:
         return self.store.catalog(as_of, tenant)
+
+
+@lru_cache(maxsize=4096)  # pure; the same passages are feedback for many questions
+def _feedback_terms(text: str) -> tuple[tuple[str, float], ...]:
+    """The terms of a feedback passage that can expand a query (words of three letters or
+    more), in order, each with its mass (log1p of its count)."""
+    words = Counter(t for t in query_terms(text) if t.isalpha() and len(t) > 2)
+    return tuple((term, math.log1p(n)) for term, n in words.items())

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
@@ -46,9 +46,9 @@ from evidencegate.generation.tables import (
     table_cells,
     table_unit,
 )
-from evidencegate.lexicon import covered_share, focus_terms, match_units, matched_units
+from evidencegate.lexicon import covered_share, focus_terms, match_units, matched_units, shares
 from evidencegate.protocols import SourceLookup
-from evidencegate.text import terms
+from evidencegate.text import term_tuple, terms
 from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import parse_figure
 
@@ -124,7 +124,8 @@ class ExtractiveGenerator:
         profiles: list[QuestionProfile] = []
         for ask in asks:
             profile = profile_question(ask, as_of=as_of)
-            own = self._ranked(ask, profile, evidence, avoid) if profile.terms else []
+            # Only sentences are kept (``whole``): the ask's own table cells are not scored.
+            own = self._ranked(ask, profile, evidence, avoid, tables=False) if profile.terms else []
             profiles.append(profile)
             rankings.append(
                 [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
@@ -161,8 +162,11 @@ class ExtractiveGenerator:
         profile: QuestionProfile,
         evidence: Sequence[Passage],
         avoid: Sequence[str],
+        *,
+        tables: bool = True,
     ) -> list[_Scored] | str:
-        """Every candidate answer scored, best first; or why there is none."""
+        """Every candidate answer scored, best first; or why there is none. Without
+        ``tables``, sentences only (no table cells, no figures derived from them)."""
         skip = set(avoid)
         primary = [p for p in evidence if p.authority in self.authorities]
         candidates = [
@@ -186,12 +190,16 @@ class ExtractiveGenerator:
         # heading: the item itself must state what is asked (the lead-in's words are its
         # siblings' too).
         sentence_terms = [
-            terms(c.text if c.lead_passage is None else c.sentence.text) + terms(_referred(c))
+            (
+                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
+                *term_tuple(_referred(c)),
+            )
             for c in candidates
         ]
-        context_terms = [terms(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
+        context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
         asked = profile.terms
         weights = idf_weights(asked, sentence_terms)
+        share = shares(asked, weights)  # the same units and weights for every sentence
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
         asked_bounds = {
@@ -199,6 +207,7 @@ class ExtractiveGenerator:
         }
         named = {t for n in profile.names for t in terms(n)}
         focus = focus_terms(asked, [terms(p.text) for p in evidence], exclude=named)
+        focus_share = shares(focus)
         reported = _reported_year(profile, evidence)
         # The names some passage is labelled by exactly: the control itself is in the evidence,
         # and its enhancements ("SR-2(1)" under "SR-2") are other requirements.
@@ -222,13 +231,14 @@ class ExtractiveGenerator:
             if period is not None and profile.period_years:
                 # "From January 1, 2017 through December 31, 2017, ...": the sentence says
                 # which year it is for, so it speaks of the "year" a question asks about.
-                s_terms = [*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS)]
-            own = covered_share(asked, s_terms, weights)
-            placed = covered_share(asked, [*s_terms, *c_terms], weights)
+                s_terms = (*s_terms, *(t for t in profile.terms if t in _PERIOD_TERMS))
+            placed_terms = (*s_terms, *c_terms)
+            own = share(s_terms)
+            placed = share(placed_terms)
             score = 0.6 * own + 0.4 * placed
             # Where it stands: a sentence under a heading or in a document about the asked subject
             # (a "gift limit" planted under "Opening hours" is not the gift policy's answer).
-            score += 0.2 * covered_share(asked, c_terms, weights)
+            score += 0.2 * share(c_terms)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
                 if profile.states_figure(candidate.text):
@@ -254,7 +264,7 @@ class ExtractiveGenerator:
                 score += 0.3 * fit / len(profile.names)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
-                score += 0.3 * covered_share(focus, s_terms)
+                score += 0.3 * focus_share(s_terms)
             for number, bound in asked_bounds.items():
                 bounded = _bound(candidate.text, number)
                 if bounded is not None:
@@ -309,16 +319,17 @@ class ExtractiveGenerator:
                 # ("SR-2(1)" for "SR-2") another requirement.
                 fits = max(_name_fit(n, candidate, labelled=True) for n in labelled)
                 score *= 0.5 + 0.5 * fits
-            scored.append((score, candidate, matched_units(asked, [*s_terms, *c_terms])))
+            scored.append((score, candidate, matched_units(asked, placed_terms)))
 
-        # "At the end of fiscal 2024" tells no row apart: a row label's "End of Year" is no
-        # more the asked figure than "Cash and cash equivalents" under "As of June 30".
-        row_focus = [t for t in focus if t not in PLACE_WORDS]
-        tabled = [
-            *self._cells(cells_profile, evidence, skip, row_focus),
-            *self._derived(question, cells_profile, evidence, skip, row_focus),
-        ]
-        scored.extend(_wholes(tabled))
+        if tables:
+            # "At the end of fiscal 2024" tells no row apart: a row label's "End of Year" is no
+            # more the asked figure than "Cash and cash equivalents" under "As of June 30".
+            row_focus = [t for t in focus if t not in PLACE_WORDS]
+            tabled = [
+                *self._cells(cells_profile, evidence, skip, row_focus),
+                *self._derived(question, cells_profile, evidence, skip, row_focus),
+            ]
+            scored.extend(_wholes(tabled))
         if not scored:
             if not candidates:
                 return "no primary evidence sentence or table cell to draft from"
@@ -768,7 +779,7 @@ class _Candidate:
         """What the claim quotes: the lead-in when it has one, the sentence, further items."""
         return [*([self.lead] if self.lead is not None else []), self.sentence, *self.more]
 
-    @property
+    @cached_property  # read for every score of the candidate
     def text(self) -> str:
         """The claim's text: the sentence, after its lead-in when it has one."""
         return " ".join(part.text for part in self.parts)
@@ -919,6 +930,11 @@ _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
 
 
+@lru_cache(maxsize=8192)  # pure; every candidate is read for every name a question uses
+def _section_signs(text: str) -> str:
+    return _SECTION_WORD.sub("§ ", text)
+
+
 def _states_requirement(candidate: _Candidate) -> bool:
     """Does the claim state a requirement: its own words ("(b) Verify, when users create
     ...") after a lead-in that does not ("For password-based authentication:"), or its
@@ -946,13 +962,13 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
     only starts with it (an enhancement "SR-2(1)" of the asked control "SR-2") fits by half:
     it is named in part, as the part of another requirement."""
     passage = candidate.passage
-    name = _SECTION_WORD.sub("§ ", name)
+    name = _section_signs(name)
     place = passage.context + "\n" + (label_citation(passage.label) or "")
-    if names_in(name, _SECTION_WORD.sub("§ ", place)):
+    if names_in(name, _section_signs(place)):
         if labelled and not labelled_by(passage, name) and names_in(name, passage.label or ""):
             return 0.5
         return 1.0
-    if not names_in(name, _SECTION_WORD.sub("§ ", candidate.text)):
+    if not names_in(name, _section_signs(candidate.text)):
         # A name the sentence writes out in words the lexicon knows it by ("PEP" for
         # "politically exposed person", "COO" for "Chief Operating Officer").
         return 1.0 if _spelled_out(name, candidate.text) else 0.0
@@ -987,6 +1003,8 @@ def _bound(text: str, number: str) -> str | None:
     "45+") or from above ("less than 45 days", "no later than 30 days", "up to $100"):
     ``"min"``, ``"max"`` or None."""
     flat = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    if number not in flat:
+        return None  # every form below states the number: no pattern to build for this text
     figure = r"(?:US)?[$€£]?\s?" + re.escape(number) + r"(?![\d.,]\d)"
     for bound, words in (("min", _AT_LEAST), ("max", _AT_MOST)):
         if re.search(
@@ -999,9 +1017,10 @@ def _bound(text: str, number: str) -> str | None:
     return None
 
 
-def _negated(text: str) -> set[str]:
+@lru_cache(maxsize=4096)  # pure; every draft of a run reads its question again
+def _negated(text: str) -> frozenset[str]:
     """The stems of the words a text negates ("does not increase" -> {"increas"})."""
-    return {stem for cue in negation_cues(text) for stem in terms(cue.term)}
+    return frozenset(stem for cue in negation_cues(text) for stem in terms(cue.term))
 
 
 _REFERS_BACK = re.compile(r"\bsuch\b(?!\s+as\b)", re.IGNORECASE)
@@ -1112,6 +1131,22 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
     A lead-in ("... must ensure that:") is never an answer on its own; an item after it is
     drafted together with it, so that the claim says what the item is a case of.
     """
+    return [
+        _Candidate(passage, c.sentence, c.lead, example=c.example, more=c.more, items=c.items)
+        for c in _passage_candidates(passage.text, passage.char_start, min_chars)
+    ]
+
+
+_NO_PASSAGE = Passage(
+    passage_id="-", doc_id="-", version="-", page=1, char_start=0, char_end=0, text=""
+)
+
+
+@lru_cache(maxsize=4096)  # pure; the same passages are drafted from for every question
+def _passage_candidates(text: str, char_start: int, min_chars: int) -> tuple[_Candidate, ...]:
+    """:func:`_candidates` of a passage's text (at its offset), the passage left out: they
+    depend on nothing else, and every draft reads the same passages again."""
+    passage = _NO_PASSAGE.model_copy(update={"text": text, "char_start": char_start})
     out: list[_Candidate] = []
     lead: Sentence | None = None
     in_example = False
@@ -1149,7 +1184,7 @@ def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
         while leads:
             _group(passage, leads.pop(), count, out)
         lead = None  # the list's lead-ins end with it
-    return out
+    return tuple(out)
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from string import Template
 
 from evidencegate.analysis import Sentence, split_sentences
@@ -137,7 +138,7 @@ def evidence_spans(evidence: Sequence[Passage]) -> EvidenceSpans:
         block_id = f"E{number}"
         by_id[block_id] = passage
         lines: list[str] = []
-        for sentence in _sentences(passage.text):
+        for sentence, body in _lines(passage.text):
             span_id = f"{block_id}.{len(lines) + 1}"
             spans[span_id] = Span(
                 span_id=span_id,
@@ -147,7 +148,6 @@ def evidence_spans(evidence: Sequence[Passage]) -> EvidenceSpans:
                 end=sentence.end,
                 text=sentence.text,
             )
-            body = " ".join(sentence.text.split()).replace("</evidence", "<\\/evidence")
             lines.append(f"[{span_id}] {body}")
         blocks.append(
             f'<evidence id="{block_id}" doc_id="{passage.doc_id}" version="{passage.version}" '
@@ -156,6 +156,16 @@ def evidence_spans(evidence: Sequence[Passage]) -> EvidenceSpans:
             + "\n</evidence>"
         )
     return EvidenceSpans(text="\n".join(blocks) or "(no evidence)", by_id=by_id, spans=spans)
+
+
+@lru_cache(maxsize=4096)  # pure; every model call of a run shows the same passages again
+def _lines(text: str) -> tuple[tuple[Sentence, str], ...]:
+    """Each span of a passage's text (:func:`_sentences`) with its text as shown: on one
+    line, a closing tag neutralised."""
+    return tuple(
+        (sentence, " ".join(sentence.text.split()).replace("</evidence", "<\\/evidence"))
+        for sentence in _sentences(text)
+    )
 
 
 def _sentences(text: str) -> list[Sentence]:

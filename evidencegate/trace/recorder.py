@@ -1,16 +1,20 @@
 """The trace recorder: appends hash-chained lines, each one in the file before ``emit`` returns.
 
-A trace file never exists empty or half-created: the first line is written and fsynced to a
-temporary file in the same directory, which is then linked into place (``os.link`` fails when
-the name is taken, so two runs never share a file). Nothing is created before the first event,
-so a run refused before it starts (a bad policy, a bad question) leaves no file behind.
+A trace file never exists empty or half-created: the first line is written (and, per
+``durability``, fsynced) to a temporary file in the same directory, which is then linked into
+place (``os.link`` fails when the name is taken, so two runs never share a file). Nothing is
+created before the first event, so a run refused before it starts (a bad policy, a bad
+question) leaves no file behind.
 
 Durability (``policy.trace_durability``): every line is written to the file (the operating
 system's cache) before ``emit`` returns, so a process killed at any moment leaves a valid
 prefix. ``per_event`` also fsyncs after every line; ``per_run`` (the default) fsyncs at the
 decision points, a ``decision`` or ``run_end`` line, and on close, so that a power cut loses at
 most the lines after the last decision, at a fraction of the cost (one fsync per line was a
-quarter of ``ask``'s time).
+quarter of ``ask``'s time). Under ``per_run`` the first line's creation is not fsynced either:
+the file and its directory entry are made durable at the first decision point (a power cut
+before it may leave no file or an empty one, which a new run replaces), so a ``per_run`` ask
+fsyncs at its decisions, at its end and once for the directory, plus the anchor log's append.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ class TraceRecorder(Closing):
             )
         self.durability: Durability = durability
         self._unsynced = False
+        self._new_entry = False  # the directory entry not yet fsynced (per_run creation)
         self.run_id: str = uuid.uuid4().hex if run_id is None else run_id
         self.path: Path | None = None if path is None else Path(path)
         self._clock = _utc_now if clock is None else clock
@@ -104,13 +109,15 @@ class TraceRecorder(Closing):
         line = decode_line(data)
         if self.path is not None:
             try:
+                sync = self.durability == "per_event" or event.kind in _SYNC_POINTS
                 if self._file is None:
-                    self._file = _create_with_first_line(self.path, data + b"\n")
+                    self._file = _create_with_first_line(self.path, data + b"\n", sync=sync)
+                    self._unsynced = self._new_entry = not sync
                 else:
                     self._file.write(data + b"\n")
                     self._file.flush()
                     self._unsynced = True
-                    if self.durability == "per_event" or event.kind in _SYNC_POINTS:
+                    if sync:
                         self._sync()
             except OSError:
                 # Part of the line may be on disk: nothing can be chained after it.
@@ -146,6 +153,9 @@ class TraceRecorder(Closing):
         assert self._file is not None
         os.fsync(self._file.fileno())
         self._unsynced = False
+        if self._new_entry and self.path is not None:
+            _fsync_directory(self.path.parent)  # the name, once its first line is durable
+            self._new_entry = False
 
     def _timestamp(self) -> str:
         now = self._clock()
@@ -164,18 +174,20 @@ def _refuse_existing(path: Path) -> None:
         )
 
 
-def _create_with_first_line(path: Path, first: bytes) -> BinaryIO:
-    """Create ``path`` holding exactly ``first`` (fsynced) in one step; return it for appending.
+def _create_with_first_line(path: Path, first: bytes, *, sync: bool = True) -> BinaryIO:
+    """Create ``path`` holding exactly ``first`` in one step; return it for appending.
 
     The line goes to a temporary file that is linked to ``path``: the name appears with its
-    first line already on disk, or not at all. An existing empty file (left by an older
-    version, or made by the caller) is replaced; a non-empty one is refused.
+    first line already written, or not at all. With ``sync`` the line and the new name are
+    fsynced before this returns; without, the caller fsyncs both later. An existing empty file
+    (left by an older version, or made by the caller) is replaced; a non-empty one is refused.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.write(fd, first)
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
         os.fchmod(fd, 0o644)
         try:
             os.link(temporary, path)
@@ -186,7 +198,8 @@ def _create_with_first_line(path: Path, first: bytes) -> BinaryIO:
                     "once, choose a new path"
                 ) from None
             os.replace(temporary, path)
-        _fsync_directory(path.parent)
+        if sync:
+            _fsync_directory(path.parent)
     finally:
         os.close(fd)
         with contextlib.suppress(FileNotFoundError):
