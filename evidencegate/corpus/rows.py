@@ -19,15 +19,15 @@ from evidencegate.text import terms
 
 __all__ = [
     "ASKING",
+    "PLACE_WORDS",
     "PROPORTION_TYPES",
     "asked_whole",
-    "proportion_fit",
-    "proportion_words",
-    "stated_wholes",
-    "PLACE_WORDS",
     "measure_row_fit",
     "measure_terms",
+    "proportion_fit",
+    "proportion_words",
     "row_labels",
+    "stated_wholes",
     "states_measure_row",
 ]
 
