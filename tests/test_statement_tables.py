@@ -318,3 +318,25 @@ class TestStatementAnswers:
         assert all(not c.text.startswith("Increase in inventories,") for c in claims)
         claims = _draft(corpus, "By how much did Northwind's inventories increase in 2024?")
         assert claims and "(2,527)" in claims[0].text
+
+
+class TestCounts:
+    def test_a_count_is_never_drafted_from_a_money_table(self) -> None:
+        """ "Northwind headcount at June 30, 2024?": the employees the text states, not the
+        "Employee related expenses" row of a table in millions of dollars."""
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "NWT_2024_10K",
+            "FY2024",
+            dt.date(2024, 8, 20),
+            [
+                "Human Capital\nAs of June 30, 2024, we had approximately 12,400 employees "
+                "worldwide.\n",
+                "Note 9 - Restructuring\n($ in millions)\nJune 30, 2024 2023\n"
+                "Employee related expenses $ 68 $ 40\nOther costs 12 9\n",
+            ],
+        )
+        claims = _draft(corpus, "Northwind headcount at June 30, 2024?")
+        assert claims
+        assert "12,400" in claims[0].text
+        assert all("$" not in c.text and "68" not in c.text for c in claims)

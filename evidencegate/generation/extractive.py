@@ -448,6 +448,7 @@ class ExtractiveGenerator:
         percent = profile.answer_type == "percentage" or bool(
             _ASKS_PERCENT.search(profile.question)
         )
+        counted = profile.answer_type == "count"
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -480,6 +481,12 @@ class ExtractiveGenerator:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
                     continue
+                unit = table_unit(source.page.text, chosen[0])
+                if counted and (
+                    any("$" in c.value for c in chosen)
+                    or (unit is not None and _MONEY_UNIT.search(source.page.text[slice(*unit)]))
+                ):
+                    continue  # "how many employees": a count, never an amount of money
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 named_row = _states_row(row[0].name or row[0].label, asked_words)
@@ -491,7 +498,7 @@ class ExtractiveGenerator:
                     tuple(chosen),
                     self.min_quote_chars,
                     named_row,
-                    table_unit(source.page.text, chosen[0]),
+                    unit,
                 )
                 if candidate.text in skip:
                     continue
@@ -729,6 +736,8 @@ NAMED_ROW_BONUS = 0.3
 assets" asked: the row "Total current assets", not "Total assets")."""
 
 _DASHES = frozenset({"—", "–", "-"})
+_MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
+"""A table unit of money ("$ in millions", "Dollars in millions")."""
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
     r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"
