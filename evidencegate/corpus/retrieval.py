@@ -320,8 +320,9 @@ class FeedbackRetriever:
             else []
         )
         # "What share of its revenues came from ...": a passage stating a percentage of that
-        # whole ("40% of our revenues were earned ...") answers it; one stating percentages of
-        # other wholes only ("4% of operating assets") is about something else.
+        # whole ("40% of our revenues were earned ...") may answer it. One stating shares of
+        # other wholes only is not pushed down: a page states many ("4% of operating assets"
+        # beside the answer).
         whole = asked_whole(query) if profile.answer_type in PROPORTION_TYPES else ()
 
         def fit(passage: Passage) -> float:
@@ -346,8 +347,8 @@ class FeedbackRetriever:
                 # besides ("Goodwill" over "Goodwill impairment charges").
                 row = max(measure_row_fit(passage.text, m) for m in measures)
                 bonus += step * (1 + row) if row else 0.0
-            if whole:
-                bonus += step * proportion_fit(passage.text, whole)
+            if whole and proportion_fit(passage.text, whole) > 0:
+                bonus += step
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}
