@@ -956,6 +956,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "percentage",
             r"\bpercent(?:age)?\b|%|\bwhat\s+(?:share|portion|proportion|fraction)\b|"
+            r"\bhow\s+(?:big|large)\s+a\s+part\s+of\b|"
             r"\bmargin\b|\bratio\b|\brate\s+of\b|\brates?\s+(?:cap|ceiling|limit)s?\b|"
             r"\b(?:interest|lease|tax|discount|growth|default|effective|finance)\s+rates?\b",
         ),
@@ -979,7 +980,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         ),
         (
             "count",
-            r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b",
+            r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b|"
+            r"\bheadcount\b",
         ),
         (
             "yes_no",

@@ -6,8 +6,11 @@ import datetime as dt
 
 from evidencegate.analysis import profile_question
 from evidencegate.corpus.rows import (
+    asked_whole,
     measure_row_fit,
     measure_terms,
+    proportion_fit,
+    proportion_words,
     row_labels,
     states_measure_row,
 )
@@ -56,3 +59,28 @@ def test_a_row_saying_less_besides_fits_better() -> None:
     assert measure_row_fit(exact, ["goodwill"]) == 1.0
     assert 0 < measure_row_fit(wider, ["goodwill"]) < 1.0
     assert measure_row_fit("Goodwill is tested yearly.\n", ["goodwill"]) == 0.0
+
+
+def test_the_whole_a_share_is_asked_of() -> None:
+    """ "What share of X's 2024 revenues came from ...": a share of revenues; past the name and
+    the year, up to the verb."""
+    assert asked_whole("What share of Northwind's 2024 revenues came from Europe?") == ("revenue",)
+    assert asked_whole("What % of its FY2024 net sales was earned abroad?") == ("net", "sale")
+    assert asked_whole("How big a part of total sales did Tools account for?") == ("sale",)
+    assert asked_whole("What part of the rule applies?") == ()
+    assert asked_whole("How much cash did Northwind hold?") == ()
+    assert proportion_words("What share of Northwind's revenues came from Europe?") == {"share"}
+    assert proportion_words("How many shares did Northwind buy back?") == frozenset()
+
+
+def test_a_sentence_states_a_share_of_the_asked_whole_or_of_another() -> None:
+    """ "41% of our revenues" states a share of revenues (and of sales, a synonym); "4% of
+    operating assets" a share of something else; a sentence with no share says nothing."""
+    revenues = ("revenue",)
+    assert proportion_fit("Non-U.S. customers accounted for 41% of our revenues.", revenues) == 1
+    assert (
+        proportion_fit("Tools accounted for 24 percent of consolidated net sales.", revenues) == 1
+    )
+    assert proportion_fit("Approximately 4% of operating assets were abroad.", revenues) == -1
+    assert proportion_fit("Revenues grew in 2024.", revenues) == 0
+    assert proportion_fit("Non-U.S. customers accounted for 41% of our revenues.", ()) == 0

@@ -318,3 +318,50 @@ class TestStatementAnswers:
         assert all(not c.text.startswith("Increase in inventories,") for c in claims)
         claims = _draft(corpus, "By how much did Northwind's inventories increase in 2024?")
         assert claims and "(2,527)" in claims[0].text
+
+
+class TestCounts:
+    def test_a_count_is_never_drafted_from_a_money_table(self) -> None:
+        """ "Northwind headcount at June 30, 2024?": the employees the text states, not the
+        "Employee related expenses" row of a table in millions of dollars."""
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "NWT_2024_10K",
+            "FY2024",
+            dt.date(2024, 8, 20),
+            [
+                "Human Capital\nAs of June 30, 2024, we had approximately 12,400 employees "
+                "worldwide.\n",
+                "Note 9 - Restructuring\n($ in millions)\nJune 30, 2024 2023\n"
+                "Employee related expenses $ 68 $ 40\nOther costs 12 9\n",
+            ],
+        )
+        claims = _draft(corpus, "Northwind headcount at June 30, 2024?")
+        assert claims
+        assert "12,400" in claims[0].text
+        assert all("$" not in c.text and "68" not in c.text for c in claims)
+
+
+class TestShares:
+    def test_a_share_of_the_asked_whole_beats_a_share_of_another(self) -> None:
+        """ "What share of Northwind's 2024 revenues came from outside the United States?": the
+        sentence stating a percentage of revenues, not "4% of operating assets ... outside the
+        United States", which shares more of the question's words."""
+        corpus = InMemoryCorpus()
+        corpus.add(
+            "NWT_2024_10K",
+            "FY2024",
+            dt.date(2024, 8, 20),
+            [
+                "Approximately 4% of operating assets were located outside the United States "
+                "as of June 30, 2024.\n",
+                "In fiscal 2024, non-U.S. customers accounted for approximately 41% of our "
+                "revenues.\n",
+            ],
+        )
+        claims = _draft(
+            corpus, "What share of Northwind's 2024 revenues came from outside the United States?"
+        )
+        assert claims
+        assert "41%" in claims[0].text
+        assert all("operating assets" not in c.text for c in claims)

@@ -34,7 +34,14 @@ from evidencegate.analysis import (
 from evidencegate.contracts import DocumentVersion, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
-from evidencegate.corpus.rows import measure_row_fit, measure_terms
+from evidencegate.corpus.rows import (
+    PROPORTION_TYPES,
+    asked_whole,
+    measure_row_fit,
+    measure_terms,
+    proportion_fit,
+    proportion_words,
+)
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
@@ -256,7 +263,13 @@ class FeedbackRetriever:
             )
 
         # The question in the documents' words too: the other members of its synonym groups.
-        synonyms = synonyms_of(terms(normalise_question(query)))
+        # A word asking for a proportion ("what share of its revenues") is not expanded: its
+        # synonyms are of another sense ("share" as a stock).
+        asked = terms(normalise_question(query))
+        profile = profile_question(query, as_of=as_of)
+        framing = proportion_words(query) if profile.answer_type in PROPORTION_TYPES else set()
+        other_sense = set(synonyms_of(sorted(framing))) if framing else set()
+        synonyms = [s for s in synonyms_of(asked) if s not in other_sense]
         first = ranked(" ".join([query, *synonyms]))
         expansion = self._expansion(query, first[: self.feedback_docs])
         rankings = [Ranking(first)]
@@ -265,7 +278,6 @@ class FeedbackRetriever:
         # Several figures asked ("cost of products sold and year-end inventories"): each one
         # is also asked on its own, in its own words and its synonyms, with the names the
         # question uses; the statement stating one of them need not share words with the rest.
-        profile = profile_question(query, as_of=as_of)
         if profile.answer_type in _ROW_TYPES and len(profile.items) >= 2:
             named = " ".join(profile.names)
             for item in profile.items:
@@ -307,6 +319,11 @@ class FeedbackRetriever:
             if profile.answer_type in _ROW_TYPES
             else []
         )
+        # "What share of its revenues came from ...": a passage stating a percentage of that
+        # whole ("40% of our revenues were earned ...") may answer it. One stating shares of
+        # other wholes only is not pushed down: a page states many ("4% of operating assets"
+        # beside the answer).
+        whole = asked_whole(query) if profile.answer_type in PROPORTION_TYPES else ()
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -330,6 +347,8 @@ class FeedbackRetriever:
                 # besides ("Goodwill" over "Goodwill impairment charges").
                 row = max(measure_row_fit(passage.text, m) for m in measures)
                 bonus += step * (1 + row) if row else 0.0
+            if whole and proportion_fit(passage.text, whole) > 0:
+                bonus += step
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

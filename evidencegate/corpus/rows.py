@@ -20,9 +20,14 @@ from evidencegate.text import terms
 __all__ = [
     "ASKING",
     "PLACE_WORDS",
+    "PROPORTION_TYPES",
+    "asked_whole",
     "measure_row_fit",
     "measure_terms",
+    "proportion_fit",
+    "proportion_words",
     "row_labels",
+    "stated_wholes",
     "states_measure_row",
 ]
 
@@ -100,3 +105,87 @@ def measure_row_fit(text: str, measure: Sequence[str]) -> float:
             if precision >= MIN_ROW_PRECISION:
                 best = max(best, precision)
     return best
+
+
+# "What share of Boeing's 2022 revenues ...", "what % of its net sales ...": the whole a
+# proportion asked for is a part of. The words after "of" up to the first word that no longer
+# names it (a verb, a preposition), past a possessive name and the period.
+_ASKED_PROPORTION = re.compile(
+    r"(?:\b(?:share|portion|proportion|fraction|percent(?:age)?)|%|"
+    r"\bhow\s+(?:big|large)\s+a\s+part)\s+of\s+(?P<whole>[^?.,;:]+)",
+    re.IGNORECASE,
+)
+# "accounted for approximately 41% of our revenues", "40 percent of consolidated net sales".
+_STATED_PROPORTION = re.compile(
+    r"\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:%|percent\b)\s+of\s+(?P<whole>[^.;:()]+)",
+    re.IGNORECASE,
+)
+_WHOLE_END = re.compile(
+    r"\b(?:was|were|is|are|did|does|do|came|comes|come|from|to|under|with|by|in|at|for|"
+    r"that|which|did|derived|earned|generated|account(?:ed|s)?|made|related|represented|"
+    r"attributable|and|or|as|compared|versus|vs)\b",
+    re.IGNORECASE,
+)
+_WHOLE_FRAME = re.compile(
+    r"\b(?:the|its|our|their|a|an|total|consolidated|overall|fiscal|fy\s*\d{2,4}|"
+    r"(?:19|20)\d\d|[\w&.]+['’]s)\b|\b(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+_WHOLE_WORDS = 3
+
+
+def _whole_terms(phrase: str) -> tuple[str, ...]:
+    """The terms naming a whole: the phrase up to its first verb or preposition, without
+    articles, possessive names, periods or "total" (every whole is a total)."""
+    end = _WHOLE_END.search(phrase)
+    head = phrase[: end.start()] if end else phrase
+    head = _WHOLE_FRAME.sub(" ", head)
+    return tuple(terms(head))[:_WHOLE_WORDS]
+
+
+PROPORTION_TYPES = frozenset({"percentage", "amount", "count", "other"})
+"""Answer types of a question that may ask for a proportion ("how big a part of its sales");
+"why did cost rise as a share of sales" asks for a reason."""
+
+
+def proportion_words(question: str) -> frozenset[str]:
+    """The terms by which a question asks for a proportion ("share" in "what share of its
+    revenues"): they say what kind of figure is asked, not what it is about, and "share" here
+    is no stock."""
+    found = _ASKED_PROPORTION.search(question)
+    if not found or not _whole_terms(found.group("whole")):
+        return frozenset()
+    return frozenset(terms(question[found.start() : found.start("whole")])) - {"of"}
+
+
+def asked_whole(question: str) -> tuple[str, ...]:
+    """The terms of what the proportion a question asks for is a share of ("revenues" in
+    "what share of Boeing's 2022 revenues came from ..."); empty when it asks for none."""
+    found = _ASKED_PROPORTION.search(question)
+    return _whole_terms(found.group("whole")) if found else ()
+
+
+@lru_cache(maxsize=4096)
+def stated_wholes(text: str) -> tuple[tuple[str, ...], ...]:
+    """The terms of each whole a text states a proportion of ("41% of our revenues")."""
+    out = []
+    for found in _STATED_PROPORTION.finditer(text):
+        whole = _whole_terms(found.group("whole"))
+        if whole:
+            out.append(whole)
+    return tuple(out)
+
+
+def proportion_fit(text: str, whole: Sequence[str]) -> int:
+    """Whether ``text`` states a proportion of the ``whole`` a question asks about: 1 when one
+    of its proportions is of that whole (in its words or a synonym's), -1 when it states
+    proportions only of other wholes ("4% of operating assets" for a share of revenues), 0 when
+    it states none or no whole is asked."""
+    if not whole:
+        return 0
+    stated = stated_wholes(text)
+    if not stated:
+        return 0
+    if any(covered_share(whole, s) >= MIN_ROW_FIT for s in stated):
+        return 1
+    return -1

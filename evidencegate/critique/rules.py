@@ -44,7 +44,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
-from evidencegate.corpus.rows import measure_terms
+from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation
 from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
 from evidencegate.protocols import SourceLookup
@@ -361,7 +361,11 @@ class RulesCritic:
             # What is measured, not the words saying where it stands ("inventory balance at
             # year-end", "on the balance sheet") or asking for it ("how frequently").
             measure = (
-                [t for t in measure_terms(profile.measure, asking=False) if t not in ASK_WORDS]
+                [
+                    t
+                    for t in measure_terms(profile.measure, asking=False)
+                    if t not in ASK_WORDS and t not in _proportion_words(profile)
+                ]
                 if profile.answer_type in _MEASURED
                 else []
             )
@@ -667,8 +671,17 @@ def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     return focus_terms(
         profile.terms,
         [terms(t.partition(_PLACE)[0]) for t in texts],
-        exclude=names | PERIOD_WORDS | _ASKING_FRAME,
+        # Nor is the word asking for a proportion ("what share of its revenues").
+        exclude=names | PERIOD_WORDS | _ASKING_FRAME | _proportion_words(profile),
     )
+
+
+def _proportion_words(profile: QuestionProfile) -> frozenset[str]:
+    """The words by which a question asks for a proportion ("what share of its revenues"),
+    when it asks for one ("why did cost rise as a share of sales" asks for a reason)."""
+    if profile.answer_type not in PROPORTION_TYPES:
+        return frozenset()
+    return proportion_words(profile.question)
 
 
 _ASKING_FRAME = frozenset(

@@ -31,7 +31,14 @@ from evidencegate.analysis import (
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
 from evidencegate.corpus.retrieval import labelled_by, with_enhancements
-from evidencegate.corpus.rows import PLACE_WORDS, measure_terms
+from evidencegate.corpus.rows import (
+    PLACE_WORDS,
+    PROPORTION_TYPES,
+    asked_whole,
+    measure_terms,
+    proportion_fit,
+    proportion_words,
+)
 from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
@@ -181,6 +188,16 @@ class ExtractiveGenerator:
             return "no primary evidence sentence to draft from"
         cells_profile = profile
         profile = _without_frame(profile)
+        # "What share of its revenues ..." asks for a proportion of that whole; "why did cost
+        # rise as a share of sales" for a reason.
+        whole = asked_whole(question) if profile.answer_type in PROPORTION_TYPES else ()
+        if whole:
+            # "What share of its revenues ...": "share" says a proportion is asked (scored
+            # below), and matches "our share of income" or a stock's words.
+            framing = proportion_words(question)
+            kept = tuple(t for t in profile.terms if t not in framing)
+            if kept:
+                profile = replace(profile, terms=kept)
         enhanced = with_enhancements(question, profile.names)
         if enhanced != profile.names:
             profile = replace(profile, names=enhanced)  # "IA-5 enhancement 1" is IA-5(1)
@@ -255,6 +272,12 @@ class ExtractiveGenerator:
                 stated = {int(y) for y in _YEAR_RE.findall(candidate.text)}
                 if stated and reported not in stated:
                     score *= 0.5  # another year's figure (a forecast, a comparative)
+            if whole and (proportion := proportion_fit(candidate.text, whole)):
+                # "What share of its revenues ...": "41% of our revenues" states one, "4% of
+                # operating assets" a share of another whole.
+                score = score + PROPORTION_BONUS if proportion > 0 else score * PROPORTION_PENALTY
+            elif whole and not _ASKS_PERCENT.search(candidate.text):
+                score *= NO_PROPORTION_PENALTY  # no proportion at all ("5,000 employees")
             if asked_pairs:
                 # The question's own phrases ("above $5,000") tell close sentences apart.
                 score += 0.15 * len(asked_pairs & bigrams(candidate.text)) / len(asked_pairs)
@@ -425,6 +448,7 @@ class ExtractiveGenerator:
         percent = profile.answer_type == "percentage" or bool(
             _ASKS_PERCENT.search(profile.question)
         )
+        counted = profile.answer_type == "count"
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -457,6 +481,12 @@ class ExtractiveGenerator:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
                     continue
+                unit = table_unit(source.page.text, chosen[0])
+                if counted and (
+                    any("$" in c.value for c in chosen)
+                    or (unit is not None and _MONEY_UNIT.search(source.page.text[slice(*unit)]))
+                ):
+                    continue  # "how many employees": a count, never an amount of money
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 named_row = _states_row(row[0].name or row[0].label, asked_words)
@@ -468,7 +498,7 @@ class ExtractiveGenerator:
                     tuple(chosen),
                     self.min_quote_chars,
                     named_row,
-                    table_unit(source.page.text, chosen[0]),
+                    unit,
                 )
                 if candidate.text in skip:
                     continue
@@ -577,6 +607,12 @@ def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]
 
 
 DERIVED_BONUS = 0.3
+PROPORTION_BONUS = 0.3
+"""What a sentence stating a percentage of the whole a question asks a share of gains."""
+PROPORTION_PENALTY = 0.6
+"""What a sentence stating percentages of other wholes only keeps of its score."""
+NO_PROPORTION_PENALTY = 0.8
+"""What a sentence stating no percentage keeps of its score when a share is asked."""
 """What answering the asked computation adds to a derived answer's score over its operands'
 cells (a stated figure of the same row scores as a cell, so it wins only by fitting better)."""
 
@@ -700,6 +736,8 @@ NAMED_ROW_BONUS = 0.3
 assets" asked: the row "Total current assets", not "Total assets")."""
 
 _DASHES = frozenset({"—", "–", "-"})
+_MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
+"""A table unit of money ("$ in millions", "Dollars in millions")."""
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
     r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"
