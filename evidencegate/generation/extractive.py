@@ -19,6 +19,7 @@ from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
     QuestionProfile,
     Sentence,
+    ask_clause,
     bigrams,
     idf_weights,
     is_normative,
@@ -199,6 +200,16 @@ class ExtractiveGenerator:
         context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
         asked = profile.terms
         weights = idf_weights(asked, sentence_terms)
+        # A question setting out a scenario before it asks ("A customer disputes a debit on
+        # her checking account. How many business days does the bank have to figure out
+        # whether there was an error?"): the scenario's words say whose case it is, the ask's
+        # what is asked; a sentence sharing only the scenario's ("debit", "business days")
+        # states another rule.
+        ask = ask_clause(question)
+        ask_words = set(terms(ask)) if ask is not None else set()
+        scene = bool(ask_words) and any(t in ask_words for t in asked)
+        if scene:
+            weights = {t: w * (1.0 if t in ask_words else SCENE_WEIGHT) for t, w in weights.items()}
         share = shares(asked, weights)  # the same units and weights for every sentence
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
@@ -206,7 +217,9 @@ class ExtractiveGenerator:
             n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
         }
         named = {t for n in profile.names for t in terms(n)}
-        focus = focus_terms(asked, [terms(p.text) for p in evidence], exclude=named)
+        # What the question asks about specifically is in its ask, not in its scenario.
+        focused = [t for t in asked if t in ask_words] if scene else asked
+        focus = focus_terms(focused, [terms(p.text) for p in evidence], exclude=named)
         focus_share = shares(focus)
         reported = _reported_year(profile, evidence)
         # The names some passage is labelled by exactly: the control itself is in the evidence,
@@ -844,6 +857,9 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
     return replace(profile, terms=kept)
 
 
+SCENE_WEIGHT = 0.1
+"""How much a word only of a question's scenario weighs against the words of its ask (see
+:func:`evidencegate.analysis.ask_clause`)."""
 _CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
 """A sentence opening with the case it applies to ("When a Complaint comes from a Vulnerable
 Customer, ..."): the words of that case."""
