@@ -211,6 +211,14 @@ class ExtractiveGenerator:
         if scene:
             weights = {t: w * (1.0 if t in ask_words else SCENE_WEIGHT) for t, w in weights.items()}
         share = shares(asked, weights)  # the same units and weights for every sentence
+        # The scenario's conditions, as pairs of words near each other ("counteroffer ...
+        # applicant", "accept ... credit"), tell the branch of a rule that is its case from
+        # its siblings ("90 days after notifying the applicant of a counteroffer if ...").
+        scene_pairs = (
+            _near_pairs(terms(question[: question.rindex(ask)]))
+            if scene and ask is not None
+            else set()
+        )
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
         asked_bounds = {
@@ -275,6 +283,10 @@ class ExtractiveGenerator:
                 # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
                 fit = sum(_name_fit(n, candidate, n in labelled) for n in profile.names)
                 score += 0.3 * fit / len(profile.names)
+            if scene_pairs:
+                stated_pairs = len(scene_pairs & _near_pairs(terms(candidate.text)))
+                if stated_pairs >= 2:  # one pair ("account ... debited") is a chance phrase
+                    score += SCENE_PAIR_BONUS * min(stated_pairs, SCENE_PAIRS_COUNTED)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * focus_share(s_terms)
@@ -860,6 +872,22 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
 SCENE_WEIGHT = 0.1
 """How much a word only of a question's scenario weighs against the words of its ask (see
 :func:`evidencegate.analysis.ask_clause`)."""
+SCENE_PAIR_BONUS = 0.25
+"""What each pair of a question's scenario words a sentence states near each other adds."""
+SCENE_PAIRS_COUNTED = 3
+
+
+def _near_pairs(words: Sequence[str], reach: int = 2) -> set[frozenset[str]]:
+    """The pairs of distinct words at most ``reach`` apart, unordered ("a counteroffer the
+    applicant never accepted" and "the applicant of a counteroffer" share one)."""
+    return {
+        frozenset((a, b))
+        for i, a in enumerate(words)
+        for b in words[i + 1 : i + 1 + reach]
+        if a != b
+    }
+
+
 _CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
 """A sentence opening with the case it applies to ("When a Complaint comes from a Vulnerable
 Customer, ..."): the words of that case."""
