@@ -16,6 +16,7 @@ from decimal import Decimal
 from functools import cached_property, lru_cache
 
 from evidencegate.analysis import (
+    ASK_WORDS,
     EXAMPLE_SENTENCE,
     QuestionProfile,
     Sentence,
@@ -207,7 +208,9 @@ class ExtractiveGenerator:
         # states another rule.
         ask = ask_clause(question)
         ask_words = set(terms(ask)) if ask is not None else set()
-        scene = bool(ask_words) and any(t in ask_words for t in asked)
+        # Only an ask saying what it is about ("What is the cap?" says "cap" alone; "What
+        # are they?" nothing) leaves the scenario's words to count for less.
+        scene = sum(t in ask_words and t not in ASK_WORDS for t in asked) >= 2
         if scene:
             weights = {t: w * (1.0 if t in ask_words else SCENE_WEIGHT) for t, w in weights.items()}
         share = shares(asked, weights)  # the same units and weights for every sentence
