@@ -1337,3 +1337,22 @@ def has_figure(
     if answer == "comparison":
         return bool(_MONEY.search(text) or _PERCENT.search(text))
     return any(any(ch.isdigit() for ch in q) for q in extract_quantities(text))
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!;])\s+(?=[A-Z])")
+
+
+def ask_clause(question: str) -> str | None:
+    """The sentence that asks, when a question first sets out a scenario in sentences of its
+    own ("A customer disputes a debit on her checking account. How many business days does
+    the bank have ...?"): the scenario's words ("debit", "checking account") say whose case
+    it is, the ask's what is asked. None when the question is one sentence."""
+    sentences = [s for s in _SENTENCE_BREAK.split(question.strip()) if s.strip()]
+    if len(sentences) < 2:
+        return None
+    ask = sentences[-1]
+    if any("?" in s for s in sentences[:-1]) or not (
+        "?" in ask or _ASK_START.match(ask) is not None
+    ):
+        return None
+    return ask

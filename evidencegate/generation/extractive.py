@@ -16,9 +16,11 @@ from decimal import Decimal
 from functools import cached_property, lru_cache
 
 from evidencegate.analysis import (
+    ASK_WORDS,
     EXAMPLE_SENTENCE,
     QuestionProfile,
     Sentence,
+    ask_clause,
     bigrams,
     idf_weights,
     is_normative,
@@ -216,14 +218,36 @@ class ExtractiveGenerator:
         context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
         asked = profile.terms
         weights = idf_weights(asked, sentence_terms)
+        # A question setting out a scenario before it asks ("A customer disputes a debit on
+        # her checking account. How many business days does the bank have to figure out
+        # whether there was an error?"): the scenario's words say whose case it is, the ask's
+        # what is asked; a sentence sharing only the scenario's ("debit", "business days")
+        # states another rule.
+        ask = ask_clause(question)
+        ask_words = set(terms(ask)) if ask is not None else set()
+        # Only an ask saying what it is about ("What is the cap?" says "cap" alone; "What
+        # are they?" nothing) leaves the scenario's words to count for less.
+        scene = sum(t in ask_words and t not in ASK_WORDS for t in asked) >= 2
+        if scene:
+            weights = {t: w * (1.0 if t in ask_words else SCENE_WEIGHT) for t, w in weights.items()}
         share = shares(asked, weights)  # the same units and weights for every sentence
+        # The scenario's conditions, as pairs of words near each other ("counteroffer ...
+        # applicant", "accept ... credit"), tell the branch of a rule that is its case from
+        # its siblings ("90 days after notifying the applicant of a counteroffer if ...").
+        scene_pairs = (
+            _near_pairs(terms(question[: question.rindex(ask)]))
+            if scene and ask is not None
+            else set()
+        )
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
         asked_bounds = {
             n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
         }
         named = {t for n in profile.names for t in terms(n)}
-        focus = focus_terms(asked, [terms(p.text) for p in evidence], exclude=named)
+        # What the question asks about specifically is in its ask, not in its scenario.
+        focused = [t for t in asked if t in ask_words] if scene else asked
+        focus = focus_terms(focused, [terms(p.text) for p in evidence], exclude=named)
         focus_share = shares(focus)
         reported = _reported_year(profile, evidence)
         # The names some passage is labelled by exactly: the control itself is in the evidence,
@@ -285,6 +309,10 @@ class ExtractiveGenerator:
                 # The names the question uses (AC-2(3), Regulation M, 3M) where the sentence is.
                 fit = sum(_name_fit(n, candidate, n in labelled) for n in profile.names)
                 score += 0.3 * fit / len(profile.names)
+            if scene_pairs:
+                stated_pairs = len(scene_pairs & _near_pairs(terms(candidate.text)))
+                if stated_pairs >= 2:  # one pair ("account ... debited") is a chance phrase
+                    score += SCENE_PAIR_BONUS * min(stated_pairs, SCENE_PAIRS_COUNTED)
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * focus_share(s_terms)
@@ -880,6 +908,25 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
     if not kept or len(kept) == len(profile.terms):
         return profile
     return replace(profile, terms=kept)
+
+
+SCENE_WEIGHT = 0.1
+"""How much a word only of a question's scenario weighs against the words of its ask (see
+:func:`evidencegate.analysis.ask_clause`)."""
+SCENE_PAIR_BONUS = 0.25
+"""What each pair of a question's scenario words a sentence states near each other adds."""
+SCENE_PAIRS_COUNTED = 3
+
+
+def _near_pairs(words: Sequence[str], reach: int = 2) -> set[frozenset[str]]:
+    """The pairs of distinct words at most ``reach`` apart, unordered ("a counteroffer the
+    applicant never accepted" and "the applicant of a counteroffer" share one)."""
+    return {
+        frozenset((a, b))
+        for i, a in enumerate(words)
+        for b in words[i + 1 : i + 1 + reach]
+        if a != b
+    }
 
 
 _CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
