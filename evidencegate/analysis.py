@@ -1212,10 +1212,33 @@ def _not_a_name(word: str) -> bool:
     return (
         word in _NOT_NAMES
         or word in STOPWORDS
-        or word in MONTHS
+        or word.rstrip(".") in MONTH_NUMBERS  # "December", "Dec", "Dec."
         or word in WEEKDAYS
         or word.isdigit()
     )
+
+
+_ACRONYM_WORD = re.compile(r"(?=[^a-z]*[A-Z])[A-Z0-9&]{2,}")
+"""A word of capitals (and digits or "&") only, two characters or more: "R&D", "JNJ", "3M"."""
+_ORDINARY_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)+")
+"""A hyphenated compound whose later parts are lower-case ("Year-over-year", "Built-in"): an
+ordinary word capitalised by its place, never a name ("Coca-Cola" capitalises every part)."""
+
+
+def _split_at_acronyms(words: list[str]) -> list[list[str]]:
+    """A run of capitalised words split where an acronym meets another word: "JNJ R&D" is two
+    names (the company and what is asked of it), "Boeing R&D" too, and "HMDA LAR"; each is
+    then established on its own. A single capital ("Regulation B", "Reg E") is no acronym, and
+    a run of ordinary capitalised words ("Equal Credit Opportunity Act") stays whole."""
+    runs: list[list[str]] = [words[:1]] if words else []
+    for before, word in pairwise(words):
+        if _ACRONYM_WORD.fullmatch(word) or (
+            _ACRONYM_WORD.fullmatch(before) and not (len(word) == 1 and word.isupper())
+        ):
+            runs.append([word])
+        else:
+            runs[-1].append(word)
+    return runs
 
 
 def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:
@@ -1250,15 +1273,22 @@ def proper_names(text: str) -> tuple[str, ...]:
         words = match.group(0).rstrip(".'").split()
         if _OPENS.search(text[: match.start()]) and re.fullmatch(r"[A-Z][a-z]+ly", words[0]):
             words = words[1:]  # "Kindly ...", "Roughly how much ...": an adverb opening it
-        while words and _not_a_name(words[0]):
-            words = words[1:]
-        while words and _not_a_name(words[-1]):
-            words = words[:-1]
-        if words:
-            name = " ".join(words)
-            name = re.sub(r"'s$|’s$", "", name)
-            if name.lower() not in _NOT_NAMES and len(name) > 1:
-                names.append(name)
+        if (
+            words
+            and _OPENS.search(text[: match.start()])
+            and _ORDINARY_COMPOUND.fullmatch(words[0])
+        ):
+            words = words[1:]  # "Year-over-year change in ...": capitalised by its place
+        for run in _split_at_acronyms(words):
+            while run and _not_a_name(run[0]):
+                run = run[1:]
+            while run and _not_a_name(run[-1]):
+                run = run[:-1]
+            if run:
+                name = " ".join(run)
+                name = re.sub(r"'s$|’s$", "", name)
+                if name.lower() not in _NOT_NAMES and len(name) > 1:
+                    names.append(name)
     return tuple(dict.fromkeys(names))
 
 
