@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
+from evidencegate.lexicon import lexicon
 from evidencegate.text import (
     MONTH_NUMBERS,
     MONTHS,
@@ -1225,6 +1226,21 @@ _ORDINARY_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)+")
 ordinary word capitalised by its place, never a name ("Coca-Cola" capitalises every part)."""
 
 
+def _ordinary_opening(word: str, rest: str) -> bool:
+    """Is ``word``, opening a sentence (``rest`` from it on), an ordinary word capitalised only
+    by its place: a compound with lower-case parts ("Year-over-year"), or a word beginning a
+    term of the lexicon ("Deadline for ...", "Time limit for ...", "Capex in 2022")? A
+    company's name ("Globex capex") is no term of the lexicon and stays a name."""
+    if _ORDINARY_COMPOUND.fullmatch(word):
+        return True
+    if not re.fullmatch(r"[A-Z][a-z]+", word):
+        return False
+    following = terms(rest)
+    return following[:1] == terms(word)[:1] != [] and any(
+        start == 0 for start, _, _ in lexicon().keys(following)
+    )
+
+
 def _split_at_acronyms(words: list[str]) -> list[list[str]]:
     """A run of capitalised words split where an acronym meets another word: "JNJ R&D" is two
     names (the company and what is asked of it), "Boeing R&D" too, and "HMDA LAR"; each is
@@ -1276,9 +1292,9 @@ def proper_names(text: str) -> tuple[str, ...]:
         if (
             words
             and _OPENS.search(text[: match.start()])
-            and _ORDINARY_COMPOUND.fullmatch(words[0])
+            and _ordinary_opening(words[0], text[match.start() :])
         ):
-            words = words[1:]  # "Year-over-year change in ...": capitalised by its place
+            words = words[1:]  # "Deadline for ...", "Year-over-year change in ...": grammar's
         for run in _split_at_acronyms(words):
             while run and _not_a_name(run[0]):
                 run = run[1:]

@@ -494,7 +494,7 @@ def _citation_keys(text: str) -> list[str]:
 _CITATION_WORDS = frozenset({"part", "parts", "section", "sections", "sec", "paragraph", "para"})
 
 
-_JOINERS = r"(?:[\s/-]+(?:of|and|the|for|to|in|on|per|&)(?=[\s/-]))*[\s/-]+"
+_JOINERS = r"(?:,?[\s/-]+(?:of|and|the|for|to|in|on|per|&)(?=[\s/-]))*,?[\s/-]+"
 
 
 def _acronym_pattern(name: str) -> re.Pattern[str] | None:
