@@ -1226,16 +1226,15 @@ _ORDINARY_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)+")
 ordinary word capitalised by its place, never a name ("Coca-Cola" capitalises every part)."""
 
 
-def _ordinary_opening(word: str, rest: str) -> bool:
-    """Is ``word``, opening a sentence (``rest`` from it on), an ordinary word capitalised only
-    by its place: a compound with lower-case parts ("Year-over-year"), or a word beginning a
-    term of the lexicon ("Deadline for ...", "Time limit for ...", "Capex in 2022")? A
-    company's name ("Globex capex") is no term of the lexicon and stays a name."""
-    if _ORDINARY_COMPOUND.fullmatch(word):
-        return True
+def _ordinary_opening(word: str, text: str) -> bool:
+    """Is ``word``, opening ``text`` (after function words) and standing alone, an ordinary
+    word capitalised only by its place: one beginning a term of the lexicon ("Deadline for
+    ...", "Time limit for ...", "Capex 3M 2018")? A company's name ("Globex capex") is no
+    term of the lexicon and stays a name; a run of capitalised words ("Regulation M") is not
+    asked about here."""
     if not re.fullmatch(r"[A-Z][a-z]+", word):
         return False
-    following = terms(rest)
+    following = terms(text[text.index(word) :])
     return following[:1] == terms(word)[:1] != [] and any(
         start == 0 for start, _, _ in lexicon().keys(following)
     )
@@ -1289,13 +1288,12 @@ def proper_names(text: str) -> tuple[str, ...]:
         words = match.group(0).rstrip(".'").split()
         if _OPENS.search(text[: match.start()]) and re.fullmatch(r"[A-Z][a-z]+ly", words[0]):
             words = words[1:]  # "Kindly ...", "Roughly how much ...": an adverb opening it
-        if (
-            words
-            and _OPENS.search(text[: match.start()])
-            and _ordinary_opening(words[0], text[match.start() :])
-        ):
-            words = words[1:]  # "Deadline for ...", "Year-over-year change in ...": grammar's
-        for run in _split_at_acronyms(words):
+        opening = bool(words) and bool(_OPENS.search(text[: match.start()]))
+        if opening and _ORDINARY_COMPOUND.fullmatch(words[0]):
+            words = words[1:]  # "Year-over-year change in ...": capitalised by its place
+        for n, run in enumerate(_split_at_acronyms(words)):
+            if n == 0 and opening and run == words[:1] and _ordinary_opening(run[0], text):
+                continue  # "Deadline for ...", "Capex 3M 2018": a word opening the question
             while run and _not_a_name(run[0]):
                 run = run[1:]
             while run and _not_a_name(run[-1]):

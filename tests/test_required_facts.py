@@ -45,6 +45,12 @@ class TestWhatAQuestionNames:
             "Equal Credit Opportunity Act",
         )
 
+    def test_an_opening_word_the_lexicon_knows_is_no_name(self) -> None:
+        assert proper_names("Deadline for a reply to a complaint?") == ()
+        assert proper_names("Capex Globex 2021?") == ("Globex",)
+        assert proper_names("Regulation M lease cap?") == ("Regulation M",)
+        assert proper_names("Initech capex?") == ("Initech",)
+
     def test_an_abbreviated_month_is_no_name(self) -> None:
         assert proper_names("Initech cash at Dec 31 2022?") == ("Initech",)
         assert proper_names("Globex inventories at Sept. 30, 2021?") == ("Globex",)
