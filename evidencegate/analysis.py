@@ -1227,11 +1227,10 @@ ordinary word capitalised by its place, never a name ("Coca-Cola" capitalises ev
 
 
 def _ordinary_opening(word: str, text: str) -> bool:
-    """Is ``word``, opening ``text`` (after function words) and standing alone, an ordinary
-    word capitalised only by its place: one beginning a term of the lexicon ("Deadline for
-    ...", "Time limit for ...", "Capex 3M 2018")? A company's name ("Globex capex") is no
-    term of the lexicon and stays a name; a run of capitalised words ("Regulation M") is not
-    asked about here."""
+    """Is ``word``, opening ``text`` (after function words), an ordinary word capitalised
+    only by its place: one beginning a term of the lexicon ("Deadline for ...", "Time limit
+    for ...", "Capex 3M 2018")? A company's name ("Globex capex") is no term of the lexicon
+    and stays a name."""
     if not re.fullmatch(r"[A-Z][a-z]+", word):
         return False
     following = terms(text[text.index(word) :])
@@ -1292,8 +1291,13 @@ def proper_names(text: str) -> tuple[str, ...]:
         if opening and _ORDINARY_COMPOUND.fullmatch(words[0]):
             words = words[1:]  # "Year-over-year change in ...": capitalised by its place
         for n, run in enumerate(_split_at_acronyms(words)):
-            if n == 0 and opening and run == words[:1] and _ordinary_opening(run[0], text):
-                continue  # "Deadline for ...", "Capex 3M 2018": a word opening the question
+            if n == 0 and opening and run[:1] == words[:1] and _ordinary_opening(run[0], text):
+                # "Deadline for ...", "Capex 3M 2018", "Capex Globex": a word opening the
+                # question; "Regulation M" is one name (a single capital names nothing).
+                if len(run) == 1:
+                    continue
+                if len(run[1]) > 1:
+                    run = run[1:]
             while run and _not_a_name(run[0]):
                 run = run[1:]
             while run and _not_a_name(run[-1]):
