@@ -700,13 +700,13 @@ def _focus(
     """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies;
     ``names`` are the question's names checked as names (its profile's by default)."""
     # Names are checked as names, where they stand.
-    names = {t for n in (profile.names if names is None else names) for t in terms(n)}
+    named = {t for n in (profile.names if names is None else names) for t in terms(n)}
     # Period words ("this year", "most recently reported") are checked as the period; words
     # that frame a compliance question ("what does the control require") are no detail of it.
     return focus_terms(
         profile.terms,
         [terms(t.partition(_PLACE)[0]) for t in texts],
-        exclude=names | PERIOD_WORDS | _ASKING_FRAME,
+        exclude=named | PERIOD_WORDS | _ASKING_FRAME,
     )
 
 
