@@ -1239,15 +1239,21 @@ def _ordinary_opening(word: str, text: str) -> bool:
     )
 
 
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
 def _split_at_acronyms(words: list[str]) -> list[list[str]]:
     """A run of capitalised words split where an acronym meets another word: "JNJ R&D" is two
     names (the company and what is asked of it), "Boeing R&D" too, and "HMDA LAR"; each is
-    then established on its own. A single capital ("Regulation B", "Reg E") is no acronym, and
+    then established on its own; so is a run a possessive ends ("RESPA's Regulation X",
+    "Boeing's Commercial Airplanes"). A single capital ("Regulation B", "Reg E") is no acronym, and
     a run of ordinary capitalised words ("Equal Credit Opportunity Act") stays whole."""
     runs: list[list[str]] = [words[:1]] if words else []
     for before, word in pairwise(words):
-        if _ACRONYM_WORD.fullmatch(word) or (
-            _ACRONYM_WORD.fullmatch(before) and not (len(word) == 1 and word.isupper())
+        if (
+            _ACRONYM_WORD.fullmatch(word)
+            or (_ACRONYM_WORD.fullmatch(before) and not (len(word) == 1 and word.isupper()))
+            or _POSSESSIVE.search(before)  # "RESPA's Regulation X": two names
         ):
             runs.append([word])
         else:

@@ -51,6 +51,16 @@ class TestWhatAQuestionNames:
         assert proper_names("Regulation M lease cap?") == ("Regulation M",)
         assert proper_names("Initech capex?") == ("Initech",)
 
+    def test_a_possessive_ends_a_name(self) -> None:
+        assert proper_names("What deadline does RESPA's Regulation X set?") == (
+            "RESPA",
+            "Regulation X",
+        )
+        assert proper_names("Globex's Commercial Airplanes revenue?") == (
+            "Globex",
+            "Commercial Airplanes",
+        )
+
     def test_an_abbreviated_month_is_no_name(self) -> None:
         assert proper_names("Initech cash at Dec 31 2022?") == ("Initech",)
         assert proper_names("Globex inventories at Sept. 30, 2021?") == ("Globex",)
@@ -247,6 +257,14 @@ class TestWhatEstablishesAFact:
         for acronym in ("R&D", "EPS", "LAR"):
             assert f"name: {acronym}" not in missing(acronym)
         assert "name: D&A" in missing("D&A")
+        # An acronym the lexicon groups with the words a filing uses ("COGS").
+        filing = _one_document("10-K", ["Cost of products sold was $31,089 million in 2022."])
+        cogs = "What was the COGS in 2022?"
+        evidence = filing.search("cost products sold", as_of=AS_OF, limit=8)
+        assert (
+            "name: COGS"
+            not in _critic_for(filing).sufficiency(cogs, evidence, as_of=AS_OF).missing_facts
+        )
 
     def test_an_opening_word_capitalised_by_grammar_is_no_name(self) -> None:
         corpus = _one_document(

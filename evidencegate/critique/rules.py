@@ -51,6 +51,7 @@ from evidencegate.lexicon import (
     focus_terms,
     lexicon,
     match_units,
+    matched_units,
     text_keys,
     unit_matched,
 )
@@ -428,7 +429,19 @@ def _named(name: str, texts: Sequence[str]) -> bool:
         acronym = _acronym_pattern(form)
         if acronym is not None and any(acronym.search(t) for t in texts):
             return True
-    return False
+    return _spelled_out(name, texts)
+
+
+def _spelled_out(name: str, texts: Sequence[str]) -> bool:
+    """Is an all-capitals ``name`` stated by a synonym the lexicon gives it ("COGS": "cost of
+    products sold")? Identifiers (AC-2, § 1026.19) are only ever named as themselves."""
+    if not re.fullmatch(r"[A-Z][A-Z&]{1,7}s?", name):
+        return False
+    asked = terms(name)
+    units = match_units(asked) if asked else []
+    if not any(len(u) > 1 for u in units):
+        return False  # no group knows it
+    return any(len(matched_units(asked, terms(t))) == len(units) for t in texts)
 
 
 def _ordinary_word(name: str, question: str, texts: Sequence[str]) -> bool:
