@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
+from evidencegate.lexicon import lexicon
 from evidencegate.text import (
     MONTH_NUMBERS,
     MONTHS,
@@ -1214,10 +1215,52 @@ def _not_a_name(word: str) -> bool:
     return (
         word in _NOT_NAMES
         or word in STOPWORDS
-        or word in MONTHS
+        or word.rstrip(".") in MONTH_NUMBERS  # "December", "Dec", "Dec."
         or word in WEEKDAYS
         or word.isdigit()
     )
+
+
+_ACRONYM_WORD = re.compile(r"(?=[^a-z]*[A-Z])[A-Z0-9&]{2,}")
+"""A word of capitals (and digits or "&") only, two characters or more: "R&D", "JNJ", "3M"."""
+_ORDINARY_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)+")
+"""A hyphenated compound whose later parts are lower-case ("Year-over-year", "Built-in"): an
+ordinary word capitalised by its place, never a name ("Coca-Cola" capitalises every part)."""
+
+
+def _ordinary_opening(word: str, text: str) -> bool:
+    """Is ``word``, opening ``text`` (after function words), an ordinary word capitalised
+    only by its place: one beginning a term of the lexicon ("Deadline for ...", "Time limit
+    for ...", "Capex 3M 2018")? A company's name ("Globex capex") is no term of the lexicon
+    and stays a name."""
+    if not re.fullmatch(r"[A-Z][a-z]+", word):
+        return False
+    following = terms(text[text.index(word) :])
+    return following[:1] == terms(word)[:1] != [] and any(
+        start == 0 for start, _, _ in lexicon().keys(following)
+    )
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _split_at_acronyms(words: list[str]) -> list[list[str]]:
+    """A run of capitalised words split where an acronym meets another word: "JNJ R&D" is two
+    names (the company and what is asked of it), "Boeing R&D" too, and "HMDA LAR"; each is
+    then established on its own; so is a run a possessive ends ("RESPA's Regulation X",
+    "Boeing's Commercial Airplanes"). A single capital ("Regulation B", "Reg E") is no acronym, and
+    a run of ordinary capitalised words ("Equal Credit Opportunity Act") stays whole."""
+    runs: list[list[str]] = [words[:1]] if words else []
+    for before, word in pairwise(words):
+        if (
+            _ACRONYM_WORD.fullmatch(word)
+            or (_ACRONYM_WORD.fullmatch(before) and not (len(word) == 1 and word.isupper()))
+            or _POSSESSIVE.search(before)  # "RESPA's Regulation X": two names
+        ):
+            runs.append([word])
+        else:
+            runs[-1].append(word)
+    return runs
 
 
 def _distinct_names(names: Sequence[str]) -> tuple[str, ...]:
@@ -1252,15 +1295,26 @@ def proper_names(text: str) -> tuple[str, ...]:
         words = match.group(0).rstrip(".'").split()
         if _OPENS.search(text[: match.start()]) and re.fullmatch(r"[A-Z][a-z]+ly", words[0]):
             words = words[1:]  # "Kindly ...", "Roughly how much ...": an adverb opening it
-        while words and _not_a_name(words[0]):
-            words = words[1:]
-        while words and _not_a_name(words[-1]):
-            words = words[:-1]
-        if words:
-            name = " ".join(words)
-            name = re.sub(r"'s$|’s$", "", name)
-            if name.lower() not in _NOT_NAMES and len(name) > 1:
-                names.append(name)
+        opening = bool(words) and bool(_OPENS.search(text[: match.start()]))
+        if opening and _ORDINARY_COMPOUND.fullmatch(words[0]):
+            words = words[1:]  # "Year-over-year change in ...": capitalised by its place
+        for n, run in enumerate(_split_at_acronyms(words)):
+            if n == 0 and opening and run[:1] == words[:1] and _ordinary_opening(run[0], text):
+                # "Deadline for ...", "Capex 3M 2018", "Capex Globex": a word opening the
+                # question; "Regulation M" is one name (a single capital names nothing).
+                if len(run) == 1:
+                    continue
+                if len(run[1]) > 1:
+                    run = run[1:]
+            while run and _not_a_name(run[0]):
+                run = run[1:]
+            while run and _not_a_name(run[-1]):
+                run = run[:-1]
+            if run:
+                name = " ".join(run)
+                name = re.sub(r"'s$|’s$", "", name)
+                if name.lower() not in _NOT_NAMES and len(name) > 1:
+                    names.append(name)
     return tuple(dict.fromkeys(names))
 
 

@@ -33,6 +33,37 @@ class TestWhatAQuestionNames:
 
     def test_a_company_opening_the_question_stays_a_name(self) -> None:
         assert proper_names("Globex capex in 2021?") == ("Globex",)
+        assert proper_names("Globex R&D 2022?") == ("Globex", "R&D")
+
+    def test_a_run_of_names_splits_where_an_acronym_meets_a_word(self) -> None:
+        assert proper_names("Year-over-year change in JNJ R&D?") == ("JNJ", "R&D")
+        assert proper_names("Which fields go in the HMDA LAR?") == ("HMDA", "LAR")
+        assert proper_names("Change in 3M R&D expense?")[-2:] == ("3M", "R&D")
+        # A single capital is no acronym; a run of capitalised words stays one name.
+        assert proper_names("Is it Reg E or Regulation B?") == ("Reg E", "Regulation B")
+        assert proper_names("Scope of the Equal Credit Opportunity Act?")[-1:] == (
+            "Equal Credit Opportunity Act",
+        )
+
+    def test_an_opening_word_the_lexicon_knows_is_no_name(self) -> None:
+        assert proper_names("Deadline for a reply to a complaint?") == ()
+        assert proper_names("Capex Globex 2021?") == ("Globex",)
+        assert proper_names("Regulation M lease cap?") == ("Regulation M",)
+        assert proper_names("Initech capex?") == ("Initech",)
+
+    def test_a_possessive_ends_a_name(self) -> None:
+        assert proper_names("What deadline does RESPA's Regulation X set?") == (
+            "RESPA",
+            "Regulation X",
+        )
+        assert proper_names("Globex's Commercial Airplanes revenue?") == (
+            "Globex",
+            "Commercial Airplanes",
+        )
+
+    def test_an_abbreviated_month_is_no_name(self) -> None:
+        assert proper_names("Initech cash at Dec 31 2022?") == ("Initech",)
+        assert proper_names("Globex inventories at Sept. 30, 2021?") == ("Globex",)
 
     def test_numeric_dates_are_dates_not_figures(self) -> None:
         p = profile("Initech's cash at 12/31/2021 in $ millions?")
@@ -207,6 +238,55 @@ class TestWhatEstablishesAFact:
         asked = "Under {}, what option must a creditor offer an applicant on race?"
         assert "name: ECOA" not in _missing(corpus, asked.format("ECOA"))
         assert "name: FCRA" in _missing(corpus, asked.format("FCRA"))
+
+    def test_an_ampersand_acronym_and_one_with_per_or_a_slash(self) -> None:
+        corpus = _one_document(
+            "10-K",
+            [
+                "Research and development expense was $1,200 million in 2022. Diluted earnings "
+                "per share were $4.10. The loan/application register lists each application."
+            ],
+        )
+        evidence = corpus.search("development expense share register", as_of=AS_OF, limit=8)
+        assert evidence
+
+        def missing(acronym: str) -> list[str]:
+            question = f"What does the filing report for {acronym} in 2022?"
+            return _critic_for(corpus).sufficiency(question, evidence, as_of=AS_OF).missing_facts
+
+        for acronym in ("R&D", "EPS", "LAR"):
+            assert f"name: {acronym}" not in missing(acronym)
+        assert "name: D&A" in missing("D&A")
+        # An acronym the lexicon groups with the words a filing uses ("COGS").
+        filing = _one_document("10-K", ["Cost of products sold was $31,089 million in 2022."])
+        cogs = "What was the COGS in 2022?"
+        evidence = filing.search("cost products sold", as_of=AS_OF, limit=8)
+        assert (
+            "name: COGS"
+            not in _critic_for(filing).sufficiency(cogs, evidence, as_of=AS_OF).missing_facts
+        )
+
+    def test_an_opening_word_capitalised_by_grammar_is_no_name(self) -> None:
+        corpus = _one_document(
+            "REG-E",
+            [
+                "If the financial institution is unable to complete its investigation within 10 "
+                "business days, it may take up to 45 days; the extended period applies to new "
+                "accounts."
+            ],
+        )
+        # The lexicon knows "deadline"; the evidence writes "extended" in lower case.
+        for question in (
+            "Deadline for completing an error investigation?",
+            "Extended investigation period for new accounts?",
+        ):
+            assert not [f for f in _missing(corpus, question) if f.startswith("name: ")]
+        # A name no document writes, opening the question or not, must still be established.
+        for question in (
+            "Initech investigation period for new accounts?",
+            "Investigation period for an Initech account?",
+        ):
+            assert "name: Initech" in _missing(corpus, question)
 
     def test_an_amount_the_question_sets_out_is_weighed_against_the_rule(self) -> None:
         corpus = self.corpus()

@@ -46,7 +46,15 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation
-from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.lexicon import (
+    covered_share,
+    focus_terms,
+    lexicon,
+    match_units,
+    matched_units,
+    text_keys,
+    unit_matched,
+)
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
@@ -425,7 +433,43 @@ def _named(name: str, texts: Sequence[str]) -> bool:
         acronym = _acronym_pattern(form)
         if acronym is not None and any(acronym.search(t) for t in texts):
             return True
-    return False
+    return _spelled_out(name, texts)
+
+
+def _spelled_out(name: str, texts: Sequence[str]) -> bool:
+    """Is an all-capitals ``name`` stated by a synonym the lexicon gives it ("COGS": "cost of
+    products sold")? Identifiers (AC-2, § 1026.19) are only ever named as themselves."""
+    if not re.fullmatch(r"[A-Z][A-Z&]{1,7}s?", name):
+        return False
+    asked = terms(name)
+    units = match_units(asked) if asked else []
+    if not any(len(u) > 1 for u in units):
+        return False  # no group knows it
+    return any(len(matched_units(asked, terms(t))) == len(units) for t in texts)
+
+
+def _ordinary_word(name: str, question: str, texts: Sequence[str]) -> bool:
+    """Is ``name`` only the question's opening word, capitalised by grammar: one word, its
+    first letter the only capital, that opens the question and that the lexicon knows
+    ("Deadline for ...?", "Time limit ...?") or the evidence writes in lower case ("Extended
+    investigation period?" of a rule saying "extended")? The name of a company or a product
+    is not written in lower case ("Boeing", "Initech"): it must still be established."""
+    if not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", name):
+        return False
+    if not re.match(r"\W*" + re.escape(name) + r"(?![\w-])", question):
+        return False
+    stem = next(iter(terms(name)), "")
+    if len(stem) < _MIN_ORDINARY:
+        return False
+    asked = terms(question)
+    if asked[:1] == [stem] and any(start == 0 for start, _, _ in lexicon().keys(asked)):
+        return True  # a word of the lexicon ("Deadline", "Time limit", "Capex")
+    lower = re.compile(r"(?<![\w./@&-])" + re.escape(stem.lower()) + r"[a-z]*(?![\w@&]|\.[a-z])")
+    return any(lower.search(t) for t in texts)
+
+
+_MIN_ORDINARY = 4
+"""A shorter opening word ("Tax", "Fed") is too often part of a longer name or an initialism."""
 
 
 def _cited(name: str, passages: Sequence[Passage]) -> bool:
@@ -467,7 +511,7 @@ def _citation_keys(text: str) -> list[str]:
 _CITATION_WORDS = frozenset({"part", "parts", "section", "sections", "sec", "paragraph", "para"})
 
 
-_JOINERS = r"(?:[\s-]+(?:of|and|the|for|to|in|on|&)(?=[\s-]))*[\s-]+"
+_JOINERS = r"(?:,?[\s/-]+(?:of|and|the|for|to|in|on|per|&)(?=[\s/-]))*,?[\s/-]+"
 
 
 def _acronym_pattern(name: str) -> re.Pattern[str] | None:
@@ -476,6 +520,10 @@ def _acronym_pattern(name: str) -> re.Pattern[str] | None:
     if not re.fullmatch(r"[A-Z](?:&?[A-Z]){1,7}s?", name):
         return None
     letters = [c for c in name.rstrip("s") if c.isalpha()]
+    if len(letters) == 2 and "&" in name:
+        # "R&D": "research and development", "D&A": "depreciation and amortization".
+        first, second = (rf"[{c}{c.lower()}][a-z]+" for c in letters)
+        return re.compile(rf"\b{first}\s+(?:and|&)\s+{second}\b")
     if len(letters) == 2:
         words = [rf"{c}[a-z]+" for c in letters]
         return re.compile(r"\b" + _JOINERS.join(words) + r"\b")
@@ -663,16 +711,20 @@ def _topic_terms(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     return present or list(profile.terms)
 
 
-def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
-    """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies."""
-    names = {t for n in profile.names for t in terms(n)}  # checked as names, where they stand
+def _focus(
+    profile: QuestionProfile, texts: Sequence[str], names: Sequence[str] | None = None
+) -> list[str]:
+    """The question's focus terms (:func:`focus_terms`) over the evidence texts' bodies;
+    ``names`` are the question's names checked as names (its profile's by default)."""
+    # Names are checked as names, where they stand.
+    named = {t for n in (profile.names if names is None else names) for t in terms(n)}
     # Period words ("this year", "most recently reported") are checked as the period; words
     # that frame a compliance question ("what does the control require") are no detail of it.
     return focus_terms(
         profile.terms,
         [terms(t.partition(_PLACE)[0]) for t in texts],
         # Nor is the word asking for a proportion ("what share of its revenues").
-        exclude=names | PERIOD_WORDS | _ASKING_FRAME | _proportion_words(profile),
+        exclude=named | PERIOD_WORDS | _ASKING_FRAME | _proportion_words(profile),
     )
 
 
@@ -709,9 +761,12 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if sum(t[:1].isalpha() for t in profile.terms) < 2 and not profile.names:
         # "gift' OR 1=1 --" names one word and no name: nothing says what is asked.
         facts.append(ASKED + "what is asked (the question names a single word)")
-    if focus := _focus(profile, texts):
+    # An opening word the evidence writes in lower case ("Gross profit of ...?") is a word of
+    # the topic, not a name: the claims must state it where it tells sentences apart (focus).
+    names = [n for n in profile.names if not _ordinary_word(n, profile.question, texts)]
+    if focus := _focus(profile, texts, names):
         facts.append(FOCUS + " ".join(focus))
-    facts += [NAME + n for n in profile.names]
+    facts += [NAME + n for n in names]
     # An appendix the question cites ("appendix B of 12 CFR part 1002"): a rule's appendices
     # are alike (model forms in B, sample notices in C), only the letter tells them apart.
     facts += [NAME + a for a in dict.fromkeys(_APPENDIX.findall(profile.question))]
