@@ -46,7 +46,14 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus.rows import measure_terms
 from evidencegate.corpus.scope import entity_names, label_citation
-from evidencegate.lexicon import covered_share, focus_terms, match_units, text_keys, unit_matched
+from evidencegate.lexicon import (
+    covered_share,
+    focus_terms,
+    match_units,
+    shares,
+    text_keys,
+    unit_matched,
+)
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.agreement import negation_cues
@@ -216,6 +223,19 @@ class RulesCritic:
                 )
             )
         ]
+        if evidence:
+            # A focus the claims do not state, but no other sentence of the evidence states
+            # either in answering as much of the question: the asker's own words ("household
+            # lease", "deadline"), weighed by how fully the claims answer the rest of it.
+            covered += [
+                f
+                for f in required
+                if f.startswith(FOCUS)
+                and f not in covered
+                and _focus_unrivalled(
+                    profile, f.removeprefix(FOCUS).split(), supported_texts, evidence
+                )
+            ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
         if rival := _rival_words(
@@ -564,6 +584,48 @@ def _rival_words(
 _RIVAL_WORDS = 2
 """How many of the question's words a sibling sentence must state beyond the claims: one word
 is often only the asker's (a "deadline", a "segment" the answer need not name)."""
+
+
+def _focus_unrivalled(
+    profile: QuestionProfile,
+    focus: Sequence[str],
+    answer: Sequence[str],
+    evidence: Sequence[Passage],
+) -> bool:
+    """Do the claims (``answer``, read in their place) answer the question although they do
+    not state some of its ``focus`` words? Yes when they state (nearly) all of its other
+    words, and every evidence sentence (read in its place) that states a focus word they miss
+    states fewer of the question's words than they do: a focus word stated only where the
+    evidence speaks of something else is the asker's own ("a household lease", "the patch
+    deadline"); one stated by a sentence as close to the question as the claims is evidence
+    that they answer another question ("first lien", "currency transaction")."""
+    if not answer:
+        return False
+    asked = list(dict.fromkeys(profile.terms))
+    said = [t for text in answer for t in terms(text)]
+    keys = text_keys(said)
+    unstated = [w for w in focus if not unit_matched(_unit(w), keys, said)]
+    rest = [t for t in asked if t not in focus]
+    if not unstated or not rest or covered_share(rest, said) < _FOCUS_REST:
+        return False
+    share = shares(asked)
+    claimed = share(said)
+    units = [_unit(w) for w in unstated]
+    for passage in evidence:
+        place = terms(_place(passage))
+        for sentence in _sentences(passage.text):
+            have = terms(sentence)
+            have_keys = text_keys(have)
+            if any(unit_matched(u, have_keys, have) for u in units) and (
+                share([*have, *place]) >= claimed
+            ):
+                return False
+    return True
+
+
+_FOCUS_REST = 0.75
+"""How much of the rest of the question (its words beside the focus) claims must state for a
+focus word no rival sentence states to count as the asker's own."""
 
 
 def _body_terms(text: str) -> list[str]:
