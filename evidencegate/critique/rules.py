@@ -182,6 +182,7 @@ class RulesCritic:
         profile = profile_question(question, as_of=as_of)
         by_claim = {v.claim_id: v for v in verifications}
         places = {p.passage_id: _place(p) for p in evidence}
+        texts = {p.passage_id: p.text for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
         for claim in claims:
@@ -190,6 +191,12 @@ class RulesCritic:
             if audit.verdict is Verdict.SUPPORTED:
                 # A claim is read in its place: the heading path and title of what it quotes.
                 where = {places.get(c.evidence_id or "", "") for c in claim.citations}
+                # and the headings the passage's text sets above the quote ("## 4. Deadlines").
+                where |= {
+                    _headings_above(texts[c.evidence_id], c.quote)
+                    for c in claim.citations
+                    if c.evidence_id in texts
+                }
                 place = "\n".join(sorted(w for w in where if w))
                 supported_texts.append(claim.text + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
@@ -706,6 +713,22 @@ critic reads: a figure must be stated in the text, the topic may be named by the
 
 def _place(passage: Passage) -> str:
     return passage.context or passage.title
+
+
+def _headings_above(text: str, quote: str) -> str:
+    """The heading path a passage's own text sets above ``quote`` (its Markdown headings,
+    each outranking the ones after it), "" when the quote is not found or none precede it."""
+    at = text.find(quote[:80]) if quote else -1
+    if at <= 0:
+        return ""
+    path: list[tuple[int, str]] = []
+    for match in _HEADING.finditer(text, 0, at):
+        level = len(match.group(1))
+        path = [(lv, h) for lv, h in path if lv < level] + [(level, match.group(2).strip())]
+    return "\n".join(h for _, h in path)
+
+
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.MULTILINE)
 
 
 def _placed(passage: Passage) -> str:
