@@ -668,7 +668,11 @@ def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
 
 def _stem_form(term: str) -> str:
     """A stem without the final "e" the light stemmer keeps on some forms only ("disable",
-    "provide" beside "disabl", "provid"), for words of five letters or more."""
+    "provide" beside "disabl", "provid"), for words of five letters or more; a participle
+    in "-en" after a doubled consonant as its verb's stem ("written" as "writ", the stem of
+    "writing"; "hidden", "forgotten")."""
+    if len(term) >= 6 and term.endswith("en") and term[-3] == term[-4] and term[-3] not in "aeiou":
+        return term[:-3]
     return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
 
 
