@@ -421,13 +421,15 @@ class RulesCritic:
         # do not ("how big" for "threshold amount"), so a term's rarity is no sign that the
         # question is unanswerable (names, years and figures are). Claims are asked only for
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
-        wanted = terms(fact.removeprefix(TOPIC))
+        # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
+        wanted = _based(terms(fact.removeprefix(TOPIC)))
         if pool is not None:
+            pool = _based(pool)
             if covered_share(wanted, pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = [t for text in texts for t in terms(text)]
+        have = _based([t for text in texts for t in terms(text)])
         return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
 
 
@@ -657,6 +659,40 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
     wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
+
+
+def _based(said: Sequence[str]) -> list[str]:
+    """``said`` with each irregular past form as its verb ("kept" as "keep")."""
+    return [_IRREGULAR_PAST.get(t, t) for t in said]
+
+
+_IRREGULAR_PAST = {
+    past: base
+    for base, forms in (
+        ("keep", "kept"),
+        ("hold", "held"),
+        ("pay", "paid"),
+        ("make", "made"),
+        ("send", "sent"),
+        ("get", "got gotten"),
+        ("take", "took taken"),
+        ("buy", "bought"),
+        ("sell", "sold"),
+        ("bring", "brought"),
+        ("find", "found"),
+        ("meet", "met"),
+        ("spend", "spent"),
+        ("lend", "lent"),
+        ("build", "built"),
+        ("choose", "chose chosen"),
+        ("know", "knew known"),
+        ("show", "shown"),
+        ("begin", "began begun"),
+        ("write", "wrote"),
+    )
+    for past in forms.split()
+}
+"""Irregular past forms the light stemmer leaves as they are, and their verbs."""
 
 
 def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
