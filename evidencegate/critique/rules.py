@@ -792,7 +792,7 @@ def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     return focus_terms(
         profile.terms,
         [terms(t.partition(_PLACE)[0]) for t in texts],
-        exclude=names | PERIOD_WORDS | _ASKING_FRAME,
+        exclude=names | PERIOD_WORDS | _ASKING_FRAME | _LIGHT_WORDS,
     )
 
 
@@ -804,6 +804,17 @@ _ASKING_FRAME = frozenset(
 )
 """What a question says about the kind of text it asks of ("what does control AC-11
 require", "what does the section say"), not what it asks about."""
+
+
+_LIGHT_WORDS = frozenset(
+    terms(
+        "requirement requirements someone somebody anyone anybody make makes get gets know "
+        "knows need needs want wants"
+    )
+)
+"""Words that carry the asking, not a detail of what is asked ("what does IA-2(1) make
+mandatory", "when do users have to get it", "do creditors need to keep", "the MFA
+requirement"): a sentence need not state them."""
 
 
 def _unit(term: str) -> frozenset[str]:
