@@ -614,7 +614,8 @@ def _focus_unrivalled(
     said = [t for text in answer for t in terms(text)]
     keys = text_keys(said)
     unstated = [w for w in focus if not unit_matched(_unit(w), keys, said)]
-    rest = [t for t in asked if t not in focus]
+    skip = {*focus, *_LIGHT_WORDS, *_ASKING_FRAME, *PERIOD_WORDS}
+    rest = [t for t in asked if t not in skip]
     if not unstated or not rest or covered_share(rest, said) < _FOCUS_REST:
         return False
     share = shares(asked)
