@@ -440,6 +440,9 @@ class TestCitationsAndSiblings:
         assert not _focus_stated(terms("confirm by phone complaint"), said, set())
         # "kept" is read as "keep" (and so as its synonyms, such as "retain").
         assert _based(terms("records are kept")) == ["record", "keep"]
+        retained = terms("Due diligence records must be retained for 5 years.")
+        assert _focus_stated(terms("how long are records kept"), retained, set())
+        assert not _focus_stated(terms("how long are records shredded"), retained, set())
 
     def test_a_claim_stands_under_the_headings_its_passage_sets_above_it(self) -> None:
         from evidencegate.critique.rules import _headings_above

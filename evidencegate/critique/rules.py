@@ -657,6 +657,7 @@ def _split(text: str) -> tuple[str, str, str]:
 
 
 def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
+    wanted, body, place = _based(wanted), _based(body), set(_based(list(place)))
     wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
