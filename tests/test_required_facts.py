@@ -258,6 +258,11 @@ class TestWhatEstablishesAFact:
         evidence = corpus.search(question, as_of=AS_OF, limit=8)
         focus = _focus(profile(question), [_placed(p) for p in evidence])
         assert "control" not in focus and "require" not in focus
+        # Nor are numbers (checked as numbers) or the light words of the asking.
+        question = "When must users get device lock under enhancement 1 of AC-11?"
+        texts = [*(_placed(p) for p in evidence), "(1) Users get a pattern-hiding display."]
+        focus = _focus(profile(question), texts)
+        assert "1" not in focus and "get" not in focus
 
     def test_a_figure_for_each_listed_measure(self) -> None:
         corpus = InMemoryCorpus()

@@ -791,10 +791,12 @@ def _focus(profile: QuestionProfile, texts: Sequence[str]) -> list[str]:
     names = {t for n in profile.names for t in terms(n)}  # checked as names, where they stand
     # Period words ("this year", "most recently reported") are checked as the period; words
     # that frame a compliance question ("what does the control require") are no detail of it.
+    # Numbers are checked as numbers ("enhancement 1" names IA-5(1)).
+    numbers = {t for t in profile.terms if t[:1].isdigit()}
     return focus_terms(
         profile.terms,
         [terms(t.partition(_PLACE)[0]) for t in texts],
-        exclude=names | PERIOD_WORDS | _ASKING_FRAME | _LIGHT_WORDS,
+        exclude=names | numbers | PERIOD_WORDS | _ASKING_FRAME | _LIGHT_WORDS,
     )
 
 
