@@ -610,7 +610,10 @@ def _focus_unrivalled(
     that they answer another question ("first lien", "currency transaction")."""
     if not answer:
         return False
-    asked = list(dict.fromkeys(profile.terms))
+    # Names are checked as names: a claim naming the asked brand ("Gatorade") is not thereby
+    # closer to the question than a sentence stating the asked measure ("net revenues").
+    named = {t for n in profile.names for t in terms(n)}
+    asked = [t for t in dict.fromkeys(profile.terms) if t not in named]
     said = [t for text in answer for t in terms(text)]
     keys = text_keys(said)
     unstated = [w for w in focus if not unit_matched(_unit(w), keys, said)]
