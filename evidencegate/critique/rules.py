@@ -814,14 +814,12 @@ require", "what does the section say"), not what it asks about."""
 
 
 _LIGHT_WORDS = frozenset(
-    terms(
-        "requirement requirements someone somebody anyone anybody make makes get gets know "
-        "knows need needs want wants"
-    )
+    terms("someone somebody anyone anybody make makes get gets know knows need needs want wants")
 )
 """Words that carry the asking, not a detail of what is asked ("what does IA-2(1) make
-mandatory", "when do users have to get it", "do creditors need to keep", "the MFA
-requirement"): a sentence need not state them."""
+mandatory", "when do users have to get it", "do creditors need to keep"): a sentence need
+not state them. Not "requirement(s)": "SR-2 SCRM plan requirements" was then answered by the
+plan's sibling paragraph."""
 
 
 def _unit(term: str) -> frozenset[str]:
