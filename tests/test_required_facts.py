@@ -338,6 +338,11 @@ class TestWhatEstablishesAFact:
         evidence = corpus.search(question, as_of=AS_OF, limit=8)
         focus = _focus(profile(question), [_placed(p) for p in evidence])
         assert "control" not in focus and "require" not in focus
+        # Nor are numbers (checked as numbers) or the light words of the asking.
+        question = "When must users get device lock under enhancement 1 of AC-11?"
+        texts = [*(_placed(p) for p in evidence), "(1) Users get a pattern-hiding display."]
+        focus = _focus(profile(question), texts)
+        assert "1" not in focus and "get" not in focus
 
     def test_a_figure_for_each_listed_measure(self) -> None:
         corpus = InMemoryCorpus()
@@ -509,6 +514,53 @@ class TestCitationsAndSiblings:
         assert "dollar" not in _body_terms("The threshold amount is 53,000.")
         assert _focus_stated(terms("disabled"), terms("Disable accounts after 90 days."), set())
         assert not _focus_stated(terms("disabled"), terms("Lock accounts after 90 days."), set())
+
+    def test_irregular_forms_state_their_words(self) -> None:
+        from evidencegate.critique.rules import _based, _focus_stated
+        from evidencegate.text import terms
+
+        # "in writing" is stemmed "writ", "written" is not: one word all the same.
+        said = terms("The Bank must send a written acknowledgement of a complaint.")
+        assert _focus_stated(terms("confirm in writing complaint"), said, set())
+        assert not _focus_stated(terms("confirm by phone complaint"), said, set())
+        # "kept" is read as "keep" (and so as its synonyms, such as "retain").
+        assert _based(terms("records are kept")) == ["record", "keep"]
+        retained = terms("Due diligence records must be retained for 5 years.")
+        assert _focus_stated(terms("how long are records kept"), retained, set())
+        assert not _focus_stated(terms("how long are records shredded"), retained, set())
+
+    def test_a_claim_stands_under_the_headings_its_passage_sets_above_it(self) -> None:
+        from evidencegate.critique.rules import _headings_above
+
+        text = (
+            "# Complaints Policy\n\n## 3. Scope\n\n3.1 Applies to all.\n\n## 4. Deadlines\n\n"
+            "4.1 The Bank must reply within 3 business days.\n\n### 4.2 Escalation\n\nLater."
+        )
+        assert _headings_above(text, "4.1 The Bank must reply") == (
+            "Complaints Policy\n4. Deadlines"
+        )
+        assert _headings_above(text, "Later.") == "Complaints Policy\n4. Deadlines\n4.2 Escalation"
+        assert _headings_above(text, "not in the passage") == ""
+
+    def test_a_focus_word_only_unrelated_sentences_state_is_the_askers_own(self) -> None:
+        from evidencegate.critique.rules import _focus_unrivalled, _placed
+
+        question = "What is the lease threshold amount for a household lease in 2015?"
+        answer = "From January 1, 2015 through December 31, 2015, the threshold amount is $54,600."
+        unrelated = "A household member may co-sign the application."
+        rival = "For a household lease in 2015, the threshold amount is $60,000."
+        p = profile(question)
+        for other, answered in ((unrelated, True), (rival, False)):
+            evidence = [
+                _passage("REG-M", "§ 1013.2", answer, 1),
+                _passage("REG-M", "§ 1013.9", other, 2),
+            ]
+            claims = [_placed(evidence[0])]
+            assert _focus_unrivalled(p, ["household"], claims, evidence) is answered
+        # Claims that leave much of the rest of the question unsaid answer nothing by this.
+        sparse = [_placed(_passage("REG-M", "§ 1013.2", "The amount is $54,600.", 1))]
+        evidence = [_passage("REG-M", "§ 1013.9", unrelated, 2)]
+        assert not _focus_unrivalled(p, ["household"], sparse, evidence)
 
     def test_what_a_question_asks_for(self) -> None:
         assert answer_type("Where must an ATM operator show the fee notice?") == "other"

@@ -52,6 +52,7 @@ from evidencegate.lexicon import (
     lexicon,
     match_units,
     matched_units,
+    shares,
     text_keys,
     unit_matched,
 )
@@ -183,6 +184,7 @@ class RulesCritic:
         profile = profile_question(question, as_of=as_of)
         by_claim = {v.claim_id: v for v in verifications}
         places = {p.passage_id: _place(p) for p in evidence}
+        texts = {p.passage_id: p.text for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
         for claim in claims:
@@ -191,6 +193,12 @@ class RulesCritic:
             if audit.verdict is Verdict.SUPPORTED:
                 # A claim is read in its place: the heading path and title of what it quotes.
                 where = {places.get(c.evidence_id or "", "") for c in claim.citations}
+                # and the headings the passage's text sets above the quote ("## 4. Deadlines").
+                where |= {
+                    _headings_above(texts[c.evidence_id], c.quote)
+                    for c in claim.citations
+                    if c.evidence_id in texts
+                }
                 place = "\n".join(sorted(w for w in where if w))
                 supported_texts.append(claim.text + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
@@ -224,6 +232,19 @@ class RulesCritic:
                 )
             )
         ]
+        if evidence:
+            # A focus the claims do not state, but no other sentence of the evidence states
+            # either in answering as much of the question: the asker's own words ("household
+            # lease", "deadline"), weighed by how fully the claims answer the rest of it.
+            covered += [
+                f
+                for f in required
+                if f.startswith(FOCUS)
+                and f not in covered
+                and _focus_unrivalled(
+                    profile, f.removeprefix(FOCUS).split(), supported_texts, evidence
+                )
+            ]
         missing = [f for f in required if f not in covered]
         coverage = len(covered) / len(required) if required else float(bool(supported_texts))
         if rival := _rival_words(
@@ -406,13 +427,15 @@ class RulesCritic:
         # do not ("how big" for "threshold amount"), so a term's rarity is no sign that the
         # question is unanswerable (names, years and figures are). Claims are asked only for
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
-        wanted = terms(fact.removeprefix(TOPIC))
+        # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
+        wanted = _based(terms(fact.removeprefix(TOPIC)))
         if pool is not None:
+            pool = _based(pool)
             if covered_share(wanted, pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = [t for text in texts for t in terms(text)]
+        have = _based([t for text in texts for t in terms(text)])
         return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
 
 
@@ -618,6 +641,52 @@ _RIVAL_WORDS = 2
 is often only the asker's (a "deadline", a "segment" the answer need not name)."""
 
 
+def _focus_unrivalled(
+    profile: QuestionProfile,
+    focus: Sequence[str],
+    answer: Sequence[str],
+    evidence: Sequence[Passage],
+) -> bool:
+    """Do the claims (``answer``, read in their place) answer the question although they do
+    not state some of its ``focus`` words? Yes when they state (nearly) all of its other
+    words, and every evidence sentence (read in its place) that states a focus word they miss
+    states fewer of the question's words than they do: a focus word stated only where the
+    evidence speaks of something else is the asker's own ("a household lease", "the patch
+    deadline"); one stated by a sentence as close to the question as the claims is evidence
+    that they answer another question ("first lien", "currency transaction")."""
+    if not answer:
+        return False
+    # Names are checked as names: a claim naming the asked brand ("Gatorade") is not thereby
+    # closer to the question than a sentence stating the asked measure ("net revenues").
+    named = {t for n in profile.names for t in terms(n)}
+    asked = [t for t in dict.fromkeys(profile.terms) if t not in named]
+    said = [t for text in answer for t in terms(text)]
+    keys = text_keys(said)
+    unstated = [w for w in focus if not unit_matched(_unit(w), keys, said)]
+    skip = {*focus, *_LIGHT_WORDS, *_ASKING_FRAME, *PERIOD_WORDS}
+    rest = [t for t in asked if t not in skip]
+    if not unstated or not rest or covered_share(rest, said) < _FOCUS_REST:
+        return False
+    share = shares(asked)
+    claimed = share(said)
+    units = [_unit(w) for w in unstated]
+    for passage in evidence:
+        place = terms(_place(passage))
+        for sentence in _sentences(passage.text):
+            have = terms(sentence)
+            have_keys = text_keys(have)
+            if any(unit_matched(u, have_keys, have) for u in units) and (
+                share([*have, *place]) >= claimed
+            ):
+                return False
+    return True
+
+
+_FOCUS_REST = 0.75
+"""How much of the rest of the question (its words beside the focus) claims must state for a
+focus word no rival sentence states to count as the asker's own."""
+
+
 def _body_terms(text: str) -> list[str]:
     """The terms of ``text``, with the words its symbols stand for ("$54,600" states a dollar
     figure, "5%" a percent): "what dollar cap" is answered by "$53,000"."""
@@ -637,9 +706,44 @@ def _split(text: str) -> tuple[str, str, str]:
 
 
 def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
+    wanted, body, place = _based(wanted), _based(body), set(_based(list(place)))
     wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
+
+
+def _based(said: Sequence[str]) -> list[str]:
+    """``said`` with each irregular past form as its verb ("kept" as "keep")."""
+    return [_IRREGULAR_PAST.get(t, t) for t in said]
+
+
+_IRREGULAR_PAST = {
+    past: base
+    for base, forms in (
+        ("keep", "kept"),
+        ("hold", "held"),
+        ("pay", "paid"),
+        ("make", "made"),
+        ("send", "sent"),
+        ("get", "got gotten"),
+        ("take", "took taken"),
+        ("buy", "bought"),
+        ("sell", "sold"),
+        ("bring", "brought"),
+        ("find", "found"),
+        ("meet", "met"),
+        ("spend", "spent"),
+        ("lend", "lent"),
+        ("build", "built"),
+        ("choose", "chose chosen"),
+        ("know", "knew known"),
+        ("show", "shown"),
+        ("begin", "began begun"),
+        ("write", "wrote"),
+    )
+    for past in forms.split()
+}
+"""Irregular past forms the light stemmer leaves as they are, and their verbs."""
 
 
 def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
@@ -651,7 +755,11 @@ def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
 
 def _stem_form(term: str) -> str:
     """A stem without the final "e" the light stemmer keeps on some forms only ("disable",
-    "provide" beside "disabl", "provid"), for words of five letters or more."""
+    "provide" beside "disabl", "provid"), for words of five letters or more; a participle
+    in "-en" after a doubled consonant as its verb's stem ("written" as "writ", the stem of
+    "writing"; "hidden", "forgotten")."""
+    if len(term) >= 6 and term.endswith("en") and term[-3] == term[-4] and term[-3] not in "aeiou":
+        return term[:-3]
     return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
 
 
@@ -698,6 +806,22 @@ def _place(passage: Passage) -> str:
     return passage.context or passage.title
 
 
+def _headings_above(text: str, quote: str) -> str:
+    """The heading path a passage's own text sets above ``quote`` (its Markdown headings,
+    each outranking the ones after it), "" when the quote is not found or none precede it."""
+    at = text.find(quote[:80]) if quote else -1
+    if at <= 0:
+        return ""
+    path: list[tuple[int, str]] = []
+    for match in _HEADING.finditer(text, 0, at):
+        level = len(match.group(1))
+        path = [(lv, h) for lv, h in path if lv < level] + [(level, match.group(2).strip())]
+    return "\n".join(h for _, h in path)
+
+
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.MULTILINE)
+
+
 def _placed(passage: Passage) -> str:
     return passage.text + _PLACE + _place(passage)
 
@@ -720,11 +844,18 @@ def _focus(
     named = {t for n in (profile.names if names is None else names) for t in terms(n)}
     # Period words ("this year", "most recently reported") are checked as the period; words
     # that frame a compliance question ("what does the control require") are no detail of it.
+    # Numbers are checked as numbers ("enhancement 1" names IA-5(1)).
+    numbers = {t for t in profile.terms if t[:1].isdigit()}
     return focus_terms(
         profile.terms,
         [terms(t.partition(_PLACE)[0]) for t in texts],
         # Nor is the word asking for a proportion ("what share of its revenues").
-        exclude=named | PERIOD_WORDS | _ASKING_FRAME | _proportion_words(profile),
+        exclude=named
+        | numbers
+        | PERIOD_WORDS
+        | _ASKING_FRAME
+        | _LIGHT_WORDS
+        | _proportion_words(profile),
     )
 
 
@@ -744,6 +875,15 @@ _ASKING_FRAME = frozenset(
 )
 """What a question says about the kind of text it asks of ("what does control AC-11
 require", "what does the section say"), not what it asks about."""
+
+
+_LIGHT_WORDS = frozenset(
+    terms("someone somebody anyone anybody make makes get gets know knows need needs want wants")
+)
+"""Words that carry the asking, not a detail of what is asked ("what does IA-2(1) make
+mandatory", "when do users have to get it", "do creditors need to keep"): a sentence need
+not state them. Not "requirement(s)": "SR-2 SCRM plan requirements" was then answered by the
+plan's sibling paragraph."""
 
 
 def _unit(term: str) -> frozenset[str]:
