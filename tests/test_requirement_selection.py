@@ -35,6 +35,20 @@ def _control(pid: str, label: str, heading: str, text: str) -> Passage:
     )
 
 
+def _policy(doc_id: str, title: str, text: str) -> Passage:
+    """A page of a policy, read under its title."""
+    return Passage(
+        passage_id=doc_id.lower(),
+        doc_id=doc_id,
+        version="1",
+        page=1,
+        char_start=0,
+        char_end=0,
+        text=text,
+        context=title,
+    )
+
+
 def _drafted(question: str, passages: list[Passage]) -> list[str]:
     draft = ExtractiveGenerator().draft(question, passages, as_of=AS_OF)
     return [c.text for c in draft.claims]
@@ -131,37 +145,27 @@ class TestStatementsOfRequirement:
 class TestChangeNotes:
     def test_a_change_note_is_not_the_rule(self) -> None:
         """ "This version raises the annual limit" says what changed, not the limit."""
-        policy = Passage(
-            passage_id="p",
-            doc_id="POL",
-            version="2",
-            page=1,
-            char_start=0,
-            char_end=0,
-            text=(
+        policy = _policy(
+            "POL",
+            "Gifts Policy",
+            (
                 "4.1 Employees may accept gifts worth up to $150 from one giver in a calendar "
                 "year without approval.\n\n"
                 "11.1 This version raises the annual limit on gifts accepted from one giver "
                 "without approval, and adds clause 4.7."
             ),
-            context="Gifts Policy",
         )
         drafted = _drafted("Is there an annual limit on gifts from one giver?", [policy])
         assert drafted and drafted[0].startswith("4.1")
 
     def test_a_question_on_the_change_is_answered_by_the_note(self) -> None:
-        policy = Passage(
-            passage_id="p",
-            doc_id="POL",
-            version="2",
-            page=1,
-            char_start=0,
-            char_end=0,
-            text=(
+        policy = _policy(
+            "POL",
+            "Gifts Policy",
+            (
                 "4.1 Employees may accept gifts from one giver without approval.\n\n"
                 "11.1 This version raises the annual limit on gifts and adds clause 4.7."
             ),
-            context="Gifts Policy",
         )
         question = "What changed in this version of the gifts policy?"
         ranked = ExtractiveGenerator()._ranked(
@@ -180,19 +184,14 @@ def test_labelled_by_is_the_label_itself() -> None:
 def test_an_acronym_written_out_names_it() -> None:
     """ "PEP" is named by a sentence saying "politically exposed person" (a lexicon group), so
     that sentence, not one merely sharing the question's other words, answers."""
-    policy = Passage(
-        passage_id="k",
-        doc_id="KYC",
-        version="1",
-        page=1,
-        char_start=0,
-        char_end=0,
-        text=(
+    policy = _policy(
+        "KYC",
+        "Customer Due Diligence Policy",
+        (
             "3.2 The risk rating must take into account the type of customer and the products "
             "used.\n\n"
             "3.3 A customer who is a politically exposed person must always be rated high risk."
         ),
-        context="Customer Due Diligence Policy",
     )
     drafted = _drafted("Which risk rating does a PEP get?", [policy])
     assert drafted and drafted[0].startswith("3.3")
@@ -255,20 +254,15 @@ def _section_stub(pid: str) -> Passage:
 
 
 class TestSpecialCases:
-    POLICY = Passage(
-        passage_id="c",
-        doc_id="CPL",
-        version="1",
-        page=1,
-        char_start=0,
-        char_end=0,
-        text=(
+    POLICY = _policy(
+        "CPL",
+        "Complaints Policy",
+        (
             "4.6 When a complaint comes from a vulnerable customer, the handling employee must "
             "also telephone the customer within 2 business days of receiving the complaint.\n\n"
             "4.7 The handling employee must telephone the customer within 5 business days of "
             "receiving a complaint."
         ),
-        context="Complaints Policy",
     )
 
     def test_a_rule_for_a_case_not_asked_about(self) -> None:
