@@ -251,3 +251,31 @@ class TestProjectGoldenSets:
             )
         ]
         assert unsupported == []
+
+
+HELDOUT_SETS = sorted((REPO_ROOT / "golden_sets" / "heldout").glob("*/**/*.jsonl"))
+
+
+class TestHeldOutSets:
+    def test_both_sets_are_there(self) -> None:
+        assert {
+            p.relative_to(REPO_ROOT / "golden_sets" / "heldout").parts[0] for p in HELDOUT_SETS
+        } == {
+            "a",
+            "b",
+        }
+
+    @pytest.mark.parametrize(
+        "path",
+        HELDOUT_SETS,
+        ids=lambda p: (
+            "/".join(p.parts[-3:]) if p.parent.name == "example" else "/".join(p.parts[-2:])
+        ),
+    )
+    def test_every_item_loads_and_is_scored(self, path: Path) -> None:
+        """A held-out item is a golden item (the benchmark's --golden-dir reads it): it loads,
+        and every answerable one has an expected answer, so no run is left unscored."""
+        items = load_golden(path)
+        assert items
+        assert [i.id for i in items if i.answerable and i.expected_answer is None] == []
+        assert any(not i.answerable for i in items)  # each set asks what the corpus lacks
