@@ -46,7 +46,14 @@ from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import synonyms_of
 from evidencegate.text import terms
 
-__all__ = ["FeedbackRetriever", "Ranking", "fuse_rankings", "labelled_by", "with_enhancements"]
+__all__ = [
+    "FeedbackRetriever",
+    "Ranking",
+    "fuse_rankings",
+    "labelled_by",
+    "section_sign",
+    "with_enhancements",
+]
 
 
 _RRF_K = 60
@@ -104,7 +111,8 @@ def fuse_rankings(
 _SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
 
 
-def _section_sign(text: str) -> str:
+@lru_cache(maxsize=8192)  # pure; every passage is read for every name a question uses
+def section_sign(text: str) -> str:
     """A section cited "Section 1024.33(a)" written "§ 1024.33(a)", the one form to match."""
     return _SECTION_WORD.sub("§ ", text)
 
@@ -310,7 +318,7 @@ class FeedbackRetriever:
         score = {p.passage_id: s for p, s in scored}
         step = 1.0 / (_RRF_K + 1)
         names = with_enhancements(query, profile.names)
-        identifiers = [_section_sign(n) for n in names if any(ch.isdigit() for ch in n)]
+        identifiers = [section_sign(n) for n in names if any(ch.isdigit() for ch in n)]
         # A figure asked for may stand in a table row naming it ("Cash and cash equivalents
         # $ 4,954 $ 5,596"): prose sharing more of the question's words outranks that page.
         # Each of several figures asked ("operating profit, D&A and capital spending") too.
@@ -334,13 +342,13 @@ class FeedbackRetriever:
                 bonus += step if any(p.overlaps(profile.target) for p in periods) else -step
             if identifiers:
                 place = passage.context + "\n" + (label_citation(passage.label) or "")
-                if any(names_in(i, _section_sign(place)) for i in identifiers):
+                if any(names_in(i, section_sign(place)) for i in identifiers):
                     bonus += step  # the section or control the question names
                     if any(labelled_by(passage, i) for i in identifiers):
                         # The control itself, not only one of its enhancements or sub-parts
                         # ("SA-12" is named by "SA-12(5)" too, which is another requirement).
                         bonus += step
-                elif any(names_in(i, _section_sign(passage.text)) for i in identifiers):
+                elif any(names_in(i, section_sign(passage.text)) for i in identifiers):
                     bonus += step / 2  # a rule on it ("information obtained under § 1002.5(a)(4)")
             if measures:
                 # A table row stating the measure asked for, the more so the less it says

@@ -32,7 +32,7 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.corpus.retrieval import labelled_by, with_enhancements
+from evidencegate.corpus.retrieval import labelled_by, section_sign, with_enhancements
 from evidencegate.corpus.rows import (
     PLACE_WORDS,
     PROPORTION_TYPES,
@@ -1010,14 +1010,7 @@ def _tabular(text: str, reach: int = _LONG) -> bool:
     return rows >= _TABLE_ROWS
 
 
-_SECTION_WORD = re.compile(r"\b[Ss]ections?\s+(?=\d)")
-""""Section 1024.33(a)" is "§ 1024.33(a)"."""
 _ENHANCEMENT = re.compile(r"^([A-Z]{2,3}-\d+)\s*\(\d+\)$")
-
-
-@lru_cache(maxsize=8192)  # pure; every candidate is read for every name a question uses
-def _section_signs(text: str) -> str:
-    return _SECTION_WORD.sub("§ ", text)
 
 
 def _states_requirement(candidate: _Candidate) -> bool:
@@ -1047,13 +1040,13 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
     only starts with it (an enhancement "SR-2(1)" of the asked control "SR-2") fits by half:
     it is named in part, as the part of another requirement."""
     passage = candidate.passage
-    name = _section_signs(name)
+    name = section_sign(name)
     place = passage.context + "\n" + (label_citation(passage.label) or "")
-    if names_in(name, _section_signs(place)):
+    if names_in(name, section_sign(place)):
         if labelled and not labelled_by(passage, name) and names_in(name, passage.label or ""):
             return 0.5
         return 1.0
-    if not names_in(name, _section_signs(candidate.text)):
+    if not names_in(name, section_sign(candidate.text)):
         # A name the sentence writes out in words the lexicon knows it by ("PEP" for
         # "politically exposed person", "COO" for "Chief Operating Officer").
         return 1.0 if _spelled_out(name, candidate.text) else 0.0
