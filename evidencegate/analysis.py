@@ -1313,6 +1313,9 @@ def proper_names(text: str) -> tuple[str, ...]:
             if run:
                 name = " ".join(run)
                 name = re.sub(r"'s$|’s$", "", name)
+                # "... on an EFT. What is ...": the full stop ends the sentence, not the name
+                # (an initialism's own stops stay: "U.S.").
+                name = re.sub(r"(?<=\b[A-Z0-9&]{2})\.$|(?<=[A-Z0-9&]{3})\.$", "", name)
                 if name.lower() not in _NOT_NAMES and len(name) > 1:
                     names.append(name)
     return tuple(dict.fromkeys(names))

@@ -363,7 +363,7 @@ class ExtractiveGenerator:
                 score *= 0.4
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
-                score *= 0.6
+                score *= _EXAMPLE_WEIGHT
             if labelled:
                 # The passage of the control or section the question names is in the evidence:
                 # a sentence elsewhere answers another question, and one of its enhancements
@@ -1163,6 +1163,11 @@ def _with_parent_lead(
     sentences = split_sentences(parent.text, offset=parent.char_start)
     if not sentences or not sentences[-1].text.rstrip().endswith(":"):
         return candidates
+    if _opens_example(sentences[-1].text):
+        # "... depending on the information the servicer has received. For example:" over
+        # "(i) Assume that ... The servicer must deliver ... at least 15 days before ...":
+        # every sentence of the item is that example's, not the rule.
+        candidates = [replace(c, example=True) for c in candidates]
     first = candidates[0]
     if first.sentence.start != min(c.sentence.start for c in candidates):
         return candidates
@@ -1235,10 +1240,13 @@ def _passage_candidates(text: str, char_start: int, min_chars: int) -> tuple[_Ca
             continue
         count = sum(kind is not None for _, kind in items)
         nested = any(kind is not None and p.text.rstrip().endswith(":") for p, kind in items)
+        # A list that sets out an example's assumptions ("For each example, assume the
+        # following: (a) ...; (b) ...") is that example, read whole or item by item.
+        in_example = in_example or _opens_example(items[0][0].text)
         if not nested and not _tabular(whole.text, _WHOLE_LIST):
             # The list read whole as well: it answers a question about all its items (a list
             # of several lead-ins is several requirements, each read with its own items).
-            out.append(_Candidate(passage, whole, lead, items=count))
+            out.append(_Candidate(passage, whole, lead, example=in_example, items=count))
         # Each item under the lead-in of its level: "a. Provide training to users:" leads
         # "1. ..." and "2. ...", not the "b. ..." after them; a lead-in's items are also
         # read together ("a. ...: 1. ...; 2. ...", the occasions a question on "when" asks).
@@ -1249,6 +1257,7 @@ def _passage_candidates(text: str, char_start: int, min_chars: int) -> tuple[_Ca
             if leads and leads[-1].kind is None:
                 leads[-1].kind = kind
             if sentence.text.rstrip().endswith(":"):
+                in_example = in_example or _opens_example(sentence.text)  # "For example:"
                 if len(sentence.text.strip()) >= min_chars:
                     leads.append(_Level(sentence))
                 continue
@@ -1304,7 +1313,7 @@ def _read(
 ) -> tuple[Sentence | None, bool]:
     """Add ``sentence`` to ``out`` if it can answer; the lead-in and example state after it."""
     text = sentence.text.rstrip()
-    in_example = bool(EXAMPLE_SENTENCE.search(text) or _ASSUMING.match(text)) or (
+    in_example = _opens_example(text) or (
         in_example and _CONTINUES_EXAMPLE.search(text) is not None
     )
     if text.endswith(":"):
@@ -1350,13 +1359,36 @@ def _marker_kind(marker: str) -> str:
     )
 
 
+_EXAMPLE_WEIGHT = 0.4
+"""What an example's score counts for a question that sets out no case of its own: it answers
+a question about that example ("For each example, assume ... a per-item fee of $20"), not the
+rule, however close its words."""
 _ASSUMING = re.compile(r"^\W*(?:assuming|supposing|imagine|say)\b", re.IGNORECASE)
 """An example opening with the case it assumes ("Assuming it is not a leap year, ...")."""
 _CONTINUES_EXAMPLE = re.compile(
     r"^\W*(?:however|but|similarly|likewise|conversely|by\s+contrast|alternatively|otherwise|"
-    r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead)\b"
-    r"|\bif\b[^.;]*\bwould\b",
+    r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead|if)\b"
+    r"|\bif\b[^.;]*\bwould\b|\bthe\s+[$\u00a3\u20ac]\d",
     re.IGNORECASE,
 )
 """A sentence that goes on with the example before it: opened by a connective ("However,
-if ... $949 ...") or setting out another imagined case ("if ... would")."""
+if ... $949 ...") or by the next case of it ("If the consumer notifies the institution within
+60 days ..., the consumer has no liability"), setting out another imagined case ("if ...
+would"), or naming the example's own figure again ("in addition to the $200")."""
+_EXAMPLE_CASE = re.compile(
+    r"(?i:^\W*examples?\b|\b(?:the\s+following|these|this|each|the\s+same)\s+examples?\b)"
+    r"|\b(?i:borrower|consumer|applicant|creditor|lender|servicer|customer|bank|institution|"
+    r"lessor|lessee|person|company|employee|provider|sender|recipient|payee|issuer|merchant|"
+    r"dealer|broker|investor|user|client|party|firm|entity|account)\s+[A-Z]\b(?![-\w(])"
+)
+"""A sentence about an example: opening a set of them ("Examples.", "For each example,
+assume ..."), going on with one ("Assume the same example, except ..."), or naming its
+imagined parties ("The servicer must deliver to Borrower A ... at least 15 days before ...";
+a rule names no "Borrower A")."""
+
+
+def _opens_example(text: str) -> bool:
+    """Whether a sentence gives an example (opens one or is about its imagined parties)."""
+    return bool(
+        EXAMPLE_SENTENCE.search(text) or _ASSUMING.match(text) or _EXAMPLE_CASE.search(text)
+    )
