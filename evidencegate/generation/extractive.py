@@ -180,7 +180,7 @@ class ExtractiveGenerator:
         primary = [p for p in evidence if p.authority in self.authorities]
         candidates = [
             candidate
-            for passage in primary
+            for passage in [*primary, *_unretrieved_items(primary, self.pages)]
             for candidate in _with_parent_lead(
                 _candidates(passage, self.min_quote_chars), passage, primary, self.pages
             )
@@ -1179,6 +1179,53 @@ def _with_parent_lead(
         example=first.example,
     )
     return [led, *candidates[1:]]
+
+
+def _unretrieved_items(evidence: Sequence[Passage], pages: SourceLookup | None) -> list[Passage]:
+    """The items of a lead-in the evidence holds without them ("For 25 months after ... an
+    offer of credit is made ..., the creditor shall retain ...:" retrieved, "(i) The text of
+    any prescreened solicitation;" not): with ``pages``, the pages right after the lead-in
+    labelled as its own items ("1002-12-b-7-i" under "1002-12-b-7"), as passages of their whole
+    text, each then read under that lead-in. Deeper items have lead-ins of their own."""
+    if pages is None:
+        return []
+    seen = {(p.doc_id, p.version, p.page) for p in evidence}
+    out: list[Passage] = []
+    for passage in evidence:
+        label = (passage.label or "").strip()
+        if not label or not passage.text.rstrip().endswith(":"):
+            continue
+        for number in range(passage.page + 1, passage.page + 1 + _ITEM_REACH):
+            source = pages.lookup(passage.doc_id, passage.version, number)
+            if source is None:
+                break
+            page_label = (source.page.label or "").strip()
+            if not page_label.startswith(label + "-"):
+                break  # past the lead-in's items
+            if page_label.rpartition("-")[0] != label:
+                continue  # an item of an item: under its own lead-in
+            if (passage.doc_id, passage.version, number) in seen:
+                continue
+            seen.add((passage.doc_id, passage.version, number))
+            out.append(
+                Passage(
+                    passage_id="",
+                    doc_id=passage.doc_id,
+                    version=passage.version,
+                    page=number,
+                    char_start=0,
+                    char_end=len(source.page.text),
+                    text=source.page.text,
+                    authority=passage.authority,
+                    label=source.page.label,
+                    context=source.page.heading,
+                )
+            )
+    return out
+
+
+_ITEM_REACH = 12
+"""How many pages after a lead-in its items are looked for (items of items included)."""
 
 
 def _parent_page(passage: Passage, parent_label: str, pages: SourceLookup | None) -> Passage | None:
