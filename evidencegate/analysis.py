@@ -1313,6 +1313,9 @@ def proper_names(text: str) -> tuple[str, ...]:
             if run:
                 name = " ".join(run)
                 name = re.sub(r"'s$|’s$", "", name)
+                # "... on an EFT. What is ...": the full stop ends the sentence, not the name
+                # (an initialism's own stops stay: "U.S.").
+                name = re.sub(r"(?<=\b[A-Z0-9&]{2})\.$|(?<=[A-Z0-9&]{3})\.$", "", name)
                 if name.lower() not in _NOT_NAMES and len(name) > 1:
                     names.append(name)
     return tuple(dict.fromkeys(names))
@@ -1336,6 +1339,20 @@ _DURATION = re.compile(
     r"quarter|year)\b",
     re.IGNORECASE,
 )
+_LOOKBACK = re.compile(r"\b(?:preceding|previous|past|last)\s+$", re.IGNORECASE)
+"""Words before a duration that look back over it ("for any of the preceding five calendar
+years", "in the past two years"): a period of history, not the time limit a "when" asks."""
+
+
+def _time_limit(text: str) -> bool:
+    """Does the text state a duration that is no look back ("within 30 days", "three business
+    days prior to consummation", but not "any of the preceding five calendar years")?"""
+    return any(
+        not _LOOKBACK.search(text[max(0, m.start() - 20) : m.start()])
+        for m in _DURATION.finditer(text)
+    )
+
+
 _DURATION_WORD = re.compile(
     r"day|dail|week|month|year|hour|minute|quarter|annual|biennial", re.IGNORECASE
 )
@@ -1375,7 +1392,7 @@ def has_figure(
         return bool(_DURATION_WORD.search(text) and _DURATION.search(text))
     if answer == "count" and _COUNT_WORD.search(text):
         return True  # "five model forms": counts are often written in words
-    if kind == "date" and _DURATION_WORD.search(text) and _DURATION.search(text):
+    if kind == "date" and _DURATION_WORD.search(text) and _time_limit(text):
         return True  # "When must ...": "three business days prior to consummation"
     if not re.search(r"\d", text):
         return False

@@ -486,6 +486,69 @@ class TestSentenceSelection:
         without = ExtractiveGenerator().draft(question, [other, item], as_of=AS_OF)
         assert all(c.quote != lead.text for claim in without.claims for c in claim.citations)
 
+        # The lead-in retrieved without its items: the item is read from the page after it.
+        question = "How many days late must a lessee be before the car may be repossessed?"
+        draft = ExtractiveGenerator(pages=Pages()).draft(question, [lead], as_of=AS_OF)
+        (claim,) = draft.claims
+        assert [(c.page, c.evidence_id, c.quote) for c in claim.citations] == [
+            (1, "1099-7-b", lead.text),
+            (2, None, item.text),
+        ]
+        assert not ExtractiveGenerator().draft(question, [lead], as_of=AS_OF).claims
+
+    def test_an_example_is_not_the_rule(self) -> None:
+        """An example's sentences (under a 'For example:' lead-in, naming its imagined
+        parties, or setting out its assumptions as a list) do not answer a question that sets
+        out no case of its own, however close their words; the rule does."""
+
+        def paragraph(label: str, page: int, text: str) -> Passage:
+            return Passage(
+                passage_id=label,
+                doc_id="12 CFR 1099",
+                version="1",
+                page=page,
+                char_start=0,
+                char_end=len(text),
+                text=text,
+                label=label,
+                context="§ 1099.9 Force-placed insurance.",
+            )
+
+        rule = paragraph(
+            "1099-9-a",
+            1,
+            "A servicer must mail a written notice at least 45 days before it charges a "
+            "borrower for force-placed insurance.",
+        )
+        lead = paragraph(
+            "1099-9-a-Interp-1",
+            2,
+            "The content of the notice depends on what the servicer knows. For example:",
+        )
+        case = paragraph(
+            "1099-9-a-Interp-1-i",
+            3,
+            "Assume that, on June 1, the servicer mails the notice to Borrower A. The "
+            "servicer must mail Borrower A a reminder notice at least 15 days before charging "
+            "Borrower A for the force-placed insurance on the borrower's home.",
+        )
+        question = (
+            "How many days before charging the borrower for force-placed insurance must the "
+            "servicer mail the notice?"
+        )
+        draft = ExtractiveGenerator().draft(question, [case, lead, rule], as_of=AS_OF)
+        assert [c.text for c in draft.claims] == [rule.text]
+        assumptions = paragraph(
+            "1099-9-b-Interp-2",
+            4,
+            "For each example, assume the following: (a) the servicer charges a fee of $20 "
+            "for each notice mailed to the borrower; and (b) the borrower has no insurance.",
+        )
+        cap = paragraph("1099-9-b", 5, "A servicer may charge up to $10 for a notice.")
+        question = "What is the maximum fee a servicer may charge the borrower for each notice?"
+        draft = ExtractiveGenerator().draft(question, [assumptions, cap], as_of=AS_OF)
+        assert [c.text for c in draft.claims] == [cap.text]
+
     def test_a_list_item_with_its_lead_in(self) -> None:
         """A long list written as one sentence is read item by item: the asked item is drafted
         after its lead-in, and both are quoted as they stand."""

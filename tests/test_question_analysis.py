@@ -83,6 +83,9 @@ class TestProfile:
         assert profile.names == ("AC-2(3)",)
         profile = profile_question("Within how many days must the Bank reply?", as_of=AS_OF)
         assert profile.names == ("Bank",)
+        # The full stop after an initialism ends its sentence; an initialism's own stops stay.
+        question = "Bank got a notice of error on an EFT. What is the deadline?"
+        assert profile_question(question, as_of=AS_OF).names == ("Bank", "EFT")
 
     def test_before_a_date_targets_the_day_before(self) -> None:
         """'before July 21, 2011' asks about the period that ended the day before."""
@@ -119,6 +122,16 @@ class TestFigures:
         """A duration is a number of days, months...; '3.3' numbering a clause is none."""
         assert has_figure("5.2 KYC must be refreshed every 12 months.", "quantity", "duration")
         assert not has_figure("3.3 A PEP must be rated high risk.", "quantity", "duration")
+
+    def test_a_look_back_is_no_time_limit(self) -> None:
+        """A 'when' is answered by a time limit ('three business days prior to consummation'),
+        not by a period looked back over ('any of the preceding five calendar years')."""
+        assert has_figure("three business days prior to consummation", "date", "date")
+        assert not has_figure(
+            "if it submitted HMDA data for any of the preceding five calendar years;",
+            "date",
+            "date",
+        )
 
     def test_count_in_words(self) -> None:
         """'five model forms' states a count."""
@@ -228,6 +241,12 @@ class TestScope:
         )
         names = set(entity_names(regulation))
         assert {"RESPA", "12 CFR part 1024", "12 CFR 1024", "part 1024"} <= names
+        # A regulation titled by its Act's subject is also named by the Act.
+        hmda = doc("12 CFR 1003", entity="Regulation C (Home Mortgage Disclosure)")
+        assert {"Home Mortgage Disclosure Act", "HMDA"} <= set(entity_names(hmda))
+        assert "ECOAA" not in entity_names(
+            doc("12 CFR 1002", entity="Regulation B (Equal Credit Opportunity Act)")
+        )
         lease = doc("12 CFR 1013", entity="Regulation M (Consumer Leasing)")
         assert "CL" not in entity_names(lease)  # two letters: too often another word
         assert "TBC" not in entity_names(doc("B", entity="Boeing", aliases=("The Boeing Company",)))

@@ -59,6 +59,14 @@ def entity_names(document: DocumentVersion) -> list[str]:
                 add(f"Reg {m.group(1)}")
             if acronym := _acronym(candidate):
                 add(acronym)
+        if _REGULATION.match(outer):
+            # A regulation titled by its Act's subject ("Regulation C (Home Mortgage
+            # Disclosure)") is also named by that Act: "Home Mortgage Disclosure Act", "HMDA".
+            for part in inner:
+                if not part.endswith(" Act"):
+                    add(f"{part} Act")
+                    if acronym := _acronym(f"{part} Act"):
+                        add(acronym)
     if m := _CFR_PART.match(document.doc_id.strip()):
         title, part = m.groups()
         for form in (f"{title} CFR {part}", f"{title} CFR part {part}", f"part {part}"):

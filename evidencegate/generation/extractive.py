@@ -180,7 +180,7 @@ class ExtractiveGenerator:
         primary = [p for p in evidence if p.authority in self.authorities]
         candidates = [
             candidate
-            for passage in primary
+            for passage in [*primary, *_unretrieved_items(primary, self.pages)]
             for candidate in _with_parent_lead(
                 _candidates(passage, self.min_quote_chars), passage, primary, self.pages
             )
@@ -363,7 +363,7 @@ class ExtractiveGenerator:
                 score *= 0.4
             if not profile.hypothetical and candidate.example:
                 # An example answers a question about that example, however close its words.
-                score *= 0.6
+                score *= _EXAMPLE_WEIGHT
             if labelled:
                 # The passage of the control or section the question names is in the evidence:
                 # a sentence elsewhere answers another question, and one of its enhancements
@@ -1163,6 +1163,11 @@ def _with_parent_lead(
     sentences = split_sentences(parent.text, offset=parent.char_start)
     if not sentences or not sentences[-1].text.rstrip().endswith(":"):
         return candidates
+    if _opens_example(sentences[-1].text):
+        # "... depending on the information the servicer has received. For example:" over
+        # "(i) Assume that ... The servicer must deliver ... at least 15 days before ...":
+        # every sentence of the item is that example's, not the rule.
+        candidates = [replace(c, example=True) for c in candidates]
     first = candidates[0]
     if first.sentence.start != min(c.sentence.start for c in candidates):
         return candidates
@@ -1174,6 +1179,53 @@ def _with_parent_lead(
         example=first.example,
     )
     return [led, *candidates[1:]]
+
+
+def _unretrieved_items(evidence: Sequence[Passage], pages: SourceLookup | None) -> list[Passage]:
+    """The items of a lead-in the evidence holds without them ("For 25 months after ... an
+    offer of credit is made ..., the creditor shall retain ...:" retrieved, "(i) The text of
+    any prescreened solicitation;" not): with ``pages``, the pages right after the lead-in
+    labelled as its own items ("1002-12-b-7-i" under "1002-12-b-7"), as passages of their whole
+    text, each then read under that lead-in. Deeper items have lead-ins of their own."""
+    if pages is None:
+        return []
+    seen = {(p.doc_id, p.version, p.page) for p in evidence}
+    out: list[Passage] = []
+    for passage in evidence:
+        label = (passage.label or "").strip()
+        if not label or not passage.text.rstrip().endswith(":"):
+            continue
+        for number in range(passage.page + 1, passage.page + 1 + _ITEM_REACH):
+            source = pages.lookup(passage.doc_id, passage.version, number)
+            if source is None:
+                break
+            page_label = (source.page.label or "").strip()
+            if not page_label.startswith(label + "-"):
+                break  # past the lead-in's items
+            if page_label.rpartition("-")[0] != label:
+                continue  # an item of an item: under its own lead-in
+            if (passage.doc_id, passage.version, number) in seen:
+                continue
+            seen.add((passage.doc_id, passage.version, number))
+            out.append(
+                Passage(
+                    passage_id="",
+                    doc_id=passage.doc_id,
+                    version=passage.version,
+                    page=number,
+                    char_start=0,
+                    char_end=len(source.page.text),
+                    text=source.page.text,
+                    authority=passage.authority,
+                    label=source.page.label,
+                    context=source.page.heading,
+                )
+            )
+    return out
+
+
+_ITEM_REACH = 12
+"""How many pages after a lead-in its items are looked for (items of items included)."""
 
 
 def _parent_page(passage: Passage, parent_label: str, pages: SourceLookup | None) -> Passage | None:
@@ -1235,10 +1287,13 @@ def _passage_candidates(text: str, char_start: int, min_chars: int) -> tuple[_Ca
             continue
         count = sum(kind is not None for _, kind in items)
         nested = any(kind is not None and p.text.rstrip().endswith(":") for p, kind in items)
+        # A list that sets out an example's assumptions ("For each example, assume the
+        # following: (a) ...; (b) ...") is that example, read whole or item by item.
+        in_example = in_example or _opens_example(items[0][0].text)
         if not nested and not _tabular(whole.text, _WHOLE_LIST):
             # The list read whole as well: it answers a question about all its items (a list
             # of several lead-ins is several requirements, each read with its own items).
-            out.append(_Candidate(passage, whole, lead, items=count))
+            out.append(_Candidate(passage, whole, lead, example=in_example, items=count))
         # Each item under the lead-in of its level: "a. Provide training to users:" leads
         # "1. ..." and "2. ...", not the "b. ..." after them; a lead-in's items are also
         # read together ("a. ...: 1. ...; 2. ...", the occasions a question on "when" asks).
@@ -1249,6 +1304,7 @@ def _passage_candidates(text: str, char_start: int, min_chars: int) -> tuple[_Ca
             if leads and leads[-1].kind is None:
                 leads[-1].kind = kind
             if sentence.text.rstrip().endswith(":"):
+                in_example = in_example or _opens_example(sentence.text)  # "For example:"
                 if len(sentence.text.strip()) >= min_chars:
                     leads.append(_Level(sentence))
                 continue
@@ -1304,7 +1360,7 @@ def _read(
 ) -> tuple[Sentence | None, bool]:
     """Add ``sentence`` to ``out`` if it can answer; the lead-in and example state after it."""
     text = sentence.text.rstrip()
-    in_example = bool(EXAMPLE_SENTENCE.search(text) or _ASSUMING.match(text)) or (
+    in_example = _opens_example(text) or (
         in_example and _CONTINUES_EXAMPLE.search(text) is not None
     )
     if text.endswith(":"):
@@ -1350,13 +1406,36 @@ def _marker_kind(marker: str) -> str:
     )
 
 
+_EXAMPLE_WEIGHT = 0.4
+"""What an example's score counts for a question that sets out no case of its own: it answers
+a question about that example ("For each example, assume ... a per-item fee of $20"), not the
+rule, however close its words."""
 _ASSUMING = re.compile(r"^\W*(?:assuming|supposing|imagine|say)\b", re.IGNORECASE)
 """An example opening with the case it assumes ("Assuming it is not a leap year, ...")."""
 _CONTINUES_EXAMPLE = re.compile(
     r"^\W*(?:however|but|similarly|likewise|conversely|by\s+contrast|alternatively|otherwise|"
-    r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead)\b"
-    r"|\bif\b[^.;]*\bwould\b",
+    r"then|in\s+(?:that|this|either|such\s+a)\s+case|if\s+so|if\s+instead|instead|if)\b"
+    r"|\bif\b[^.;]*\bwould\b|\bthe\s+[$\u00a3\u20ac]\d",
     re.IGNORECASE,
 )
 """A sentence that goes on with the example before it: opened by a connective ("However,
-if ... $949 ...") or setting out another imagined case ("if ... would")."""
+if ... $949 ...") or by the next case of it ("If the consumer notifies the institution within
+60 days ..., the consumer has no liability"), setting out another imagined case ("if ...
+would"), or naming the example's own figure again ("in addition to the $200")."""
+_EXAMPLE_CASE = re.compile(
+    r"(?i:^\W*examples?\b|\b(?:the\s+following|these|this|each|the\s+same)\s+examples?\b)"
+    r"|\b(?i:borrower|consumer|applicant|creditor|lender|servicer|customer|bank|institution|"
+    r"lessor|lessee|person|company|employee|provider|sender|recipient|payee|issuer|merchant|"
+    r"dealer|broker|investor|user|client|party|firm|entity|account)\s+[A-Z]\b(?![-\w(])"
+)
+"""A sentence about an example: opening a set of them ("Examples.", "For each example,
+assume ..."), going on with one ("Assume the same example, except ..."), or naming its
+imagined parties ("The servicer must deliver to Borrower A ... at least 15 days before ...";
+a rule names no "Borrower A")."""
+
+
+def _opens_example(text: str) -> bool:
+    """Whether a sentence gives an example (opens one or is about its imagined parties)."""
+    return bool(
+        EXAMPLE_SENTENCE.search(text) or _ASSUMING.match(text) or _EXAMPLE_CASE.search(text)
+    )
