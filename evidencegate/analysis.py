@@ -41,6 +41,8 @@ __all__ = [
     "Scope",
     "Sentence",
     "answer_type",
+    "asked_action",
+    "states_action",
     "bigrams",
     "has_figure",
     "idf_weights",
@@ -964,6 +966,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "duration",
             r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
+            r"\bhow\s+much\s+time\b|"
             r"\bwithin\s+(?:how|what)\b|"
             r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
@@ -1410,3 +1413,75 @@ def ask_clause(question: str) -> str | None:
     ):
         return None
     return ask
+
+
+
+_PRONOUN = r"(?:i|we|you|they|he|she|it|staff|employees?|someone|anyone)"
+_ACTION_FRAMES = (
+    # "Am I allowed to tell ...", "is it ok to accept ...", "do I need to report ..."
+    re.compile(
+        r"\b(?:allowed|permitted|entitled|ok|okay|fine|forbidden|prohibited|required|obliged|"
+        r"supposed|need|needs|have|has)\s+to\s+([a-z]+)",
+        re.IGNORECASE,
+    ),
+    # "do I need approval to accept ...", "whose permission to trade ..."
+    re.compile(
+        r"\b(?:approval|permission|pre-?clearance|consent|sign-?off)\s+to\s+([a-z]+)",
+        re.IGNORECASE,
+    ),
+    # "Can I trade ...", "May staff accept ..."
+    re.compile(
+        r"^\W*(?:can|may|must|should|could|shall)\s+" + _PRONOUN + r"\s+(?:still\s+|also\s+)?"
+        r"(?!need\b|have\b|be\b)([a-z]+)",
+        re.IGNORECASE,
+    ),
+)
+_SUBJECT_FRAME = re.compile(
+    r"^\W*(?:can|may|must|should|could|shall)\s+(?:my|our|your|their|an?|the)\s+[a-z]+\s+"
+    r"([a-z]+)(?:\s+([a-z]+))?",
+    re.IGNORECASE,
+)
+"""A subject of one or two words ("may an employee accept", "can a new hire accept"): the
+action is one of the next two words."""
+_MODAL_ACTION = re.compile(
+    r"\b(?:must|may|shall|should|can|cannot)(?:\s+not|\s+never|\s+only)?\s+"
+    r"(?:[a-z]+\s+){0,2}?([a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _action_word(word: str) -> str:
+    """A word as an action is compared: its term, or the word itself when it is a stop word
+    ("tell")."""
+    found = terms(word)
+    return found[0] if found else word.lower()
+
+
+def asked_action(question: str) -> tuple[str, ...]:
+    """The action a yes/no question asks permission or obligation for ("Am I allowed to
+    *tell* a customer that I reported them?", "May an employee *accept* cash?"): the rule
+    answering it states that action under its modal ("must not tell"), however many of the
+    question's other words a neighbouring rule shares ("must report it"). Empty when the
+    question asks no such thing."""
+    words: list[str] = []
+    for frame in _ACTION_FRAMES:
+        words += [m.group(1) for m in frame.finditer(question)]
+    if (subject := _SUBJECT_FRAME.search(question)) is not None:
+        words += [w for w in subject.groups() if w]
+    return tuple(dict.fromkeys(_action_word(w) for w in words if w.lower() not in _BE_DO))
+
+
+_BE_DO = frozenset({"a", "an", "the", "to", "be", "do", "does", "get", "have", "has", "need"})
+
+
+def states_action(sentence: str, action: Sequence[str]) -> bool:
+    """Does ``sentence`` state one of the ``action`` words (see :func:`asked_action`) under a
+    modal, within two words of it ("must not *tell*", "may *accept* entertainment")?"""
+    if not action:
+        return False
+    wanted = set(action)
+    for match in _MODAL_ACTION.finditer(sentence):
+        span = sentence[match.start() : match.end()].split()[1:]
+        if any(_action_word(w) in wanted for w in span):
+            return True
+    return False

@@ -111,7 +111,21 @@ def text_keys(text_terms: Sequence[str], lex: Lexicon | None = None) -> set[str]
 
 @lru_cache(maxsize=_CACHE)
 def _text_keys(text_terms: tuple[str, ...], lex: Lexicon) -> frozenset[str]:
-    return frozenset({*text_terms, *(_key(g) for _, _, g in lex.keys(text_terms))})
+    return frozenset(
+        {*text_terms, *_compound_parts(text_terms), *(_key(g) for _, _, g in lex.keys(text_terms))}
+    )
+
+
+def _compound_parts(text_terms: Sequence[str]) -> list[str]:
+    """The words of each hyphenated compound of a text ("medium-risk" states "medium" and
+    "risk"): a question asks "medium risk customer" of a text writing "medium-risk customer".
+    A compound with a digit ("AC-2", "W-2") is an identifier and is not split."""
+    return [
+        part
+        for term in text_terms
+        if "-" in term and not any(ch.isdigit() for ch in term)
+        for part in terms(term.replace("-", " "))
+    ]
 
 
 def match_units(question_terms: Sequence[str], lex: Lexicon | None = None) -> list[frozenset[str]]:

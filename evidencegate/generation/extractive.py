@@ -21,6 +21,7 @@ from evidencegate.analysis import (
     QuestionProfile,
     Sentence,
     ask_clause,
+    asked_action,
     bigrams,
     idf_weights,
     is_normative,
@@ -29,6 +30,7 @@ from evidencegate.analysis import (
     sentence_period,
     split_asks,
     split_sentences,
+    states_action,
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
@@ -261,6 +263,10 @@ class ExtractiveGenerator:
         # A question setting out a case ("if ...") or asking whether one holds ("Does a later
         # increase bring a lease back ...?") asks about a case, in its own words.
         asks_case = profile.answer_type == "yes_no" or _ASKS_CASE.search(question) is not None
+        # "Am I allowed to tell the customer ...?": the rule on telling ("must not tell"), not a
+        # neighbour sharing the question's other words ("must report it").
+        # A question asking for a figure ("how long do I have to keep ...") asks no permission.
+        action = asked_action(question) if not profile.wants_figure else ()
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -316,6 +322,8 @@ class ExtractiveGenerator:
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * focus_share(s_terms)
+            if action and own > 0 and states_action(candidate.sentence.text, action):
+                score += ACTION_BONUS
             for number, bound in asked_bounds.items():
                 bounded = _bound(candidate.text, number)
                 if bounded is not None:
@@ -913,6 +921,9 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
 SCENE_WEIGHT = 0.1
 """How much a word only of a question's scenario weighs against the words of its ask (see
 :func:`evidencegate.analysis.ask_clause`)."""
+ACTION_BONUS = 0.15
+"""What a sentence stating the action a yes/no question asks about under its modal adds
+("must not tell" for "Am I allowed to tell ...?")."""
 SCENE_PAIR_BONUS = 0.25
 """What each pair of a question's scenario words a sentence states near each other adds."""
 SCENE_PAIRS_COUNTED = 3
