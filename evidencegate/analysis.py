@@ -329,7 +329,10 @@ def _states_figure(
     ):
         return False
     if counted is not None:
-        return bool(_word(counted).search(text) and _counting(counted).search(text))
+        return any(
+            _word(form).search(text) and _counting(form).search(text)
+            for form in _counted_forms(counted)
+        )
     return has_figure(text, wants_figure, answer_type)
 
 
@@ -356,6 +359,18 @@ def _in_unit(time_unit: str) -> re.Pattern[str]:
         _NUMBER_WORD + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?" + time_unit + r"s?\b",
         re.IGNORECASE,
     )
+
+
+@lru_cache(maxsize=64)
+def _counted_forms(counted: str) -> tuple[str, ...]:
+    """What counts as the counted thing: the noun and the one-word members of its synonym
+    groups ("how many invites" is answered by "6 invitations")."""
+    lex = lexicon()
+    found = terms(counted)
+    forms = [counted]
+    for _, _, group in lex.keys(found[:1]):
+        forms += [m[0] for m in lex.members[group] if len(m) == 1 and m[0] not in forms]
+    return tuple(forms)
 
 
 @lru_cache(maxsize=64)
@@ -1030,6 +1045,7 @@ def answer_type(question: str) -> AnswerType:
     clause after it.
     """
     question = _LEADING_CASE.sub("", question, count=1)
+    question = _LEADING_SCENE.sub("", question, count=1)
     if _CONSEQUENCE.search(question):
         return "other"  # "what happens to the threshold if ...": an outcome, not a figure
     if _PLACE_QUESTION.search(question):
@@ -1052,6 +1068,14 @@ _LEADING_CASE = re.compile(
     re.IGNORECASE,
 )
 """A clause setting out the case a question asks about, before the question word."""
+_LEADING_SCENE = re.compile(
+    r"^[^?:;]{8,}?(?::|;|\s[-\u2013\u2014]+)\s+"
+    r"(?=(?:what|which|who|whose|how|when|where|why|is|are|was|were|does|do|did|may|can|could|"
+    r"must|should|will|would|has|have|had|shall)\b)",
+    re.IGNORECASE,
+)
+"""A case set out before a colon or a dash, the question after it ("gift valued at 130 USD
+from a vendor: who signs off?", "cash deposit over 10k - what must staff establish?")."""
 _CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
 _PLACE_QUESTION = re.compile(
     r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b",

@@ -246,6 +246,9 @@ class ExtractiveGenerator:
         asked_bounds = {
             n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
         }
+        given_money = tuple(
+            Decimal(n) for n in profile.numbers if _money_given(n).search(question) is not None
+        )
         named = {t for n in profile.names for t in terms(n)}
         # What the question asks about specifically is in its ask, not in its scenario.
         focused = [t for t in asked if t in ask_words] if scene else asked
@@ -324,6 +327,10 @@ class ExtractiveGenerator:
                 score += 0.3 * focus_share(s_terms)
             if action and own > 0 and states_action(candidate.sentence.text, action):
                 score += ACTION_BONUS
+            if given_money and (fit := _case_fit(candidate.sentence.text, given_money)):
+                # "a gift worth $130": "above $100 ... must obtain approval" is its case, "up to
+                # $100 ... without approval" another one.
+                score = score + 0.1 if fit > 0 else score * 0.6
             for number, bound in asked_bounds.items():
                 bounded = _bound(candidate.text, number)
                 if bounded is not None:
@@ -1104,6 +1111,39 @@ def _bound(text: str, number: str) -> str | None:
         ):
             return bound
     return None
+
+
+@lru_cache(maxsize=64)
+def _money_given(number: str) -> re.Pattern[str]:
+    """``number`` (digits, no separators) stated as a sum of money ("$130", "130 USD")."""
+    digits = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", number.split(".")[0])
+    figure = digits + (r"\." + number.split(".")[1] if "." in number else "")
+    return re.compile(
+        rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{figure}\b|"
+        rf"\b{figure}\s*(?:dollars|euros|USD|EUR|GBP)\b",
+        re.IGNORECASE,
+    )
+
+
+_MONEY_FIGURE = re.compile(r"(?:US)?[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
+
+
+def _case_fit(text: str, given: Sequence[Decimal]) -> int:
+    """Whether the sums a sentence bounds are the case of the sums a question sets out: 1
+    when each bound holds them ("above $100" for a $130 gift), -1 when one excludes them
+    ("up to $100"), 0 when the sentence bounds no sum."""
+    fit = 0
+    for match in _MONEY_FIGURE.finditer(text):
+        figure = match.group(1).replace(",", "")
+        bound = _bound(text, figure)
+        if bound is None:
+            continue
+        limit = Decimal(figure)
+        for amount in given:
+            if (bound == "max" and amount > limit) or (bound == "min" and amount < limit):
+                return -1
+            fit = 1
+    return fit
 
 
 @lru_cache(maxsize=4096)  # pure; every draft of a run reads its question again
