@@ -42,7 +42,6 @@ __all__ = [
     "Sentence",
     "answer_type",
     "asked_action",
-    "states_action",
     "bigrams",
     "has_figure",
     "idf_weights",
@@ -53,6 +52,7 @@ __all__ = [
     "sentence_period",
     "split_asks",
     "split_sentences",
+    "states_action",
     "weighted_overlap",
 ]
 
@@ -981,7 +981,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "duration",
             r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
-            r"\bhow\s+much\s+time\b|"
+            r"\bhow\s+(?:much\s+time|fast)\b|"
             r"\bwithin\s+(?:how|what)\b|"
             r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
@@ -1437,7 +1437,6 @@ def ask_clause(question: str) -> str | None:
     ):
         return None
     return ask
-
 
 
 _PRONOUN = r"(?:i|we|you|they|he|she|it|staff|employees?|someone|anyone)"

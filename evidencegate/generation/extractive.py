@@ -1363,11 +1363,15 @@ def _read(
         return (sentence if len(text) >= min_chars else None), in_example
     if _tabular(text):
         return None, in_example  # a flattened table: its cells are read as cells
+    if _HEADING.match(text):
+        return lead, in_example  # "# Customer Due Diligence and KYC Refresh Policy": a title
     if len(text) >= min_chars or lead is not None:
         out.append(_Candidate(passage, sentence, lead, example=in_example))
     return lead, in_example
 
 
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+"""A Markdown heading: it names what the sentences under it are about and states nothing."""
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\(?[a-z]\)|\(?\d{1,2}\)|[a-z]\.|\d{1,2}\.)[ \t]+(?=\S)")
 
 
