@@ -1052,6 +1052,14 @@ def answer_type(question: str) -> AnswerType:
         return "other"  # "where must the fee notice be shown": a place, whatever it names
     for kind, pattern in _TYPE_RULES:
         if pattern.search(question):
+            if (
+                kind in _NAMED_FIGURES
+                and _YES_NO.search(question)
+                and not _ASKS_FIGURE.search(question)
+            ):
+                # "Can the minimum holding period be waived?" names a period and asks whether;
+                # "Is it within 30 days?" too. "Must I report within how many days?" asks it.
+                return "yes_no"
             if kind == "comparison" and _YES_NO.search(question) and not _PERIODIC.search(question):
                 # "Does a lease lose its exemption when the threshold increases?" asks yes or
                 # no; "Did revenue grow in 2022?" compares two periods' figures.
@@ -1061,6 +1069,13 @@ def answer_type(question: str) -> AnswerType:
 
 
 _YES_NO = next(p for k, p in _TYPE_RULES if k == "yes_no")
+_NAMED_FIGURES = frozenset({"duration", "date", "count"})
+"""Answer types a question may name without asking for ("the holding period", "the deadline",
+"the number of invitations")."""
+_ASKS_FIGURE = re.compile(
+    r"\b(?:how|when|what|which|whose|within|by\s+when)\b|\bwhat's\b", re.IGNORECASE
+)
+"""Words that ask for a figure rather than whether something holds."""
 _LEADING_CASE = re.compile(
     r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b[^,;?]{3,},\s*"
     r"(?=(?:what|which|who|how|when|where|why|is|are|was|were|does|do|did|may|can|could|must|"

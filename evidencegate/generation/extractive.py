@@ -218,7 +218,12 @@ class ExtractiveGenerator:
             for c in candidates
         ]
         context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
-        asked = profile.terms
+        # A question's word as the evidence inflects it: the light stemmer keeps the final
+        # "e" of some forms only ("waived" is "waiv", "waive" stays "waive").
+        stated = {t for ts in sentence_terms for t in ts}
+        asked = tuple(_as_stated(t, stated) for t in profile.terms)
+        if asked != profile.terms:
+            profile = replace(profile, terms=asked)
         weights = idf_weights(asked, sentence_terms)
         # A question setting out a scenario before it asks ("A customer disputes a debit on
         # her checking account. How many business days does the bank have to figure out
@@ -1368,6 +1373,15 @@ def _read(
     if len(text) >= min_chars or lead is not None:
         out.append(_Candidate(passage, sentence, lead, example=in_example))
     return lead, in_example
+
+
+def _as_stated(term: str, stated: set[str]) -> str:
+    """``term``, or its form with or without a final "e" when only that form is stated; a
+    term of a synonym group stays as it is (its synonyms match it)."""
+    if term in stated or len(term) < 4 or not term.isalpha() or match_units([term])[0] != {term}:
+        return term
+    other = term[:-1] if term.endswith("e") else term + "e"
+    return other if other in stated else term
 
 
 _HEADING = re.compile(r"^\s*#{1,6}\s")
