@@ -602,6 +602,19 @@ class TestRuleForTheCaseAsked:
         (drafted,) = _drafted(question, [self.REPORTS])
         assert drafted.startswith("7.2")
 
+    def test_a_word_as_the_evidence_inflects_it(self) -> None:
+        """ "waived" is stemmed "waiv" and "waive" keeps its "e": the sentence on waiving
+        answers "can it be waived?", not the one stating the period."""
+        page = _section(
+            "hold",
+            "5.1 Employees must hold every investment for a minimum holding period of 30 "
+            "calendar days. 5.2 The Head of Compliance may waive the minimum holding period "
+            "in writing in cases of hardship.",
+            "Holding period",
+        )
+        (drafted,) = _drafted("Can the minimum holding period be waived?", [page])
+        assert drafted.startswith("5.2")
+
     def test_a_heading_is_never_drafted(self) -> None:
         """A Markdown title names what follows and states nothing: it is no answer, however
         many of the question's words it shares."""

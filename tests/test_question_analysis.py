@@ -69,6 +69,8 @@ class TestAnswerType:
             ("complaint alleging fraud: how fast to escalate?", "duration"),
             ("gift valued at 130 USD from a vendor: who signs off?", "entity"),
             ("What is the high-risk limit?", "amount"),
+            ("Can the minimum holding period be waived?", "yes_no"),
+            ("Must I report a breach within how many days?", "duration"),
         ],
     )
     def test_kind_of_answer(self, question: str, expected: str) -> None:
