@@ -220,8 +220,8 @@ class ExtractiveGenerator:
         context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
         # A question's word as the evidence inflects it: the light stemmer keeps the final
         # "e" of some forms only ("waived" is "waiv", "waive" stays "waive").
-        stated = {t for ts in sentence_terms for t in ts}
-        asked = tuple(_as_stated(t, stated) for t in profile.terms)
+        vocabulary = {t for ts in sentence_terms for t in ts}
+        asked = tuple(_as_stated(t, vocabulary) for t in profile.terms)
         if asked != profile.terms:
             profile = replace(profile, terms=asked)
         weights = idf_weights(asked, sentence_terms)
