@@ -504,11 +504,15 @@ def normalise_question(question: str) -> str:
         return f"{MONTHS[month - 1].capitalize()} {day}, {year}"
 
     text = _NUMERIC_DATE.sub(numeric_date, text)
+    # "over 5k", "$10K": thousands written short.
+    text = _THOUSANDS.sub(lambda m: f"{m.group(1)}{int(m.group(2)) * 1000:,}", text)
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     return _FISCAL_YEAR.sub(fiscal, text)
 
 
+_THOUSANDS = re.compile(r"(?<![\w.,-])(\$?)(\d{1,3})\s?[kK]\b(?!-)")
+"""A sum in thousands written short ("5k", "$10K"); not "10-K", a form."""
 _QUESTION_CONTRACTION = re.compile(
     r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
 )

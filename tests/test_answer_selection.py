@@ -596,6 +596,18 @@ class TestRuleForTheCaseAsked:
         (drafted,) = _drafted(question, [self.GIFTS])
         assert drafted.startswith(expected)
 
+    def test_a_sum_written_short(self) -> None:
+        """ "over 5k" is the case of "above $5,000", not of "up to $5,000"."""
+        page = _section(
+            "redress",
+            "6.3 Redress payments above $500 and up to $5,000 must be approved by the Head of "
+            "Operations. 6.4 A redress payment above $5,000 must be approved by the Chief "
+            "Operating Officer.",
+            "Redress",
+        )
+        (drafted,) = _drafted("who signs off redress over 5k?", [page])
+        assert drafted.startswith("6.4")
+
     def test_the_rule_on_the_action_asked(self) -> None:
         """ "Am I allowed to tell ..." is answered by "must not tell", not "must report it"."""
         question = "Am I allowed to tell a customer that I reported them for suspicious activity?"

@@ -85,6 +85,12 @@ class TestProfile:
         profile = profile_question("reg m lease cap FY18?", as_of=AS_OF)
         assert profile.years == ("2018",) and "Regulation M" in profile.names
 
+    def test_thousands_written_short_are_spelled_out(self) -> None:
+        """'over 5k' is over 5,000 and '$10K' is $10,000; a 10-K is a form."""
+        assert normalise_question("redress over 5k?") == "redress over 5,000?"
+        assert normalise_question("a $10K cash deposit") == "a $10,000 cash deposit"
+        assert normalise_question("the 10-K for 2022") == "the 10-K for 2022"
+
     def test_names_are_proper_names_and_identifiers(self) -> None:
         """Names are the capitalised names and ids a question uses, never its first word."""
         profile = profile_question("When must accounts be disabled under AC-2(3)?", as_of=AS_OF)

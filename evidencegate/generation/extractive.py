@@ -26,6 +26,7 @@ from evidencegate.analysis import (
     idf_weights,
     is_normative,
     names_in,
+    normalise_question,
     profile_question,
     sentence_period,
     split_asks,
@@ -248,11 +249,12 @@ class ExtractiveGenerator:
         )
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
+        spelled = normalise_question(question)  # "over 5k" is over 5,000
         asked_bounds = {
-            n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
+            n: bound for n in profile.numbers if (bound := _bound(spelled, n)) is not None
         }
         given_money = tuple(
-            Decimal(n) for n in profile.numbers if _money_given(n).search(question) is not None
+            Decimal(n) for n in profile.numbers if _money_given(n).search(spelled) is not None
         )
         named = {t for n in profile.names for t in terms(n)}
         # What the question asks about specifically is in its ask, not in its scenario.
