@@ -41,6 +41,7 @@ __all__ = [
     "Scope",
     "Sentence",
     "answer_type",
+    "asked_action",
     "bigrams",
     "has_figure",
     "idf_weights",
@@ -51,6 +52,7 @@ __all__ = [
     "sentence_period",
     "split_asks",
     "split_sentences",
+    "states_action",
     "weighted_overlap",
 ]
 
@@ -327,7 +329,10 @@ def _states_figure(
     ):
         return False
     if counted is not None:
-        return bool(_word(counted).search(text) and _counting(counted).search(text))
+        return any(
+            _word(form).search(text) and _counting(form).search(text)
+            for form in _counted_forms(counted)
+        )
     return has_figure(text, wants_figure, answer_type)
 
 
@@ -354,6 +359,18 @@ def _in_unit(time_unit: str) -> re.Pattern[str]:
         _NUMBER_WORD + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:[a-z]+\s+)?" + time_unit + r"s?\b",
         re.IGNORECASE,
     )
+
+
+@lru_cache(maxsize=64)
+def _counted_forms(counted: str) -> tuple[str, ...]:
+    """What counts as the counted thing: the noun and the one-word members of its synonym
+    groups ("how many invites" is answered by "6 invitations")."""
+    lex = lexicon()
+    found = terms(counted)
+    forms = [counted]
+    for _, _, group in lex.keys(found[:1]):
+        forms += [m[0] for m in lex.members[group] if len(m) == 1 and m[0] not in forms]
+    return tuple(forms)
 
 
 @lru_cache(maxsize=64)
@@ -487,11 +504,15 @@ def normalise_question(question: str) -> str:
         return f"{MONTHS[month - 1].capitalize()} {day}, {year}"
 
     text = _NUMERIC_DATE.sub(numeric_date, text)
+    # "over 5k", "$10K": thousands written short.
+    text = _THOUSANDS.sub(lambda m: f"{m.group(1)}{int(m.group(2)) * 1000:,}", text)
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     return _FISCAL_YEAR.sub(fiscal, text)
 
 
+_THOUSANDS = re.compile(r"(?<![\w.,-])(\$?)(\d{1,3})\s?[kK]\b(?!-)")
+"""A sum in thousands written short ("5k", "$10K"); not "10-K", a form."""
 _QUESTION_CONTRACTION = re.compile(
     r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
 )
@@ -964,6 +985,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "duration",
             r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
+            r"\bhow\s+(?:much\s+time|fast)\b|"
             r"\bwithin\s+(?:how|what)\b|"
             r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
@@ -1027,12 +1049,21 @@ def answer_type(question: str) -> AnswerType:
     clause after it.
     """
     question = _LEADING_CASE.sub("", question, count=1)
+    question = _LEADING_SCENE.sub("", question, count=1)
     if _CONSEQUENCE.search(question):
         return "other"  # "what happens to the threshold if ...": an outcome, not a figure
     if _PLACE_QUESTION.search(question):
         return "other"  # "where must the fee notice be shown": a place, whatever it names
     for kind, pattern in _TYPE_RULES:
         if pattern.search(question):
+            if (
+                kind in _NAMED_FIGURES
+                and _YES_NO.search(question)
+                and not _ASKS_FIGURE.search(question)
+            ):
+                # "Can the minimum holding period be waived?" names a period and asks whether;
+                # "Is it within 30 days?" too. "Must I report within how many days?" asks it.
+                return "yes_no"
             if kind == "comparison" and _YES_NO.search(question) and not _PERIODIC.search(question):
                 # "Does a lease lose its exemption when the threshold increases?" asks yes or
                 # no; "Did revenue grow in 2022?" compares two periods' figures.
@@ -1042,6 +1073,13 @@ def answer_type(question: str) -> AnswerType:
 
 
 _YES_NO = next(p for k, p in _TYPE_RULES if k == "yes_no")
+_NAMED_FIGURES = frozenset({"duration", "date", "count"})
+"""Answer types a question may name without asking for ("the holding period", "the deadline",
+"the number of invitations")."""
+_ASKS_FIGURE = re.compile(
+    r"\b(?:how|when|what|which|whose|within|by\s+when)\b|\bwhat's\b", re.IGNORECASE
+)
+"""Words that ask for a figure rather than whether something holds."""
 _LEADING_CASE = re.compile(
     r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b[^,;?]{3,},\s*"
     r"(?=(?:what|which|who|how|when|where|why|is|are|was|were|does|do|did|may|can|could|must|"
@@ -1049,6 +1087,14 @@ _LEADING_CASE = re.compile(
     re.IGNORECASE,
 )
 """A clause setting out the case a question asks about, before the question word."""
+_LEADING_SCENE = re.compile(
+    r"^[^?:;]{8,}?(?::|;|\s[-\u2013\u2014]+)\s+"
+    r"(?=(?:what|which|who|whose|how|when|where|why|is|are|was|were|does|do|did|may|can|could|"
+    r"must|should|will|would|has|have|had|shall)\b)",
+    re.IGNORECASE,
+)
+"""A case set out before a colon or a dash, the question after it ("gift valued at 130 USD
+from a vendor: who signs off?", "cash deposit over 10k - what must staff establish?")."""
 _CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
 _PLACE_QUESTION = re.compile(
     r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b",
@@ -1427,3 +1473,74 @@ def ask_clause(question: str) -> str | None:
     ):
         return None
     return ask
+
+
+_PRONOUN = r"(?:i|we|you|they|he|she|it|staff|employees?|someone|anyone)"
+_ACTION_FRAMES = (
+    # "Am I allowed to tell ...", "is it ok to accept ...", "do I need to report ..."
+    re.compile(
+        r"\b(?:allowed|permitted|entitled|ok|okay|fine|forbidden|prohibited|required|obliged|"
+        r"supposed|need|needs|have|has)\s+to\s+([a-z]+)",
+        re.IGNORECASE,
+    ),
+    # "do I need approval to accept ...", "whose permission to trade ..."
+    re.compile(
+        r"\b(?:approval|permission|pre-?clearance|consent|sign-?off)\s+to\s+([a-z]+)",
+        re.IGNORECASE,
+    ),
+    # "Can I trade ...", "May staff accept ..."
+    re.compile(
+        r"^\W*(?:can|may|must|should|could|shall)\s+" + _PRONOUN + r"\s+(?:still\s+|also\s+)?"
+        r"(?!need\b|have\b|be\b)([a-z]+)",
+        re.IGNORECASE,
+    ),
+)
+_SUBJECT_FRAME = re.compile(
+    r"^\W*(?:can|may|must|should|could|shall)\s+(?:my|our|your|their|an?|the)\s+[a-z]+\s+"
+    r"([a-z]+)(?:\s+([a-z]+))?",
+    re.IGNORECASE,
+)
+"""A subject of one or two words ("may an employee accept", "can a new hire accept"): the
+action is one of the next two words."""
+_MODAL_ACTION = re.compile(
+    r"\b(?:must|may|shall|should|can|cannot)(?:\s+not|\s+never|\s+only)?\s+"
+    r"(?:[a-z]+\s+){0,2}?([a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _action_word(word: str) -> str:
+    """A word as an action is compared: its term, or the word itself when it is a stop word
+    ("tell")."""
+    found = terms(word)
+    return found[0] if found else word.lower()
+
+
+def asked_action(question: str) -> tuple[str, ...]:
+    """The action a yes/no question asks permission or obligation for ("Am I allowed to
+    *tell* a customer that I reported them?", "May an employee *accept* cash?"): the rule
+    answering it states that action under its modal ("must not tell"), however many of the
+    question's other words a neighbouring rule shares ("must report it"). Empty when the
+    question asks no such thing."""
+    words: list[str] = []
+    for frame in _ACTION_FRAMES:
+        words += [m.group(1) for m in frame.finditer(question)]
+    if (subject := _SUBJECT_FRAME.search(question)) is not None:
+        words += [w for w in subject.groups() if w]
+    return tuple(dict.fromkeys(_action_word(w) for w in words if w.lower() not in _BE_DO))
+
+
+_BE_DO = frozenset({"a", "an", "the", "to", "be", "do", "does", "get", "have", "has", "need"})
+
+
+def states_action(sentence: str, action: Sequence[str]) -> bool:
+    """Does ``sentence`` state one of the ``action`` words (see :func:`asked_action`) under a
+    modal, within two words of it ("must not *tell*", "may *accept* entertainment")?"""
+    if not action:
+        return False
+    wanted = set(action)
+    for match in _MODAL_ACTION.finditer(sentence):
+        span = sentence[match.start() : match.end()].split()[1:]
+        if any(_action_word(w) in wanted for w in span):
+            return True
+    return False

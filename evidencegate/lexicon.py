@@ -111,7 +111,28 @@ def text_keys(text_terms: Sequence[str], lex: Lexicon | None = None) -> set[str]
 
 @lru_cache(maxsize=_CACHE)
 def _text_keys(text_terms: tuple[str, ...], lex: Lexicon) -> frozenset[str]:
-    return frozenset({*text_terms, *(_key(g) for _, _, g in lex.keys(text_terms))})
+    return frozenset(
+        {*text_terms, *_compound_parts(text_terms), *(_key(g) for _, _, g in lex.keys(text_terms))}
+    )
+
+
+def _compound_parts(text_terms: Sequence[str]) -> list[str]:
+    """The words of each hyphenated compound of a text ("medium-risk" states "medium" and
+    "risk"): a question asks "medium risk customer" of a text writing "medium-risk customer".
+    A compound with a digit ("AC-2", "W-2") is an identifier and is not split; a word by
+    which questions ask for a figure ("long" of "long-term" for "how long") is not split off."""
+    return [
+        part
+        for term in text_terms
+        if "-" in term and not any(ch.isdigit() for ch in term)
+        for part in terms(term.replace("-", " "))
+        if part not in _ASKING
+    ]
+
+
+_ASKING = frozenset(terms("long often soon much many quickly frequently"))
+"""How a question asks for a figure ("how long", "how often"): the same words as
+:data:`evidencegate.analysis.ASK_WORDS`, which question analysis (a layer above) defines."""
 
 
 def match_units(question_terms: Sequence[str], lex: Lexicon | None = None) -> list[frozenset[str]]:

@@ -628,6 +628,80 @@ class TestBoundsAsked:
         assert expected in drafted
 
 
+class TestRuleForTheCaseAsked:
+    """A question setting out its own case (a sum, an action it asks permission for) is
+    answered by the rule for that case, not by its neighbour sharing the other words."""
+
+    GIFTS = _section(
+        "gifts",
+        "4.1 Staff may accept a gift with a value of up to $100 per giver per year without "
+        "prior approval. 4.2 A member of staff offered a gift with a value above $100 must "
+        "obtain the prior written approval of Compliance before accepting it.",
+        "Gifts policy\nReceiving gifts",
+    )
+    REPORTS = _section(
+        "sar",
+        "7.1 An employee who suspects that a customer is laundering money must report it to "
+        "the officer by submitting an internal suspicious activity report. 7.2 Employees must "
+        "not tell the customer that a suspicious activity report has been made.",
+        "Suspicious activity",
+    )
+
+    @pytest.mark.parametrize(
+        ("question", "expected"),
+        [
+            ("A supplier offers me a gift worth $130: whose approval do I need?", "4.2"),
+            ("A supplier offers me a gift worth $80: do I need approval?", "4.1"),
+        ],
+    )
+    def test_the_bound_that_holds_the_sum(self, question: str, expected: str) -> None:
+        """A $130 gift is the case of "above $100", an $80 one of "up to $100"."""
+        (drafted,) = _drafted(question, [self.GIFTS])
+        assert drafted.startswith(expected)
+
+    def test_a_sum_written_short(self) -> None:
+        """ "over 5k" is the case of "above $5,000", not of "up to $5,000"."""
+        page = _section(
+            "redress",
+            "6.3 Redress payments above $500 and up to $5,000 must be approved by the Head of "
+            "Operations. 6.4 A redress payment above $5,000 must be approved by the Chief "
+            "Operating Officer.",
+            "Redress",
+        )
+        (drafted,) = _drafted("who signs off redress over 5k?", [page])
+        assert drafted.startswith("6.4")
+
+    def test_the_rule_on_the_action_asked(self) -> None:
+        """ "Am I allowed to tell ..." is answered by "must not tell", not "must report it"."""
+        question = "Am I allowed to tell a customer that I reported them for suspicious activity?"
+        (drafted,) = _drafted(question, [self.REPORTS])
+        assert drafted.startswith("7.2")
+
+    def test_a_word_as_the_evidence_inflects_it(self) -> None:
+        """ "waived" is stemmed "waiv" and "waive" keeps its "e": the sentence on waiving
+        answers "can it be waived?", not the one stating the period."""
+        page = _section(
+            "hold",
+            "5.1 Employees must hold every investment for a minimum holding period of 30 "
+            "calendar days. 5.2 The Head of Compliance may waive the minimum holding period "
+            "in writing in cases of hardship.",
+            "Holding period",
+        )
+        (drafted,) = _drafted("Can the minimum holding period be waived?", [page])
+        assert drafted.startswith("5.2")
+
+    def test_a_heading_is_never_drafted(self) -> None:
+        """A Markdown title names what follows and states nothing: it is no answer, however
+        many of the question's words it shares."""
+        page = _section(
+            "title",
+            "# Customer Due Diligence and KYC Refresh Policy\n\n## 5. KYC refresh\n\n5.4 A KYC "
+            "Refresh must be completed within 30 calendar days of a Trigger Event.",
+        )
+        drafted = _drafted("What's the fine for late KYC refresh?", [page])
+        assert drafted and not any(d.lstrip().startswith("#") for d in drafted)
+
+
 class TestSeveralAsks:
     """A question asking several things gets one claim per ask, each the best for its words."""
 

@@ -53,7 +53,6 @@ KNOWN_GAPS = {
     # Measured gaps of the offline default (issue 10 closing note, re-measured for issue 12),
     # kept visible: each must keep failing until the engine is fixed, and then this entry is
     # removed (strict xfail).
-    "ex-016": "abstains (no_concrete_gap) on a two-part gift question: approval and register",
     "ex-017": "abstains (no_new_source) on a three-part PEP question: rating, refresh, retention",
 }
 

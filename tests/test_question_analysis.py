@@ -8,11 +8,13 @@ import pytest
 
 from evidencegate.analysis import (
     answer_type,
+    asked_action,
     has_figure,
     names_in,
     normalise_question,
     profile_question,
     split_sentences,
+    states_action,
 )
 from evidencegate.contracts import DocumentVersion
 from evidencegate.corpus.scope import entity_names, label_citation, resolve_scope
@@ -63,6 +65,12 @@ class TestAnswerType:
             ("Who must approve a redress payment above $5,000?", "entity"),
             ("Which legal actions does Boeing report?", "list"),
             ("What does control SR-2 require?", "definition"),
+            ("How much time does the MLRO have to decide on an external report?", "duration"),
+            ("complaint alleging fraud: how fast to escalate?", "duration"),
+            ("gift valued at 130 USD from a vendor: who signs off?", "entity"),
+            ("What is the high-risk limit?", "amount"),
+            ("Can the minimum holding period be waived?", "yes_no"),
+            ("Must I report a breach within how many days?", "duration"),
         ],
     )
     def test_kind_of_answer(self, question: str, expected: str) -> None:
@@ -76,6 +84,12 @@ class TestProfile:
         assert normalise_question("reg m cap FY18?") == "Regulation M cap fiscal year 2018?"
         profile = profile_question("reg m lease cap FY18?", as_of=AS_OF)
         assert profile.years == ("2018",) and "Regulation M" in profile.names
+
+    def test_thousands_written_short_are_spelled_out(self) -> None:
+        """'over 5k' is over 5,000 and '$10K' is $10,000; a 10-K is a form."""
+        assert normalise_question("redress over 5k?") == "redress over 5,000?"
+        assert normalise_question("a $10K cash deposit") == "a $10,000 cash deposit"
+        assert normalise_question("the 10-K for 2022") == "the 10-K for 2022"
 
     def test_names_are_proper_names_and_identifiers(self) -> None:
         """Names are the capitalised names and ids a question uses, never its first word."""
@@ -137,6 +151,12 @@ class TestFigures:
         """'five model forms' states a count."""
         assert has_figure("Appendix B contains five model application forms.", "quantity", "count")
 
+    def test_a_count_counts_the_synonyms_of_the_thing(self) -> None:
+        """ "how many invites" is answered by "6 invitations", not by "6 months"."""
+        profile = profile_question("how many invites from one client can I accept?", as_of=AS_OF)
+        assert profile.states_figure("Employees must not accept more than 6 invitations a year.")
+        assert not profile.states_figure("Employees must refresh the file every 6 months.")
+
     def test_enumerators_do_not_end_sentences(self) -> None:
         """'to: 1. Perform ...' keeps its list item with its lead-in."""
         text = "Configures malicious code protection mechanisms to: 1. Perform scans. Done now."
@@ -147,6 +167,34 @@ class TestFigures:
         assert names_in("AC-2(3)", "see AC-2 (3) here")
         assert names_in("Johnson & Johnson", "Johnson and Johnson Inc.")
         assert not names_in("3M", "23Million")
+
+
+class TestAskedAction:
+    @pytest.mark.parametrize(
+        ("question", "action"),
+        [
+            ("Am I allowed to tell a customer that I reported them?", ("tell",)),
+            ("Can I trade CFDs in my own account?", ("trade",)),
+            ("do i need approval to accept a dinner from a client", ("accept",)),
+            ("Is it ok to keep a present?", ("keep",)),
+            ("How long must records be kept?", ()),
+        ],
+    )
+    def test_the_action_asked_about(self, question: str, action: tuple[str, ...]) -> None:
+        """The verb after "allowed to", "can I", "approval to" is what permission is asked
+        for (a stop word such as "tell" too); a question asking no permission has none."""
+        assert asked_action(question) == action
+
+    def test_a_subject_of_one_or_two_words(self) -> None:
+        """ "May an employee accept" and "can a new hire accept" both ask about accepting."""
+        assert "accept" in asked_action("May an employee accept cash?")
+        assert "accept" in asked_action("Can a new hire accept a gift?")
+
+    def test_the_rule_states_the_action_under_its_modal(self) -> None:
+        """ "must not tell" states the action "tell"; "must report it" does not."""
+        assert states_action("7.2 Employees must not tell the customer.", ("tell",))
+        assert not states_action("7.1 An employee must report it to the MLRO.", ("tell",))
+        assert not states_action("Employees tell customers nothing.", ("tell",))
 
 
 class TestLexicon:
@@ -191,6 +239,13 @@ class TestLexicon:
     def test_shipped_lexicon_loads(self) -> None:
         """The packaged synonym groups load and join 'present' with 'gift'."""
         assert covered_share(terms("present"), terms("gift")) == 1.0
+
+    def test_a_hyphenated_compound_states_its_words(self) -> None:
+        """ "medium-risk customer" answers "medium risk customer"; an asking word ("long" of
+        "long-term" for "how long") is not split off."""
+        question = terms("medium risk customer")
+        assert covered_share(question, terms("a medium-risk customer")) == 1.0
+        assert covered_share(terms("how long"), terms("long-term debt")) == 0.0
 
     def test_focus_terms_tell_passages_apart(self) -> None:
         """Terms every passage states are not the focus; those few state are."""

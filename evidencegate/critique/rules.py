@@ -932,7 +932,10 @@ def _money_given(question: str, value: str) -> bool:
     """Does the question state ``value`` (digits, no separators) as a sum of money?"""
     grouped = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", value.split(".")[0])
     number = grouped + (r"\." + value.split(".")[1] if "." in value else "")
-    pattern = rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{number}\b|\b{number}\s*(?:dollars|euros)\b"
+    pattern = (
+        rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{number}\b|"
+        rf"\b{number}\s*(?:dollars|euros|USD|EUR|GBP)\b"
+    )
     return re.search(pattern, question, re.IGNORECASE) is not None
 
 

@@ -21,14 +21,17 @@ from evidencegate.analysis import (
     QuestionProfile,
     Sentence,
     ask_clause,
+    asked_action,
     bigrams,
     idf_weights,
     is_normative,
     names_in,
+    normalise_question,
     profile_question,
     sentence_period,
     split_asks,
     split_sentences,
+    states_action,
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
@@ -216,7 +219,12 @@ class ExtractiveGenerator:
             for c in candidates
         ]
         context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
-        asked = profile.terms
+        # A question's word as the evidence inflects it: the light stemmer keeps the final
+        # "e" of some forms only ("waived" is "waiv", "waive" stays "waive").
+        vocabulary = {t for ts in sentence_terms for t in ts}
+        asked = tuple(_as_stated(t, vocabulary) for t in profile.terms)
+        if asked != profile.terms:
+            profile = replace(profile, terms=asked)
         weights = idf_weights(asked, sentence_terms)
         # A question setting out a scenario before it asks ("A customer disputes a debit on
         # her checking account. How many business days does the bank have to figure out
@@ -241,9 +249,13 @@ class ExtractiveGenerator:
         )
         asked_pairs = bigrams(question)
         asked_negated = _negated(question)
+        spelled = normalise_question(question)  # "over 5k" is over 5,000
         asked_bounds = {
-            n: bound for n in profile.numbers if (bound := _bound(question, n)) is not None
+            n: bound for n in profile.numbers if (bound := _bound(spelled, n)) is not None
         }
+        given_money = tuple(
+            Decimal(n) for n in profile.numbers if _money_given(n).search(spelled) is not None
+        )
         named = {t for n in profile.names for t in terms(n)}
         # What the question asks about specifically is in its ask, not in its scenario.
         focused = [t for t in asked if t in ask_words] if scene else asked
@@ -261,6 +273,10 @@ class ExtractiveGenerator:
         # A question setting out a case ("if ...") or asking whether one holds ("Does a later
         # increase bring a lease back ...?") asks about a case, in its own words.
         asks_case = profile.answer_type == "yes_no" or _ASKS_CASE.search(question) is not None
+        # "Am I allowed to tell the customer ...?": the rule on telling ("must not tell"), not a
+        # neighbour sharing the question's other words ("must report it").
+        # A question asking for a figure ("how long do I have to keep ...") asks no permission.
+        action = asked_action(question) if not profile.wants_figure else ()
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -316,6 +332,12 @@ class ExtractiveGenerator:
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * focus_share(s_terms)
+            if action and own > 0 and states_action(candidate.sentence.text, action):
+                score += ACTION_BONUS
+            if given_money and (fit := _case_fit(candidate.sentence.text, given_money)):
+                # "a gift worth $130": "above $100 ... must obtain approval" is its case, "up to
+                # $100 ... without approval" another one.
+                score = score + 0.1 if fit > 0 else score * 0.6
             for number, bound in asked_bounds.items():
                 bounded = _bound(candidate.text, number)
                 if bounded is not None:
@@ -913,6 +935,9 @@ def _without_frame(profile: QuestionProfile) -> QuestionProfile:
 SCENE_WEIGHT = 0.1
 """How much a word only of a question's scenario weighs against the words of its ask (see
 :func:`evidencegate.analysis.ask_clause`)."""
+ACTION_BONUS = 0.15
+"""What a sentence stating the action a yes/no question asks about under its modal adds
+("must not tell" for "Am I allowed to tell ...?")."""
 SCENE_PAIR_BONUS = 0.25
 """What each pair of a question's scenario words a sentence states near each other adds."""
 SCENE_PAIRS_COUNTED = 3
@@ -1093,6 +1118,39 @@ def _bound(text: str, number: str) -> str | None:
         ):
             return bound
     return None
+
+
+@lru_cache(maxsize=64)
+def _money_given(number: str) -> re.Pattern[str]:
+    """``number`` (digits, no separators) stated as a sum of money ("$130", "130 USD")."""
+    digits = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", number.split(".")[0])
+    figure = digits + (r"\." + number.split(".")[1] if "." in number else "")
+    return re.compile(
+        rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{figure}\b|"
+        rf"\b{figure}\s*(?:dollars|euros|USD|EUR|GBP)\b",
+        re.IGNORECASE,
+    )
+
+
+_MONEY_FIGURE = re.compile(r"(?:US)?[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
+
+
+def _case_fit(text: str, given: Sequence[Decimal]) -> int:
+    """Whether the sums a sentence bounds are the case of the sums a question sets out: 1
+    when each bound holds them ("above $100" for a $130 gift), -1 when one excludes them
+    ("up to $100"), 0 when the sentence bounds no sum."""
+    fit = 0
+    for match in _MONEY_FIGURE.finditer(text):
+        figure = match.group(1).replace(",", "")
+        bound = _bound(text, figure)
+        if bound is None:
+            continue
+        limit = Decimal(figure)
+        for amount in given:
+            if (bound == "max" and amount > limit) or (bound == "min" and amount < limit):
+                return -1
+            fit = 1
+    return fit
 
 
 @lru_cache(maxsize=4096)  # pure; every draft of a run reads its question again
@@ -1368,11 +1426,24 @@ def _read(
         return (sentence if len(text) >= min_chars else None), in_example
     if _tabular(text):
         return None, in_example  # a flattened table: its cells are read as cells
+    if _HEADING.match(text):
+        return lead, in_example  # "# Customer Due Diligence and KYC Refresh Policy": a title
     if len(text) >= min_chars or lead is not None:
         out.append(_Candidate(passage, sentence, lead, example=in_example))
     return lead, in_example
 
 
+def _as_stated(term: str, stated: set[str]) -> str:
+    """``term``, or its form with or without a final "e" when only that form is stated; a
+    term of a synonym group stays as it is (its synonyms match it)."""
+    if term in stated or len(term) < 4 or not term.isalpha() or match_units([term])[0] != {term}:
+        return term
+    other = term[:-1] if term.endswith("e") else term + "e"
+    return other if other in stated else term
+
+
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+"""A Markdown heading: it names what the sentences under it are about and states nothing."""
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\(?[a-z]\)|\(?\d{1,2}\)|[a-z]\.|\d{1,2}\.)[ \t]+(?=\S)")
 
 
