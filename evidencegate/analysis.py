@@ -45,6 +45,7 @@ __all__ = [
     "bigrams",
     "has_figure",
     "idf_weights",
+    "money_given",
     "names_in",
     "normalise_question",
     "profile_question",
@@ -1422,6 +1423,23 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
+@lru_cache(maxsize=256)
+def _money_pattern(number: str) -> re.Pattern[str]:
+    digits = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", number.split(".")[0])
+    figure = digits + (r"\." + number.split(".")[1] if "." in number else "")
+    return re.compile(
+        rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{figure}\b|"
+        rf"\b{figure}\s*(?:dollars|euros|USD|EUR|GBP)\b",
+        re.IGNORECASE,
+    )
+
+
+def money_given(text: str, number: str) -> bool:
+    """Does ``text`` state ``number`` (digits, no separators) as a sum of money ("$130",
+    "130 USD", "US$ 1,300")?"""
+    return _money_pattern(number).search(text) is not None
+
+
 def has_figure(
     text: str, kind: Literal["quantity", "date"], answer: AnswerType | None = None
 ) -> bool:

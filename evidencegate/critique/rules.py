@@ -28,6 +28,7 @@ from evidencegate.analysis import (
     PERIOD_WORDS,
     QuestionProfile,
     has_figure,
+    money_given,
     names_in,
     profile_question,
     sentence_period,
@@ -352,7 +353,7 @@ class RulesCritic:
             # An amount the question sets out ("a $120 gift: may I accept it?") and no source
             # states is weighed against the amount a rule states, which need not be the same.
             return (
-                _money_given(profile.question, value)
+                money_given(profile.question, value)
                 and (pool is None or value not in pool)
                 and any(
                     has_figure(s, "quantity", "amount")
@@ -926,17 +927,6 @@ _APPENDIX = re.compile(r"\b[Aa]pp(?:endix|\.)\s+[A-Z](?:-\d+)?(?![\w-])")
 def _follow_up_query(profile: QuestionProfile, missing: Sequence[str]) -> str:
     extra = [f.split(": ", 1)[1] for f in missing if f.startswith((YEAR, NUMBER))]
     return " ".join([*profile.terms, *extra]).strip() or profile.question
-
-
-def _money_given(question: str, value: str) -> bool:
-    """Does the question state ``value`` (digits, no separators) as a sum of money?"""
-    grouped = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", value.split(".")[0])
-    number = grouped + (r"\." + value.split(".")[1] if "." in value else "")
-    pattern = (
-        rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{number}\b|"
-        rf"\b{number}\s*(?:dollars|euros|USD|EUR|GBP)\b"
-    )
-    return re.search(pattern, question, re.IGNORECASE) is not None
 
 
 def _sentences(text: str) -> list[str]:

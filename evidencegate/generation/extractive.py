@@ -25,6 +25,7 @@ from evidencegate.analysis import (
     bigrams,
     idf_weights,
     is_normative,
+    money_given,
     names_in,
     normalise_question,
     profile_question,
@@ -253,9 +254,7 @@ class ExtractiveGenerator:
         asked_bounds = {
             n: bound for n in profile.numbers if (bound := _bound(spelled, n)) is not None
         }
-        given_money = tuple(
-            Decimal(n) for n in profile.numbers if _money_given(n).search(spelled) is not None
-        )
+        given_money = tuple(Decimal(n) for n in profile.numbers if money_given(spelled, n))
         named = {t for n in profile.names for t in terms(n)}
         # What the question asks about specifically is in its ask, not in its scenario.
         focused = [t for t in asked if t in ask_words] if scene else asked
@@ -1118,18 +1117,6 @@ def _bound(text: str, number: str) -> str | None:
         ):
             return bound
     return None
-
-
-@lru_cache(maxsize=64)
-def _money_given(number: str) -> re.Pattern[str]:
-    """``number`` (digits, no separators) stated as a sum of money ("$130", "130 USD")."""
-    digits = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", number.split(".")[0])
-    figure = digits + (r"\." + number.split(".")[1] if "." in number else "")
-    return re.compile(
-        rf"(?:[$€£]|\b(?:US|USD|EUR|GBP)\s*\$?)\s*{figure}\b|"
-        rf"\b{figure}\s*(?:dollars|euros|USD|EUR|GBP)\b",
-        re.IGNORECASE,
-    )
 
 
 _MONEY_FIGURE = re.compile(r"(?:US)?[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
