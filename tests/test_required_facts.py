@@ -589,3 +589,71 @@ def test_a_question_naming_nothing_needs_a_third_of_its_measure_stated() -> None
     assert figure in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts
     asked = "How long must records be retained?"
     assert figure not in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts
+
+
+class TestTheClaimAnswersTheAsk:
+    """A real quote of the right document answering a neighbouring question is refused, and
+    the refusal names what it misses: the kind of time figure asked, or the event the asked
+    time is counted from (a sibling sentence of the evidence binds the asked figure to it)."""
+
+    KYC = (
+        "Know Your Customer Policy of the Bank.",
+        "5.1 The KYC information of a high-risk customer must be refreshed at least every 12 "
+        "months.\n5.4 A KYC refresh of a high-risk customer must be completed within 30 calendar "
+        "days of a trigger event.\n7.1 Compliance must review the KYC files of high-risk "
+        "customers every month.",
+    )
+    ERRORS = (
+        "Error resolution of the institution.",
+        "The institution shall report the results of the investigation to the consumer within "
+        "three business days after completing its investigation.\nThe institution shall inform "
+        "the consumer within two business days after the provisional crediting of the amount "
+        "of the provisional crediting.",
+    )
+
+    def kinds(self, question: str, quote: str) -> list[str]:
+        corpus = _one_document("KYC-1", list(self.KYC))
+        missing = _audit(_critic_for(corpus), question, corpus, [quote])
+        return [f for f in missing if f.startswith("kind: ")]
+
+    def test_how_often_is_answered_by_a_frequency_not_a_time_limit(self) -> None:
+        question = "How often must the KYC information of a high-risk customer be refreshed?"
+        limit = self.kinds(question, self.KYC[1].split("\n")[1])
+        assert limit == ["kind: a frequency (how often), where the claims state a time limit"]
+        assert not self.kinds(question, self.KYC[1].split("\n")[0])
+
+    def test_how_long_is_not_answered_by_a_frequency_alone(self) -> None:
+        question = "How long may a high-risk customer's KYC refresh take after a trigger event?"
+        assert self.kinds(question, self.KYC[1].split("\n")[2]) == [
+            "kind: a time limit or period (how long), where the claims state a frequency"
+        ]
+        assert not self.kinds(question, self.KYC[1].split("\n")[1])
+
+    def test_a_time_counted_from_another_event_loses_to_the_sibling_counting_from_it(
+        self,
+    ) -> None:
+        corpus = _one_document("REG-E", list(self.ERRORS))
+        critic = _critic_for(corpus)
+        question = (
+            "How soon after the provisional crediting must the institution inform the consumer?"
+        )
+        report, inform = self.ERRORS[1].split("\n")
+        assert "distinct: provisional credit" in _audit(critic, question, corpus, [report])
+        assert not [
+            f for f in _audit(critic, question, corpus, [inform]) if f.startswith("distinct")
+        ]
+
+    def test_a_claim_stating_the_time_the_sibling_binds_to_the_event_stands(self) -> None:
+        from evidencegate.critique.rules import _anchor_rival, _placed
+
+        question = "How long after notifying the applicant must the creditor retain records?"
+        claim = "For 25 months (12 months for business credit) after the date that a creditor "
+        claim += "receives an application, the creditor shall retain records."
+        sibling = "For 25 months after the date that a creditor notifies an applicant of action "
+        sibling += "taken, the creditor shall retain records."
+        other = "The creditor shall retain records for 60 days after notifying the applicant."
+        evidence = [_passage("REG-B", "b-3", claim, 1), _passage("REG-B", "b-1", sibling, 2)]
+        answer = [_placed(evidence[0])]
+        assert _anchor_rival(profile(question), answer, evidence) is None
+        evidence[1] = _passage("REG-B", "b-5", other, 2)
+        assert _anchor_rival(profile(question), answer, evidence) == "distinct: notify applicant"

@@ -252,6 +252,19 @@ class RulesCritic:
         ):
             missing.append(RIVAL + " ".join(rival))
             coverage = len(covered) / (len(required) + 1)  # the claims answer another passage
+        # What the claims answer must be what is asked: the kind of figure (how often, not
+        # how long), and a time counted from the event the question counts it from.
+        asked = [
+            fact
+            for fact in (
+                _kind_missing(profile, supported_texts),
+                _anchor_rival(profile, supported_texts, evidence),
+            )
+            if fact is not None
+        ]
+        if asked:
+            missing += asked
+            coverage = len(covered) / (len(required) + len(asked) + bool(rival))
         all_supported = bool(audits) and all(a.verdict is Verdict.SUPPORTED for a in audits)
         return CriticAudit(
             claims=audits,
@@ -639,6 +652,196 @@ def _rival_words(
 _RIVAL_WORDS = 2
 """How many of the question's words a sibling sentence must state beyond the claims: one word
 is often only the asker's (a "deadline", a "segment" the answer need not name)."""
+
+
+KIND = "kind: "
+"""A missing fact of the audit only: the kind of figure the question asks (a frequency, a time
+limit) and the claims do not state (see _kind_missing)."""
+
+
+def _kind_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The kind of time figure a question asks and the claims (``answer``) do not state, as a
+    missing fact, or None. "How often" is answered by a frequency ("at least every 12 months",
+    "annually", "[Assignment: organization-defined frequency]"), not by a time limit ("not
+    later than the 45th day", "within 7 calendar days"); "how long", "within how many days"
+    or a deadline by a time limit or period, not by a frequency alone ("every month"). A
+    question asking both (or neither) is left to the other facts."""
+    if profile.answer_type not in ("duration", "date") or not answer:
+        return None
+    question = profile.question
+    often = _FREQUENCY_ASKED.search(question) is not None
+    limit = _LIMIT_ASKED.search(question) is not None
+    if often == limit:
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    if often:
+        if any(_FREQUENCY_STATED.search(body) for body in bodies):
+            return None
+        return KIND + "a frequency (how often), where the claims state a time limit"
+    stated = [_FREQUENCY_STATED.sub(" ", body) for body in bodies]
+    if not any(_FREQUENCY_STATED.search(body) for body in bodies) or any(
+        has_figure(body, "quantity", "duration") or has_figure(body, "date") for body in stated
+    ):
+        return None
+    return KIND + "a time limit or period (how long), where the claims state a frequency"
+
+
+_FREQUENCY_ASKED = re.compile(
+    r"\bhow\s+(?:often|frequently)\b|\bfrequency\b|\bhow\s+many\s+times\b|\bcycle\b|"
+    r"\binterval\b",
+    re.IGNORECASE,
+)
+"""A question asking how often something recurs."""
+_LIMIT_ASKED = re.compile(
+    r"\bhow\s+(?:long|soon|quickly|much\s+time)\b|\bwithin\s+(?:how|what)\b|\bby\s+when\b|"
+    r"\bdeadline\b|\btime\s+limit\b|\bwaiting\s+period\b|"
+    r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b",
+    re.IGNORECASE,
+)
+"""A question asking for a time limit or a period (how long, by when), not how often."""
+_FREQUENCY_STATED = re.compile(
+    r"\b(?:every|each)\s+(?:(?:other|calendar|business|full|\d+|[a-z]+)\s+){0,2}?"
+    r"(?:day|week|month|quarter|year|hour|minute)s?\b|"
+    r"\b(?:annually|monthly|quarterly|weekly|daily|yearly|hourly|biennially|semi-?annually|"
+    r"periodically|continuously)\b|"
+    r"\b(?:once|twice|\w+\s+times)\s+(?:a|an|per|in|during|each|every)\b|"
+    r"\bper\s+(?:day|week|month|quarter|year)\b|\bfrequency\b",
+    re.IGNORECASE,
+)
+"""A frequency a sentence states ("at least every 6 months", "annually", "once in each
+calendar year", "[Assignment: organization-defined frequency]")."""
+
+
+def _anchor_rival(
+    profile: QuestionProfile, answer: Sequence[str], evidence: Sequence[Passage]
+) -> str | None:
+    """The event a time question counts from ("how soon after crediting ...", "once the
+    complainant accepts ...") when the claims' time figures count from another event and a
+    sentence of the evidence states the asked kind of figure counted from it: the claims then
+    state a neighbouring time limit of the same provision ("within three business days after
+    completing its investigation" for "how soon after the provisional crediting"). As a
+    ``distinct:`` fact naming the event's words the claims' figures miss, or None."""
+    if profile.answer_type not in ("duration", "date") or not answer:
+        return None
+    match = _ANCHOR_ASKED.search(profile.question)
+    if match is None:
+        return None
+    named = {t for n in profile.names for t in terms(n)}
+    event = [
+        t
+        for t in dict.fromkeys(terms(match.group("event")))
+        if t not in named and t not in _LIGHT_WORDS and not t[:1].isdigit()
+    ]
+    if not event:
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    claimed = max(_counted_from(event, body)[0] for body in bodies)
+    figures = {
+        _time_figure(m) for body in bodies for m in _TIME_FIGURE.finditer(_unbracketed(body))
+    }
+    if claimed >= _ANCHOR_SHARE:
+        return None
+    asked = shares(profile.terms)
+    said = max(asked([*terms(body), *terms(place)]) for body, _, place in map(_split, answer))
+    own = "\n".join(bodies)
+    # Sentences of the evidence counting the asked kind of figure from the asked event, as
+    # close to the rest of the question as the claims: their figures.
+    bound: list[str] = []
+    for passage in evidence:
+        place = terms(_place(passage))
+        for sentence in _sentences(passage.text):
+            if sentence in own or not profile.states_figure(sentence):
+                continue
+            share, figure = _counted_from(event, sentence)
+            if share > max(claimed, _ANCHOR_SHARE - _EPSILON) and (
+                asked([*terms(sentence), *place]) >= said
+            ):
+                bound.append(figure)
+    # A claim stating a figure such a sentence binds to the event states the asked time,
+    # even if not bound to it there (the same 25 months counted from another event).
+    if not bound or figures & set(bound):
+        return None
+    tails = [t for body in bodies for t in _figure_tails(body)]
+    unstated = [t for t in event if not covered_share(_inflected([t], tails), tails)]
+    return RIVAL + " ".join(unstated or event)
+
+
+_ANCHOR_ASKED = re.compile(
+    r"\b(?:after|once|following|upon|since)\s+(?P<event>[^,;?]+?)"
+    r"(?=\s*(?:[,;?]|$)|\s+(?:must|shall|should|does|do|did|can|may|will|would|how|what|when|"
+    r"within)\b)",
+    re.IGNORECASE,
+)
+"""The event a time question counts from: "how soon after crediting must ...", "Once the
+complainant accepts our offer, within what time ..."."""
+_ANCHOR_SHARE = 0.5
+"""How much of the asked event the words after a claim's time figure must state."""
+_EPSILON = 1e-9
+_TIME_FIGURE = re.compile(
+    r"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|forty-five|sixty|ninety)(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?"
+    r"(?:(?:business|calendar|working|full)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"(?P<tail>[^,;:()\n]*)",
+    re.IGNORECASE,
+)
+"""A time figure and the words after it up to the clause's end ("within 10 business days of
+receiving the error notice"): what the time is counted from."""
+
+
+def _figure_tails(text: str) -> list[str]:
+    """The terms after each time figure of ``text``, up to the clause's end."""
+    return [t for m in _TIME_FIGURE.finditer(_unbracketed(text)) for t in terms(m.group("tail"))]
+
+
+def _counted_from(event: Sequence[str], text: str) -> tuple[float, str]:
+    """How much of ``event`` the words after one of the time figures of ``text`` state at
+    most, and that time figure ("" when none states any of it)."""
+    best, figure = 0.0, ""
+    for match in _TIME_FIGURE.finditer(_unbracketed(text)):
+        tail = terms(match.group("tail"))
+        share = covered_share(_inflected(event, tail), tail) if tail else 0.0
+        if share > best:
+            best, figure = share, _time_figure(match)
+    return best, figure
+
+
+def _time_figure(match: re.Match[str]) -> str:
+    """A time figure as its terms, its number in digits ("25 month", "2 business day")."""
+    said = terms(match.group(0)[: match.start("tail") - match.start()])
+    return " ".join(_NUMBER_WORDS.get(t, t) for t in said)
+
+
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "sixty": "60",
+    "ninety": "90",
+}
+"""Number words a time figure is written with, as digits."""
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without its parentheses: "For 25 months (12 months for business credit)
+    after the date that ..." counts the 25 months from that date."""
+    while (bare := _BRACKETED.sub(" ", text)) != text:
+        text = bare  # the innermost first: "(12 months ... paragraph (b)(5) of this section)"
+    return text
+
+
+_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def _focus_unrivalled(
