@@ -253,12 +253,14 @@ class RulesCritic:
             missing.append(RIVAL + " ".join(rival))
             coverage = len(covered) / (len(required) + 1)  # the claims answer another passage
         # What the claims answer must be what is asked: the kind of figure (how often, not
-        # how long), and a time counted from the event the question counts it from.
+        # how long), a time counted from the event the question counts it from, and the act
+        # the question asks about ("be waived", "be notified").
         asked = [
             fact
             for fact in (
                 _kind_missing(profile, supported_texts),
                 _anchor_rival(profile, supported_texts, evidence),
+                _predicate_rival(profile, supported_texts, evidence),
             )
             if fact is not None
         ]
@@ -764,6 +766,61 @@ def _anchor_rival(
     tails = [t for body in bodies for t in _figure_tails(body)]
     unstated = [t for t in event if not covered_share(_inflected([t], tails), tails)]
     return RIVAL + " ".join(unstated or event)
+
+
+def _predicate_rival(
+    profile: QuestionProfile, answer: Sequence[str], evidence: Sequence[Passage]
+) -> str | None:
+    """The act a question asks about ("can the holding period be waived", "who has to be
+    notified") when the claims (read in their place) do not state it and another sentence of
+    the evidence does, as close to the rest of the question as the claims: the claims then
+    state the base rule, or another item of the list, beside the sentence asked about. As a
+    ``distinct:`` fact naming the act, or None."""
+    if not answer:
+        return None
+    acts = [
+        t
+        for m in _PREDICATE_ASKED.finditer(profile.question)
+        for t in terms(m.group("active") or m.group("passive"))
+        if t not in _LIGHT_WORDS and t not in _ASKING_FRAME and t not in _LIGHT_ACTS
+    ]
+    if not acts:
+        return None
+    said = _based([t for text in answer for t in terms(text)])
+    keys = text_keys(said)
+    unstated = [a for a in _inflected(_based(acts), said) if not unit_matched(_unit(a), keys, said)]
+    if not unstated:
+        return None
+    asked = shares(profile.terms)
+    claimed = max(asked([*terms(body), *terms(place)]) for body, _, place in map(_split, answer))
+    own = "\n".join(_split(text)[0] for text in answer)
+    for passage in evidence:
+        place = terms(_place(passage))
+        for sentence in _sentences(passage.text):
+            if sentence in own or (profile.wants_figure and not profile.states_figure(sentence)):
+                continue  # a figure question is answered by a sentence stating the figure
+            have = _based(terms(sentence))
+            have_keys = text_keys(have)
+            if (
+                all(unit_matched(_unit(a), have_keys, have) for a in _inflected(unstated, have))
+                and asked([*have, *place]) >= claimed
+            ):
+                return RIVAL + " ".join(unstated)
+    return None
+
+
+_PREDICATE_ASKED = re.compile(
+    r"\b(?:(?:has|have|need|needs|ought)\s+to|required\s+to)\s+(?:be\s+)?(?P<active>[a-z][a-z-]+)"
+    r"|\bbe\s+(?P<passive>[a-z][a-z-]+(?:ed|en)|kept|held|paid|made|sent|told|sold|bought|"
+    r"met|found|built|shown|known|taken|given|done|seen)\b",
+    re.IGNORECASE,
+)
+"""The act a question asks about where it is unmistakably a verb: after "has to", "need to"
+or "required to", or as a passive participle ("must be waived", "be notified")."""
+_LIGHT_ACTS = frozenset(
+    terms("be do done doing did make made get got have has had take taken go use used able")
+)
+"""Verbs that carry no act of their own ("who can do it", "what has to be done")."""
 
 
 _ANCHOR_ASKED = re.compile(
