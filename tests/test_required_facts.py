@@ -657,3 +657,45 @@ class TestTheClaimAnswersTheAsk:
         assert _anchor_rival(profile(question), answer, evidence) is None
         evidence[1] = _passage("REG-B", "b-5", other, 2)
         assert _anchor_rival(profile(question), answer, evidence) == "distinct: notify applicant"
+
+    HOLDING = (
+        "Personal Account Dealing Policy of the Bank.",
+        "5.1 Employees must hold every investment for a minimum holding period of 30 calendar "
+        "days.\n5.2 The Head of Compliance may waive the minimum holding period in writing.",
+    )
+    COMPLAINTS = (
+        "Complaints Handling Policy of the Bank.",
+        "4.1 The Bank must send the complainant a written acknowledgement of a complaint within "
+        "3 business days of receiving it.\n4.2 The acknowledgement must name the employee "
+        "responsible for handling the complaint and explain how to contact that employee.\n"
+        "9.2 Complaint records include the original complaint, all correspondence and any "
+        "redress paid.\n6.4 A redress payment above $5,000 must be approved by the Chief "
+        "Operating Officer.",
+    )
+
+    def facts(self, pages: tuple[str, str], question: str, quote: str, prefix: str) -> list[str]:
+        corpus = _one_document("POL-1", list(pages))
+        missing = _audit(_critic_for(corpus), question, corpus, [quote])
+        return [f for f in missing if f.startswith(prefix)]
+
+    def test_the_base_rule_does_not_state_the_asked_act(self) -> None:
+        question = "Who decides whether the minimum holding rule has to be waived?"
+        rule, waiver = self.HOLDING[1].split("\n")
+        assert self.facts(self.HOLDING, question, rule, "distinct") == ["distinct: waived"]
+        assert not self.facts(self.HOLDING, question, waiver, "distinct")
+
+    def test_a_deadline_does_not_say_what_a_notice_must_say(self) -> None:
+        question = "What must the written acknowledgement of a complaint tell the complainant?"
+        timing, content = self.COMPLAINTS[1].split("\n")[:2]
+        assert self.facts(self.COMPLAINTS, question, timing, "kind") == [
+            "kind: what it must say, where the claims state only when it is due"
+        ]
+        assert not self.facts(self.COMPLAINTS, question, content, "kind")
+
+    def test_who_is_answered_by_someone_who_acts(self) -> None:
+        question = "who signs off complaint redress over $5,000?"
+        records, approval = self.COMPLAINTS[1].split("\n")[2:]
+        assert self.facts(self.COMPLAINTS, question, records, "kind") == [
+            "kind: who (the claims name no one who acts)"
+        ]
+        assert not self.facts(self.COMPLAINTS, question, approval, "kind")

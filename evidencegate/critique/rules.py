@@ -261,6 +261,8 @@ class RulesCritic:
                 _kind_missing(profile, supported_texts),
                 _anchor_rival(profile, supported_texts, evidence),
                 _predicate_rival(profile, supported_texts, evidence),
+                _content_missing(profile, supported_texts),
+                _actor_missing(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -688,6 +690,83 @@ def _kind_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     return KIND + "a time limit or period (how long), where the claims state a frequency"
 
 
+def _content_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """What a question asks a notice, report or record to say ("what must the acknowledgement
+    tell the complainant", "what has to be in the report") when the claims state nothing
+    beside the question's own words but a time limit ("must send the acknowledgement within
+    3 business days"): they answer when it is due, not what it says. As a ``kind:`` fact, or
+    None."""
+    if (
+        profile.wants_figure is not None
+        or not answer
+        or _CONTENT_ASKED.search(profile.question) is None
+    ):
+        return None
+    asked = _based(list(profile.terms))
+    for body in (_split(text)[0] for text in answer):
+        untimed = _TIME_FIGURE.sub(" ", _unbracketed(_SECTION_NUMBERING.sub("", body)))
+        if untimed == _unbracketed(_SECTION_NUMBERING.sub("", body)):
+            return None  # a claim stating no time limit says something else
+        said = _based(terms(untimed))
+        keys = text_keys(asked)
+        new = [
+            t
+            for t in dict.fromkeys(_inflected(said, asked))
+            if not unit_matched(_unit(t), keys, asked)
+            and t not in _LIGHT_WORDS
+            and t not in _LIGHT_ACTS
+            and not t[:1].isdigit()
+        ]
+        if len(new) > _CONTENT_WORDS:
+            return None
+    return KIND + "what it must say, where the claims state only when it is due"
+
+
+_CONTENT_ASKED = re.compile(
+    r"^\W*what\b[^?]*\b(?:tell|say|says|state|states|include|includes|contain|contains|"
+    r"disclose|disclosed|explain|show|list|mention|be\s+in|go\s+in|be\s+included|"
+    r"be\s+stated|be\s+disclosed|be\s+listed)\b",
+    re.IGNORECASE,
+)
+"""A question asking what a text must say ("What must the notice tell the borrower?")."""
+_CONTENT_WORDS = 2
+"""How many words of its own, beside a time limit, a claim stating what a text says has."""
+_SECTION_NUMBERING = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)*\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
+"""A sentence's own numbering ("4.1 ", "(a) ")."""
+
+
+def _actor_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """Who a question asks for ("who signs off ...", "whose approval ...") when no claim
+    (read in its place) names anyone who acts: a role, an officer, a body, a party ("the
+    Chief Operating Officer", "a member of senior management", "organization-defined
+    personnel or roles", "the servicer"). As a ``kind:`` fact, or None."""
+    if not answer or _ACTOR_ASKED.search(profile.question) is None:
+        return None
+    if any(_ACTOR_STATED.search(text) for text in answer):
+        return None
+    return KIND + "who (the claims name no one who acts)"
+
+
+_ACTOR_ASKED = re.compile(
+    r"^\W*(?:who|whom|whose)\b|\bwhose\s+(?:approval|consent|sign-?off)\b|"
+    r"\b(?:which|what)\s+(?:officer|person|role|body|party|committee|department|team|"
+    r"individual|function|authority)\b",
+    re.IGNORECASE,
+)
+"""A question asking who: an officer, a body, a party."""
+_ACTOR_STATED = re.compile(
+    r"\b(?:officers?|heads?|chief|directors?|managers?|management|committees?|board|teams?|"
+    r"leaders?|departments?|compliance|employees?|staff|personnel|roles?|owners?|members?|"
+    r"servicers?|creditors?|lenders?|institutions?|providers?|organi[sz]ations?|auditors?|"
+    r"agenc(?:y|ies)|bureau|bank|customers?|consumers?|applicants?|borrowers?|complainants?|"
+    r"persons?|individuals?|supervisors?|users?|administrators?|mlro|officials?|"
+    r"representatives?|agents?|issuers?|trustees?|government|authorit(?:y|ies)|counsel|"
+    r"controller|secretary|president|ombudsman|regulators?|parties|party|entity|entities)\b",
+    re.IGNORECASE,
+)
+"""Words naming someone who acts (a role, an officer, a body, a party)."""
+
+
 _FREQUENCY_ASKED = re.compile(
     r"\bhow\s+(?:often|frequently)\b|\bfrequency\b|\bhow\s+many\s+times\b|\bcycle\b|"
     r"\binterval\b",
@@ -778,17 +857,17 @@ def _predicate_rival(
     ``distinct:`` fact naming the act, or None."""
     if not answer:
         return None
-    acts = [
-        t
+    written = {
+        t: m.group("active") or m.group("passive")
         for m in _PREDICATE_ASKED.finditer(profile.question)
-        for t in terms(m.group("active") or m.group("passive"))
+        for t in _based(terms(m.group("active") or m.group("passive")))
         if t not in _LIGHT_WORDS and t not in _ASKING_FRAME and t not in _LIGHT_ACTS
-    ]
-    if not acts:
+    }
+    if not written:
         return None
     said = _based([t for text in answer for t in terms(text)])
     keys = text_keys(said)
-    unstated = [a for a in _inflected(_based(acts), said) if not unit_matched(_unit(a), keys, said)]
+    unstated = [a for a in written if not unit_matched(_unit(_inflected([a], said)[0]), keys, said)]
     if not unstated:
         return None
     asked = shares(profile.terms)
@@ -805,7 +884,7 @@ def _predicate_rival(
                 all(unit_matched(_unit(a), have_keys, have) for a in _inflected(unstated, have))
                 and asked([*have, *place]) >= claimed
             ):
-                return RIVAL + " ".join(unstated)
+                return RIVAL + " ".join(written[a].lower() for a in unstated)
     return None
 
 
