@@ -699,3 +699,27 @@ class TestTheClaimAnswersTheAsk:
             "kind: who (the claims name no one who acts)"
         ]
         assert not self.facts(self.COMPLAINTS, question, approval, "kind")
+
+    def test_a_time_question_is_not_answered_by_days_counted_otherwise_or_a_non_time(
+        self,
+    ) -> None:
+        from evidencegate.critique.rules import _placed, _time_missing
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("POL-1", "7.3", text))
+            return _time_missing(profile(question), [claim])
+
+        question = "How many business days does the MLRO have to acknowledge a report?"
+        decide = "The MLRO must decide within 7 calendar days of receiving a report."
+        assert missing(question, decide) == (
+            "kind: business days, where the claims count calendar days"
+        )
+        assert missing(question, "The MLRO must acknowledge it within 2 working days.") is None
+        assert missing(question, "The MLRO must acknowledge it within 2 days.") is None
+        question = "How long does the system use banner have to stay on screen?"
+        banner = "Display [Assignment: organization-defined system use banner] to users."
+        assert missing(question, banner) == (
+            "kind: a time, where the claims leave only something else to the organization"
+        )
+        lock = "Lock the session after [Assignment: organization-defined time period]."
+        assert missing(question, lock) is None

@@ -259,6 +259,7 @@ class RulesCritic:
             fact
             for fact in (
                 _kind_missing(profile, supported_texts),
+                _time_missing(profile, supported_texts),
                 _anchor_rival(profile, supported_texts, evidence),
                 _predicate_rival(profile, supported_texts, evidence),
                 _content_missing(profile, supported_texts),
@@ -688,6 +689,48 @@ def _kind_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     ):
         return None
     return KIND + "a time limit or period (how long), where the claims state a frequency"
+
+
+def _time_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A time question's figure that the claims state of another kind, as a ``kind:`` fact,
+    or None: days counted another way than asked ("how many business days" answered by
+    "within 7 calendar days"), or only a parameter the organization sets that is no time
+    ("[Assignment: organization-defined system use notification message or banner]" for
+    "how long must the banner stay on screen")."""
+    if profile.answer_type not in ("duration", "date") or not answer:
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    if counted := _DAY_COUNT.search(profile.question):
+        wanted = _DAY_KINDS.get(counted.group(1).lower(), counted.group(1).lower())
+        stated = {
+            _DAY_KINDS.get(m.group(1).lower(), m.group(1).lower())
+            for body in bodies
+            for m in _DAY_COUNT.finditer(body)
+        }
+        if stated and wanted not in stated:
+            return (
+                KIND + f"{wanted} days, where the claims count {' or '.join(sorted(stated))} days"
+            )
+    parameters = [m.group(0) for body in bodies for m in _PARAMETER_SET.finditer(body)]
+    if not parameters or any(_TIME_PARAMETER.search(p) for p in parameters):
+        return None
+    if any(profile.states_figure(_PARAMETER_SET.sub(" ", body)) for body in bodies):
+        return None
+    return KIND + "a time, where the claims leave only something else to the organization"
+
+
+_DAY_COUNT = re.compile(r"\b(business|calendar|working|banking)\s+days?\b", re.IGNORECASE)
+"""Days counted one way ("business days", "calendar days")."""
+_DAY_KINDS = {"working": "business", "banking": "business"}
+"""Ways of counting days that are the same way."""
+_PARAMETER_SET = re.compile(r"\[\s*(?:Assignment|Selection)[^\]]*\]", re.IGNORECASE)
+"""A value a control leaves to the organization ("[Assignment: organization-defined ...]")."""
+_TIME_PARAMETER = re.compile(
+    r"\b(?:time|period|periods|frequency|frequencies|days?|hours?|minutes?|seconds?|weeks?|"
+    r"months?|years?|duration|interval|often|schedule|when|annually|monthly)\b",
+    re.IGNORECASE,
+)
+"""A parameter the organization sets that is a time ("organization-defined time period")."""
 
 
 def _content_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
