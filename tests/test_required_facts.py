@@ -683,6 +683,9 @@ class TestTheClaimAnswersTheAsk:
         rule, waiver = self.HOLDING[1].split("\n")
         assert self.facts(self.HOLDING, question, rule, "distinct") == ["distinct: waived"]
         assert not self.facts(self.HOLDING, question, waiver, "distinct")
+        # Naming a period without asking how long asks no figure of the sentence stating the act.
+        question = "Can the minimum holding period be waived, and who can do it?"
+        assert self.facts(self.HOLDING, question, rule, "distinct") == ["distinct: waived"]
 
     def test_a_deadline_does_not_say_what_a_notice_must_say(self) -> None:
         question = "What must the written acknowledgement of a complaint tell the complainant?"

@@ -916,11 +916,16 @@ def _predicate_rival(
     asked = shares(profile.terms)
     claimed = max(asked([*terms(body), *terms(place)]) for body, _, place in map(_split, answer))
     own = "\n".join(_split(text)[0] for text in answer)
+    # A figure question is answered by a sentence stating the figure; a question naming a
+    # period without asking how long ("can the holding period be waived") asks no figure.
+    figure = profile.wants_figure is not None and (
+        profile.answer_type not in ("duration", "date") or _asks_time(profile.question)
+    )
     for passage in evidence:
         place = terms(_place(passage))
         for sentence in _sentences(passage.text):
-            if sentence in own or (profile.wants_figure and not profile.states_figure(sentence)):
-                continue  # a figure question is answered by a sentence stating the figure
+            if sentence in own or (figure and not profile.states_figure(sentence)):
+                continue
             have = _based(terms(sentence))
             have_keys = text_keys(have)
             if (
@@ -929,6 +934,18 @@ def _predicate_rival(
             ):
                 return RIVAL + " ".join(written[a].lower() for a in unstated)
     return None
+
+
+def _asks_time(question: str) -> bool:
+    """Does ``question`` ask a time: how long, how often, when, by what date?"""
+    return any(p.search(question) for p in (_FREQUENCY_ASKED, _LIMIT_ASKED, _WHEN_ASKED))
+
+
+_WHEN_ASKED = re.compile(
+    r"\bwhen\b|\b(?:what|which)\s+(?:date|day|deadline|time|period)\b|\bfor\s+how\s+long\b",
+    re.IGNORECASE,
+)
+"""A question asking when, or for which date or period."""
 
 
 _PREDICATE_ASKED = re.compile(
