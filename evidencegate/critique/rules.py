@@ -869,7 +869,7 @@ def _anchor_rival(
     said = max(asked([*terms(body), *terms(place)]) for body, _, place in map(_split, answer))
     own = "\n".join(bodies)
     # Sentences of the evidence counting the asked kind of figure from the asked event, as
-    # close to the rest of the question as the claims: their figures.
+    # close to the rest of the question as the claims (or stating half of it): their figures.
     bound: list[str] = []
     for passage in evidence:
         place = terms(_place(passage))
@@ -878,7 +878,7 @@ def _anchor_rival(
                 continue
             share, figure = _counted_from(event, sentence)
             if share > max(claimed, _ANCHOR_SHARE - _EPSILON) and (
-                asked([*terms(sentence), *place]) >= said
+                asked([*terms(sentence), *place]) >= min(said, _ANCHOR_SHARE)
             ):
                 bound.append(figure)
     # A claim stating a figure such a sentence binds to the event states the asked time,
