@@ -589,3 +589,140 @@ def test_a_question_naming_nothing_needs_a_third_of_its_measure_stated() -> None
     assert figure in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts
     asked = "How long must records be retained?"
     assert figure not in critic.sufficiency(asked, [records], as_of=AS_OF).missing_facts
+
+
+class TestTheClaimAnswersTheAsk:
+    """A real quote of the right document answering a neighbouring question is refused, and
+    the refusal names what it misses: the kind of time figure asked, or the event the asked
+    time is counted from (a sibling sentence of the evidence binds the asked figure to it)."""
+
+    KYC = (
+        "Know Your Customer Policy of the Bank.",
+        "5.1 The KYC information of a high-risk customer must be refreshed at least every 12 "
+        "months.\n5.4 A KYC refresh of a high-risk customer must be completed within 30 calendar "
+        "days of a trigger event.\n7.1 Compliance must review the KYC files of high-risk "
+        "customers every month.",
+    )
+    ERRORS = (
+        "Error resolution of the institution.",
+        "The institution shall report the results of the investigation to the consumer within "
+        "three business days after completing its investigation.\nThe institution shall inform "
+        "the consumer within two business days after the provisional crediting of the amount "
+        "of the provisional crediting.",
+    )
+
+    def kinds(self, question: str, quote: str) -> list[str]:
+        corpus = _one_document("KYC-1", list(self.KYC))
+        missing = _audit(_critic_for(corpus), question, corpus, [quote])
+        return [f for f in missing if f.startswith("kind: ")]
+
+    def test_how_often_is_answered_by_a_frequency_not_a_time_limit(self) -> None:
+        question = "How often must the KYC information of a high-risk customer be refreshed?"
+        limit = self.kinds(question, self.KYC[1].split("\n")[1])
+        assert limit == ["kind: a frequency (how often), where the claims state a time limit"]
+        assert not self.kinds(question, self.KYC[1].split("\n")[0])
+
+    def test_how_long_is_not_answered_by_a_frequency_alone(self) -> None:
+        question = "How long may a high-risk customer's KYC refresh take after a trigger event?"
+        assert self.kinds(question, self.KYC[1].split("\n")[2]) == [
+            "kind: a time limit or period (how long), where the claims state a frequency"
+        ]
+        assert not self.kinds(question, self.KYC[1].split("\n")[1])
+
+    def test_a_time_counted_from_another_event_loses_to_the_sibling_counting_from_it(
+        self,
+    ) -> None:
+        corpus = _one_document("REG-E", list(self.ERRORS))
+        critic = _critic_for(corpus)
+        question = (
+            "How soon after the provisional crediting must the institution inform the consumer?"
+        )
+        report, inform = self.ERRORS[1].split("\n")
+        assert "distinct: provisional credit" in _audit(critic, question, corpus, [report])
+        assert not [
+            f for f in _audit(critic, question, corpus, [inform]) if f.startswith("distinct")
+        ]
+
+    def test_a_claim_stating_the_time_the_sibling_binds_to_the_event_stands(self) -> None:
+        from evidencegate.critique.rules import _anchor_rival, _placed
+
+        question = "How long after notifying the applicant must the creditor retain records?"
+        claim = "For 25 months (12 months for business credit) after the date that a creditor "
+        claim += "receives an application, the creditor shall retain records."
+        sibling = "For 25 months after the date that a creditor notifies an applicant of action "
+        sibling += "taken, the creditor shall retain records."
+        other = "The creditor shall retain records for 60 days after notifying the applicant."
+        evidence = [_passage("REG-B", "b-3", claim, 1), _passage("REG-B", "b-1", sibling, 2)]
+        answer = [_placed(evidence[0])]
+        assert _anchor_rival(profile(question), answer, evidence) is None
+        evidence[1] = _passage("REG-B", "b-5", other, 2)
+        assert _anchor_rival(profile(question), answer, evidence) == "distinct: notify applicant"
+
+    HOLDING = (
+        "Personal Account Dealing Policy of the Bank.",
+        "5.1 Employees must hold every investment for a minimum holding period of 30 calendar "
+        "days.\n5.2 The Head of Compliance may waive the minimum holding period in writing.",
+    )
+    COMPLAINTS = (
+        "Complaints Handling Policy of the Bank.",
+        "4.1 The Bank must send the complainant a written acknowledgement of a complaint within "
+        "3 business days of receiving it.\n4.2 The acknowledgement must name the employee "
+        "responsible for handling the complaint and explain how to contact that employee.\n"
+        "9.2 Complaint records include the original complaint, all correspondence and any "
+        "redress paid.\n6.4 A redress payment above $5,000 must be approved by the Chief "
+        "Operating Officer.",
+    )
+
+    def facts(self, pages: tuple[str, str], question: str, quote: str, prefix: str) -> list[str]:
+        corpus = _one_document("POL-1", list(pages))
+        missing = _audit(_critic_for(corpus), question, corpus, [quote])
+        return [f for f in missing if f.startswith(prefix)]
+
+    def test_the_base_rule_does_not_state_the_asked_act(self) -> None:
+        question = "Who decides whether the minimum holding rule has to be waived?"
+        rule, waiver = self.HOLDING[1].split("\n")
+        assert self.facts(self.HOLDING, question, rule, "distinct") == ["distinct: waived"]
+        assert not self.facts(self.HOLDING, question, waiver, "distinct")
+        # Naming a period without asking how long asks no figure of the sentence stating the act.
+        question = "Can the minimum holding period be waived, and who can do it?"
+        assert self.facts(self.HOLDING, question, rule, "distinct") == ["distinct: waived"]
+
+    def test_a_deadline_does_not_say_what_a_notice_must_say(self) -> None:
+        question = "What must the written acknowledgement of a complaint tell the complainant?"
+        timing, content = self.COMPLAINTS[1].split("\n")[:2]
+        assert self.facts(self.COMPLAINTS, question, timing, "kind") == [
+            "kind: what it must say, where the claims state only when it is due"
+        ]
+        assert not self.facts(self.COMPLAINTS, question, content, "kind")
+
+    def test_who_is_answered_by_someone_who_acts(self) -> None:
+        question = "who signs off complaint redress over $5,000?"
+        records, approval = self.COMPLAINTS[1].split("\n")[2:]
+        assert self.facts(self.COMPLAINTS, question, records, "kind") == [
+            "kind: who (the claims name no one who acts)"
+        ]
+        assert not self.facts(self.COMPLAINTS, question, approval, "kind")
+
+    def test_a_time_question_is_not_answered_by_days_counted_otherwise_or_a_non_time(
+        self,
+    ) -> None:
+        from evidencegate.critique.rules import _placed, _time_missing
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("POL-1", "7.3", text))
+            return _time_missing(profile(question), [claim])
+
+        question = "How many business days does the MLRO have to acknowledge a report?"
+        decide = "The MLRO must decide within 7 calendar days of receiving a report."
+        assert missing(question, decide) == (
+            "kind: business days, where the claims count calendar days"
+        )
+        assert missing(question, "The MLRO must acknowledge it within 2 working days.") is None
+        assert missing(question, "The MLRO must acknowledge it within 2 days.") is None
+        question = "How long does the system use banner have to stay on screen?"
+        banner = "Display [Assignment: organization-defined system use banner] to users."
+        assert missing(question, banner) == (
+            "kind: a time, where the claims leave only something else to the organization"
+        )
+        lock = "Lock the session after [Assignment: organization-defined time period]."
+        assert missing(question, lock) is None

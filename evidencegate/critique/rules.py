@@ -253,6 +253,24 @@ class RulesCritic:
         ):
             missing.append(RIVAL + " ".join(rival))
             coverage = len(covered) / (len(required) + 1)  # the claims answer another passage
+        # What the claims answer must be what is asked: the kind of figure (how often, not
+        # how long), a time counted from the event the question counts it from, and the act
+        # the question asks about ("be waived", "be notified").
+        asked = [
+            fact
+            for fact in (
+                _kind_missing(profile, supported_texts),
+                _time_missing(profile, supported_texts),
+                _anchor_rival(profile, supported_texts, evidence),
+                _predicate_rival(profile, supported_texts, evidence),
+                _content_missing(profile, supported_texts),
+                _actor_missing(profile, supported_texts),
+            )
+            if fact is not None
+        ]
+        if asked:
+            missing += asked
+            coverage = len(covered) / (len(required) + len(asked) + bool(rival))
         all_supported = bool(audits) and all(a.verdict is Verdict.SUPPORTED for a in audits)
         return CriticAudit(
             claims=audits,
@@ -640,6 +658,387 @@ def _rival_words(
 _RIVAL_WORDS = 2
 """How many of the question's words a sibling sentence must state beyond the claims: one word
 is often only the asker's (a "deadline", a "segment" the answer need not name)."""
+
+
+KIND = "kind: "
+"""A missing fact of the audit only: the kind of figure the question asks (a frequency, a time
+limit) and the claims do not state (see _kind_missing)."""
+
+
+def _kind_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The kind of time figure a question asks and the claims (``answer``) do not state, as a
+    missing fact, or None. "How often" is answered by a frequency ("at least every 12 months",
+    "annually", "[Assignment: organization-defined frequency]"), not by a time limit ("not
+    later than the 45th day", "within 7 calendar days"); "how long", "within how many days"
+    or a deadline by a time limit or period, not by a frequency alone ("every month"). A
+    question asking both (or neither) is left to the other facts."""
+    if profile.answer_type not in ("duration", "date") or not answer:
+        return None
+    question = profile.question
+    often = _FREQUENCY_ASKED.search(question) is not None
+    limit = _LIMIT_ASKED.search(question) is not None
+    if often == limit:
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    if often:
+        if any(_FREQUENCY_STATED.search(body) for body in bodies):
+            return None
+        return KIND + "a frequency (how often), where the claims state a time limit"
+    stated = [_FREQUENCY_STATED.sub(" ", body) for body in bodies]
+    if not any(_FREQUENCY_STATED.search(body) for body in bodies) or any(
+        has_figure(body, "quantity", "duration") or has_figure(body, "date") for body in stated
+    ):
+        return None
+    return KIND + "a time limit or period (how long), where the claims state a frequency"
+
+
+def _time_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A time question's figure that the claims state of another kind, as a ``kind:`` fact,
+    or None: days counted another way than asked ("how many business days" answered by
+    "within 7 calendar days"), or only a parameter the organization sets that is no time
+    ("[Assignment: organization-defined system use notification message or banner]" for
+    "how long must the banner stay on screen")."""
+    if profile.answer_type not in ("duration", "date") or not answer:
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    if counted := _DAY_COUNT.search(profile.question):
+        wanted = _DAY_KINDS.get(counted.group(1).lower(), counted.group(1).lower())
+        stated = {
+            _DAY_KINDS.get(m.group(1).lower(), m.group(1).lower())
+            for body in bodies
+            for m in _DAY_COUNT.finditer(body)
+        }
+        if stated and wanted not in stated:
+            return (
+                KIND + f"{wanted} days, where the claims count {' or '.join(sorted(stated))} days"
+            )
+    parameters = [m.group(0) for body in bodies for m in _PARAMETER_SET.finditer(body)]
+    if not parameters or any(_TIME_PARAMETER.search(p) for p in parameters):
+        return None
+    if any(profile.states_figure(_PARAMETER_SET.sub(" ", body)) for body in bodies):
+        return None
+    return KIND + "a time, where the claims leave only something else to the organization"
+
+
+_DAY_COUNT = re.compile(r"\b(business|calendar|working|banking)\s+days?\b", re.IGNORECASE)
+"""Days counted one way ("business days", "calendar days")."""
+_DAY_KINDS = {"working": "business", "banking": "business"}
+"""Ways of counting days that are the same way."""
+_PARAMETER_SET = re.compile(r"\[\s*(?:Assignment|Selection)[^\]]*\]", re.IGNORECASE)
+"""A value a control leaves to the organization ("[Assignment: organization-defined ...]")."""
+_TIME_PARAMETER = re.compile(
+    r"\b(?:time|period|periods|frequency|frequencies|days?|hours?|minutes?|seconds?|weeks?|"
+    r"months?|years?|duration|interval|often|schedule|when|annually|monthly)\b",
+    re.IGNORECASE,
+)
+"""A parameter the organization sets that is a time ("organization-defined time period")."""
+
+
+def _content_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """What a question asks a notice, report or record to say ("what must the acknowledgement
+    tell the complainant", "what has to be in the report") when the claims state nothing
+    beside the question's own words but a time limit ("must send the acknowledgement within
+    3 business days"): they answer when it is due, not what it says. As a ``kind:`` fact, or
+    None."""
+    if (
+        profile.wants_figure is not None
+        or not answer
+        or _CONTENT_ASKED.search(profile.question) is None
+    ):
+        return None
+    asked = _based(list(profile.terms))
+    for body in (_split(text)[0] for text in answer):
+        untimed = _TIME_FIGURE.sub(" ", _unbracketed(_SECTION_NUMBERING.sub("", body)))
+        if untimed == _unbracketed(_SECTION_NUMBERING.sub("", body)):
+            return None  # a claim stating no time limit says something else
+        said = _based(terms(untimed))
+        keys = text_keys(asked)
+        new = [
+            t
+            for t in dict.fromkeys(_inflected(said, asked))
+            if not unit_matched(_unit(t), keys, asked)
+            and t not in _LIGHT_WORDS
+            and t not in _LIGHT_ACTS
+            and not t[:1].isdigit()
+        ]
+        if len(new) > _CONTENT_WORDS:
+            return None
+    return KIND + "what it must say, where the claims state only when it is due"
+
+
+_CONTENT_ASKED = re.compile(
+    r"^\W*what\b[^?]*\b(?:tell|say|says|state|states|include|includes|contain|contains|"
+    r"disclose|disclosed|explain|show|list|mention|be\s+in|go\s+in|be\s+included|"
+    r"be\s+stated|be\s+disclosed|be\s+listed)\b",
+    re.IGNORECASE,
+)
+"""A question asking what a text must say ("What must the notice tell the borrower?")."""
+_CONTENT_WORDS = 2
+"""How many words of its own, beside a time limit, a claim stating what a text says has."""
+_SECTION_NUMBERING = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)*\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
+"""A sentence's own numbering ("4.1 ", "(a) ")."""
+
+
+def _actor_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """Who a question asks for ("who signs off ...", "whose approval ...") when no claim
+    (read in its place) names anyone who acts: a role, an officer, a body, a party ("the
+    Chief Operating Officer", "a member of senior management", "organization-defined
+    personnel or roles", "the servicer"). As a ``kind:`` fact, or None."""
+    if not answer or _ACTOR_ASKED.search(profile.question) is None:
+        return None
+    if any(_ACTOR_STATED.search(text) for text in answer):
+        return None
+    return KIND + "who (the claims name no one who acts)"
+
+
+_ACTOR_ASKED = re.compile(
+    r"^\W*(?:who|whom|whose)\b|\bwhose\s+(?:approval|consent|sign-?off)\b|"
+    r"\b(?:which|what)\s+(?:officer|person|role|body|party|committee|department|team|"
+    r"individual|function|authority)\b",
+    re.IGNORECASE,
+)
+"""A question asking who: an officer, a body, a party."""
+_ACTOR_STATED = re.compile(
+    r"\b(?:officers?|heads?|chief|directors?|managers?|management|committees?|board|teams?|"
+    r"leaders?|departments?|compliance|employees?|staff|personnel|roles?|owners?|members?|"
+    r"servicers?|creditors?|lenders?|institutions?|providers?|organi[sz]ations?|auditors?|"
+    r"agenc(?:y|ies)|bureau|bank|customers?|consumers?|applicants?|borrowers?|complainants?|"
+    r"persons?|individuals?|supervisors?|users?|administrators?|mlro|officials?|"
+    r"representatives?|agents?|issuers?|trustees?|government|authorit(?:y|ies)|counsel|"
+    r"controller|secretary|president|ombudsman|regulators?|parties|party|entity|entities)\b",
+    re.IGNORECASE,
+)
+"""Words naming someone who acts (a role, an officer, a body, a party)."""
+
+
+_FREQUENCY_ASKED = re.compile(
+    r"\bhow\s+(?:often|frequently)\b|\bfrequency\b|\bhow\s+many\s+times\b|\bcycle\b|"
+    r"\binterval\b",
+    re.IGNORECASE,
+)
+"""A question asking how often something recurs."""
+_LIMIT_ASKED = re.compile(
+    r"\bhow\s+(?:long|soon|quickly|much\s+time)\b|\bwithin\s+(?:how|what)\b|\bby\s+when\b|"
+    r"\bdeadline\b|\btime\s+limit\b|\bwaiting\s+period\b|"
+    r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b",
+    re.IGNORECASE,
+)
+"""A question asking for a time limit or a period (how long, by when), not how often."""
+_FREQUENCY_STATED = re.compile(
+    r"\b(?:every|each)\s+(?:(?:other|calendar|business|full|\d+|[a-z]+)\s+){0,2}?"
+    r"(?:day|week|month|quarter|year|hour|minute)s?\b|"
+    r"\b(?:annually|monthly|quarterly|weekly|daily|yearly|hourly|biennially|semi-?annually|"
+    r"periodically|continuously)\b|"
+    r"\b(?:once|twice|\w+\s+times)\s+(?:a|an|per|in|during|each|every)\b|"
+    r"\bper\s+(?:day|week|month|quarter|year)\b|\bfrequency\b",
+    re.IGNORECASE,
+)
+"""A frequency a sentence states ("at least every 6 months", "annually", "once in each
+calendar year", "[Assignment: organization-defined frequency]")."""
+
+
+def _anchor_rival(
+    profile: QuestionProfile, answer: Sequence[str], evidence: Sequence[Passage]
+) -> str | None:
+    """The event a time question counts from ("how soon after crediting ...", "once the
+    complainant accepts ...") when the claims' time figures count from another event and a
+    sentence of the evidence states the asked kind of figure counted from it: the claims then
+    state a neighbouring time limit of the same provision ("within three business days after
+    completing its investigation" for "how soon after the provisional crediting"). As a
+    ``distinct:`` fact naming the event's words the claims' figures miss, or None."""
+    if profile.answer_type not in ("duration", "date") or not answer:
+        return None
+    match = _ANCHOR_ASKED.search(profile.question)
+    if match is None:
+        return None
+    named = {t for n in profile.names for t in terms(n)}
+    event = [
+        t
+        for t in dict.fromkeys(terms(match.group("event")))
+        if t not in named and t not in _LIGHT_WORDS and not t[:1].isdigit()
+    ]
+    if not event:
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    claimed = max(_counted_from(event, body)[0] for body in bodies)
+    figures = {
+        _time_figure(m) for body in bodies for m in _TIME_FIGURE.finditer(_unbracketed(body))
+    }
+    if claimed >= _ANCHOR_SHARE:
+        return None
+    asked = shares(profile.terms)
+    said = max(asked([*terms(body), *terms(place)]) for body, _, place in map(_split, answer))
+    own = "\n".join(bodies)
+    # Sentences of the evidence counting the asked kind of figure from the asked event, as
+    # close to the rest of the question as the claims (or stating half of it): their figures.
+    bound: list[str] = []
+    for passage in evidence:
+        place = terms(_place(passage))
+        for sentence in _sentences(passage.text):
+            if sentence in own or not profile.states_figure(sentence):
+                continue
+            share, figure = _counted_from(event, sentence)
+            if share > max(claimed, _ANCHOR_SHARE - _EPSILON) and (
+                asked([*terms(sentence), *place]) >= min(said, _ANCHOR_SHARE)
+            ):
+                bound.append(figure)
+    # A claim stating a figure such a sentence binds to the event states the asked time,
+    # even if not bound to it there (the same 25 months counted from another event).
+    if not bound or figures & set(bound):
+        return None
+    tails = [t for body in bodies for t in _figure_tails(body)]
+    unstated = [t for t in event if not covered_share(_inflected([t], tails), tails)]
+    return RIVAL + " ".join(unstated or event)
+
+
+def _predicate_rival(
+    profile: QuestionProfile, answer: Sequence[str], evidence: Sequence[Passage]
+) -> str | None:
+    """The act a question asks about ("can the holding period be waived", "who has to be
+    notified") when the claims (read in their place) do not state it and another sentence of
+    the evidence does, as close to the rest of the question as the claims: the claims then
+    state the base rule, or another item of the list, beside the sentence asked about. As a
+    ``distinct:`` fact naming the act, or None."""
+    if not answer:
+        return None
+    written = {
+        t: m.group("active") or m.group("passive")
+        for m in _PREDICATE_ASKED.finditer(profile.question)
+        for t in _based(terms(m.group("active") or m.group("passive")))
+        if t not in _LIGHT_WORDS and t not in _ASKING_FRAME and t not in _LIGHT_ACTS
+    }
+    if not written:
+        return None
+    said = _based([t for text in answer for t in terms(text)])
+    keys = text_keys(said)
+    unstated = [a for a in written if not unit_matched(_unit(_inflected([a], said)[0]), keys, said)]
+    if not unstated:
+        return None
+    asked = shares(profile.terms)
+    claimed = max(asked([*terms(body), *terms(place)]) for body, _, place in map(_split, answer))
+    own = "\n".join(_split(text)[0] for text in answer)
+    # A figure question is answered by a sentence stating the figure; a question naming a
+    # period without asking how long ("can the holding period be waived") asks no figure.
+    figure = profile.wants_figure is not None and (
+        profile.answer_type not in ("duration", "date") or _asks_time(profile.question)
+    )
+    for passage in evidence:
+        place = terms(_place(passage))
+        for sentence in _sentences(passage.text):
+            if sentence in own or (figure and not profile.states_figure(sentence)):
+                continue
+            have = _based(terms(sentence))
+            have_keys = text_keys(have)
+            if (
+                all(unit_matched(_unit(a), have_keys, have) for a in _inflected(unstated, have))
+                and asked([*have, *place]) >= claimed
+            ):
+                return RIVAL + " ".join(written[a].lower() for a in unstated)
+    return None
+
+
+def _asks_time(question: str) -> bool:
+    """Does ``question`` ask a time: how long, how often, when, by what date?"""
+    return any(p.search(question) for p in (_FREQUENCY_ASKED, _LIMIT_ASKED, _WHEN_ASKED))
+
+
+_WHEN_ASKED = re.compile(
+    r"\bwhen\b|\b(?:what|which)\s+(?:date|day|deadline|time|period)\b|\bfor\s+how\s+long\b",
+    re.IGNORECASE,
+)
+"""A question asking when, or for which date or period."""
+
+
+_PREDICATE_ASKED = re.compile(
+    r"\b(?:(?:has|have|need|needs|ought)\s+to|required\s+to)\s+(?:be\s+)?(?P<active>[a-z][a-z-]+)"
+    r"|\bbe\s+(?P<passive>[a-z][a-z-]+(?:ed|en)|kept|held|paid|made|sent|told|sold|bought|"
+    r"met|found|built|shown|known|taken|given|done|seen)\b",
+    re.IGNORECASE,
+)
+"""The act a question asks about where it is unmistakably a verb: after "has to", "need to"
+or "required to", or as a passive participle ("must be waived", "be notified")."""
+_LIGHT_ACTS = frozenset(
+    terms("be do done doing did make made get got have has had take taken go use used able")
+)
+"""Verbs that carry no act of their own ("who can do it", "what has to be done")."""
+
+
+_ANCHOR_ASKED = re.compile(
+    r"\b(?:after|once|following|upon|since)\s+(?P<event>[^,;?]+?)"
+    r"(?=\s*(?:[,;?]|$)|\s+(?:must|shall|should|does|do|did|can|may|will|would|how|what|when|"
+    r"within)\b)",
+    re.IGNORECASE,
+)
+"""The event a time question counts from: "how soon after crediting must ...", "Once the
+complainant accepts our offer, within what time ..."."""
+_ANCHOR_SHARE = 0.5
+"""How much of the asked event the words after a claim's time figure must state."""
+_EPSILON = 1e-9
+_TIME_FIGURE = re.compile(
+    r"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|forty-five|sixty|ninety)(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?"
+    r"(?:(?:business|calendar|working|full)\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"(?P<tail>[^,;:()\n]*)",
+    re.IGNORECASE,
+)
+"""A time figure and the words after it up to the clause's end ("within 10 business days of
+receiving the error notice"): what the time is counted from."""
+
+
+def _figure_tails(text: str) -> list[str]:
+    """The terms after each time figure of ``text``, up to the clause's end."""
+    return [t for m in _TIME_FIGURE.finditer(_unbracketed(text)) for t in terms(m.group("tail"))]
+
+
+def _counted_from(event: Sequence[str], text: str) -> tuple[float, str]:
+    """How much of ``event`` the words after one of the time figures of ``text`` state at
+    most, and that time figure ("" when none states any of it)."""
+    best, figure = 0.0, ""
+    for match in _TIME_FIGURE.finditer(_unbracketed(text)):
+        tail = terms(match.group("tail"))
+        share = covered_share(_inflected(event, tail), tail) if tail else 0.0
+        if share > best:
+            best, figure = share, _time_figure(match)
+    return best, figure
+
+
+def _time_figure(match: re.Match[str]) -> str:
+    """A time figure as its terms, its number in digits ("25 month", "2 business day")."""
+    said = terms(match.group(0)[: match.start("tail") - match.start()])
+    return " ".join(_NUMBER_WORDS.get(t, t) for t in said)
+
+
+_NUMBER_WORDS = {
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "sixty": "60",
+    "ninety": "90",
+}
+"""Number words a time figure is written with, as digits."""
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without its parentheses: "For 25 months (12 months for business credit)
+    after the date that ..." counts the 25 months from that date."""
+    while (bare := _BRACKETED.sub(" ", text)) != text:
+        text = bare  # the innermost first: "(12 months ... paragraph (b)(5) of this section)"
+    return text
+
+
+_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def _focus_unrivalled(
