@@ -487,6 +487,9 @@ def normalise_question(question: str) -> str:
         return f"{MONTHS[month - 1].capitalize()} {day}, {year}"
 
     text = _NUMERIC_DATE.sub(numeric_date, text)
+    # "dev here - ...", "ISSO question: ...", "As the vendor-risk lead, ...": who asks, not
+    # what is asked (no sentence states "dev", no document names the ISSO).
+    text = _ASKER.sub("", text, count=1) or text
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     return _FISCAL_YEAR.sub(fiscal, text)
@@ -495,6 +498,25 @@ def normalise_question(question: str) -> str:
 _QUESTION_CONTRACTION = re.compile(
     r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
 )
+_ROLE = (
+    r"(?:(?:an?|the|our|your)\s+)?(?:[\w/-]+\s+){0,2}?"
+    r"(?:dev|devs|developer|engineer|architect|admin|administrator|analyst|auditor|assessor|"
+    r"examiner|isso|issm|ciso|cio|officer|manager|lead|owner|lawyer|counsel|attorney|paralegal|"
+    r"teller|banker|employee|staff|clerk|consultant|contractor|intern|reviewer|tester|"
+    r"specialist|advisor|adviser)s?"
+)
+_ASKER = re.compile(
+    r"^\s*(?:"
+    rf"{_ROLE}\s+here\b[\s,.;:!–—-]*"
+    rf"|{_ROLE}(?:\s+(?:question|q))?\s*:\s*(?=\S)"
+    rf"|as\s+{_ROLE}\b\s*,?\s*"
+    r"(?:(?:i|we)\s+(?:must|need\s+to|have\s+to|want\s+to|would\s+like\s+to)\s+"
+    r"(?:confirm|know|check|understand|ask|verify)\b\s*[:,]?\s*)?"
+    r")",
+    re.IGNORECASE,
+)
+"""How a question says who asks before it asks ("dev here - ...", "ISSO question: ...",
+"As auditor I must confirm: ..."): a role, not a detail of what is asked."""
 
 
 @lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times
@@ -701,10 +723,11 @@ ASK_WORDS = _ASK_WORDS
 _FRAME = frozenset(
     terms(
         "situations circumstances cases occasions points instances ways kinds types sorts "
-        "things aspects details"
+        "things aspects details exactly actually basically really supposed"
     )
 )
-"""Words that frame a question ("in which situations", "what kind of"), not its topic."""
+"""Words that frame a question ("in which situations", "what kind of", "what are we supposed
+to test exactly"), not its topic."""
 _NOT_MEASURED = frozenset(
     terms(
         "much many change changed changes increase increased decrease decreased grow grew growth "

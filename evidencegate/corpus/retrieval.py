@@ -43,12 +43,15 @@ from evidencegate.corpus.rows import (
     proportion_words,
 )
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
-from evidencegate.lexicon import synonyms_of
+from evidencegate.lexicon import covered_share, synonyms_of
 from evidencegate.text import terms
 
 __all__ = [
+    "Described",
     "FeedbackRetriever",
     "Ranking",
+    "described",
+    "described_fit",
     "fuse_rankings",
     "labelled_by",
     "section_sign",
@@ -192,6 +195,141 @@ def with_enhancements(question: str, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+class Described(NamedTuple):
+    """How a question names a control by what it is about rather than by its identifier ("the
+    log review control", "the backup testing enhancement"): the description's terms, and
+    whether it asks about an enhancement of a control (or the control itself)."""
+
+    terms: tuple[str, ...]
+    enhancement: bool
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_DESCRIBED_KIND = re.compile(r"^(control|enhancement)s?(?:['’]s)?$", re.IGNORECASE)
+_DESCRIPTION_STOP = _word_set(
+    "the a an this that these those its our your their my per under in for with by from about "
+    "regarding on at what which who whom how when where why does do did is are was were be say "
+    "says said meet meets implementing implement i we you they it if nist"
+)
+"""Words a description of a control does not run over (backwards from "control"): a
+determiner, a preposition, a question or asking word."""
+_DESCRIPTION_LEADS = _word_set("on for about covering regarding over")
+"""Words after "control" that open its description ("the control on response to audit
+processing failures"); "of" too after "enhancement" ("the enhancement of protection of
+information at rest")."""
+_COMPOUND_HEADS = _word_set(
+    "policy policies procedure procedures family families baseline baselines catalog catalogue "
+    "framework frameworks objective objectives owner owners set sets list lists number numbers "
+    "id ids identifier identifiers selection implementation implementations assessment "
+    "assessments mechanism mechanisms system systems measure measures activity activities "
+    "element elements board panel text statement statements parameter parameters point points "
+    "matrix matrices test tests testing plan plans requirement requirements"
+)
+"""Words that make "control" part of a compound ("the access control policy", "control
+baselines"): the words before it then name no control."""
+_DESCRIPTION_END = _DESCRIPTION_STOP - {"the", "a", "an", "in", "at", "on", "for", "from", "by"}
+_VERSION_WORD = re.compile(r"^(?:rev(?:ision)?\.?\s*\d[\d.]*|rev\.?|revision|r\d)$", re.IGNORECASE)
+_DESCRIPTION_WORD = re.compile(r"[A-Za-z][\w'’/-]*|[,:;?!()\[\]\"]")
+_DESCRIPTION_MAX = 8
+
+
+@lru_cache(maxsize=1024)
+def described(question: str) -> Described | None:
+    """The control a question describes in words, if it does ("per the log review control",
+    "the at-rest crypto enhancement of SC-28", "the control on response to audit processing
+    failures"); None when it names controls only by identifier ("control AC-11", "What does
+    control SR-2, Supply Chain Risk Management Plan, require?" names SR-2)."""
+    text = normalise_question(question)
+    words = [m.group(0) for m in _DESCRIPTION_WORD.finditer(_without_ids(text))]
+    found: list[str] = []
+    enhancement = False
+    for at, word in enumerate(words):
+        kind = _DESCRIBED_KIND.match(word)
+        if kind is None:
+            continue
+        following = words[at + 1].lower() if at + 1 < len(words) else "?"
+        if following in _COMPOUND_HEADS:
+            continue  # "the access control policy", "control baselines": no control's name
+        enhancement = enhancement or kind.group(1).lower() == "enhancement"
+        before: list[str] = []
+        for prior in reversed(words[max(0, at - _DESCRIPTION_MAX) : at]):
+            low = prior.lower()
+            if low in _DESCRIPTION_STOP or (not prior[:1].isalpha() and prior != ","):
+                break
+            if _DESCRIBED_KIND.match(prior):
+                if prior.lower().endswith(("'s", "’s")):
+                    continue  # "the system backup control's reliability and integrity enhancement"
+                before = []  # "control enhancement": one kind word, no description
+                break
+            before.insert(0, prior)
+        after: list[str] = []
+        leads = _DESCRIPTION_LEADS | ({"of"} if kind.group(1).lower() == "enhancement" else set())
+        if at + 1 < len(words) and words[at + 1].lower() in leads:
+            for later in words[at + 2 : at + 2 + _DESCRIPTION_MAX]:
+                if not later[:1].isalpha() or later.lower() in _DESCRIPTION_END:
+                    break
+                after.append(later)
+        found += [w for w in (*before, *after) if w != "," and not _VERSION_WORD.match(w)]
+    # "at-rest crypto", "password-based": the words of a compound, as a title writes them.
+    said = " ".join(found).replace("-", " ")
+    asked = tuple(dict.fromkeys(t for t in terms(said) if t not in _KIND_TERMS))
+    return Described(asked, enhancement) if asked else None
+
+
+_KIND_TERMS = frozenset(terms("control controls enhancement enhancements"))
+
+
+def _without_ids(text: str) -> str:
+    """``text`` with each identifier a question names a control by ("IA-5(1)", "SP 800-53")
+    as a stop: the words around it describe nothing by themselves."""
+    return _CONTROL_ID.sub(" ? ", text)
+
+
+_CONTROL_ID = re.compile(r"\b[A-Z]{1,4}-\d+(?:\s*\(\d+\))*|\b(?:SP|FIPS)\s*\d[\d-]*\w*|\b\d[\w.-]*")
+
+
+def described_fit(passage: Passage, description: Described) -> float:
+    """How well the title of ``passage`` (its heading path, neither its label nor its
+    document's title) matches the control a question describes, 0..1: the share of the
+    description's terms the title states (synonyms count: "log review" fits "Audit Record
+    Review"). An enhancement of a control ("AU-6(7)") fits a question asking for the control
+    by half, and the control itself one asking for an enhancement by half."""
+    lines = [line.strip() for line in passage.context.splitlines() if line.strip()]
+    if lines and passage.label and lines[0] == passage.label.strip():
+        lines = lines[1:]
+    if lines and passage.title and lines[-1] == passage.title.strip():
+        lines = lines[:-1]
+    if not lines:
+        return 0.0
+    title = terms(" ".join(lines).replace("-", " "))
+    fit = sum(_title_states(t, title) for t in description.terms) / len(description.terms)
+    part = _SUB_PART.search(passage.label or "") is not None
+    return fit if part == description.enhancement else fit / 2
+
+
+def _title_states(term: str, title: Sequence[str]) -> bool:
+    """Does a title (its terms) state a description's term: itself, a synonym, or a word it
+    shortens ("crypto" for "cryptographic", "vuln" for "vulnerability")?"""
+    if covered_share([term], title) == 1.0:
+        return True
+    return len(term) >= _SHORTENED and any(t.startswith(term) for t in title)
+
+
+_SHORTENED = 4
+"""The fewest letters of a shortened word ("vuln", "sanit"): "log" is not "logon"."""
+
+
+_TITLE_FIT = 0.5
+"""The least share of a control's description its title states to count as the control the
+question describes."""
+
+
+_SUB_PART = re.compile(r"\(\d+\)\s*$")
+
+
 def labelled_by(passage: Passage, identifier: str) -> bool:
     """Is ``identifier`` the passage's own label ("SA-12" for a passage of SA-12, not of
     SA-12(5)), spaces aside?"""
@@ -332,6 +470,7 @@ class FeedbackRetriever:
         # other wholes only is not pushed down: a page states many ("4% of operating assets"
         # beside the answer).
         whole = asked_whole(query) if profile.answer_type in PROPORTION_TYPES else ()
+        description = described(query)
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -357,6 +496,12 @@ class FeedbackRetriever:
                 bonus += step * (1 + row) if row else 0.0
             if whole and proportion_fit(passage.text, whole) > 0:
                 bonus += step
+            if description is not None:
+                # The control the question describes by its title ("the log review control"):
+                # up to two first places' worth, as a control named by its identifier gets.
+                title = described_fit(passage, description)
+                if title >= _TITLE_FIT:
+                    bonus += 2 * step * title
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

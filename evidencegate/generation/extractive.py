@@ -32,7 +32,13 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.corpus.retrieval import labelled_by, section_sign, with_enhancements
+from evidencegate.corpus.retrieval import (
+    described,
+    described_fit,
+    labelled_by,
+    section_sign,
+    with_enhancements,
+)
 from evidencegate.corpus.rows import (
     PLACE_WORDS,
     PROPORTION_TYPES,
@@ -253,6 +259,15 @@ class ExtractiveGenerator:
         # The names some passage is labelled by exactly: the control itself is in the evidence,
         # and its enhancements ("SR-2(1)" under "SR-2") are other requirements.
         labelled = {n for n in profile.names if any(labelled_by(p, n) for p in evidence)}
+        # The control the question describes by its title ("per the log review control", "the
+        # backup testing enhancement"), when the evidence holds a passage whose title says
+        # (nearly) all of it: a sentence of another control answers another question.
+        description = described(question)
+        titled = (
+            max((described_fit(p, description) for p in evidence), default=0.0)
+            if description is not None
+            else 0.0
+        )
         # "What does control SR-2, Supply Chain Risk Management Plan, require?" asks for the
         # whole rule: besides its name and title, it says nothing of what it asks about.
         asks_rule = profile.normative and bool(profile.names)
@@ -370,6 +385,8 @@ class ExtractiveGenerator:
                 # ("SR-2(1)" for "SR-2") another requirement.
                 fits = max(_name_fit(n, candidate, labelled=True) for n in labelled)
                 score *= 0.5 + 0.5 * fits
+            if description is not None and titled >= _DESCRIBED_FIT:
+                score *= 0.5 + 0.5 * described_fit(candidate.passage, description) / titled
             scored.append((score, candidate, matched_units(asked, placed_terms)))
 
         if tables:
@@ -976,6 +993,11 @@ number ("... totaled $8.7 billion and net identifiable intangible assets totaled
 are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
+
+_DESCRIBED_FIT = 0.75
+"""How much of a control's description (:func:`described`) the best-fitting title in the
+evidence must state for the other passages' sentences to weigh less: "log review" is said
+by "Audit Record Review"; a title stating one word of two may be any control's."""
 
 _LONG = 600
 """Characters beyond which a "sentence" of several lines, or of many figures, is a page
