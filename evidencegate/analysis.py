@@ -637,7 +637,14 @@ def split_asks(question: str) -> list[str]:
     """The several things a question asks: "What X, and how often Y?" -> "What X", "how
     often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
     listed = _LISTED_ASKS.match(question.strip())
-    if listed and not re.search(r"\d|->|=>", listed.group("asks")):
+    if (
+        listed
+        and not re.search(r"\d|->|=>", listed.group("asks"))
+        and not _CASE_CLAUSE.match(listed.group("asks"))
+        and not _ASK_START.match(listed.group("asks"))
+    ):
+        # Not "AU-5: when audit processing fails, who gets alerted?": a question after the
+        # colon, not a list of things asked.
         # Items stating figures ("$100 transfer, $10 fee, ... -> refund?") are what the
         # question gives, not what it asks.
         parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))

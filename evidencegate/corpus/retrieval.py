@@ -54,6 +54,7 @@ __all__ = [
     "described_fit",
     "fuse_rankings",
     "labelled_by",
+    "own_title",
     "section_sign",
     "with_enhancements",
 ]
@@ -177,6 +178,53 @@ def _with_each_ask(
     return kept
 
 
+_DANGLING = re.compile(
+    r"(?:[;:,]|\band|\bor)\s*(?:\n\s*(?:[a-z]|\d{1,2}|\([a-z0-9]{1,4}\))\.?)?\s*$"
+)
+"""How a passage cut inside a list ends: after an item's "; and", before the next item's
+text ("...; and\n  f.")."""
+
+
+def _with_continuations(
+    kept: Sequence[Passage], fitted: Sequence[Passage], limit: int
+) -> list[Passage]:
+    """``kept``, each passage cut inside a list followed by the passage continuing it on its
+    page ("e. Disseminate ...; and f." then "Update the risk assessment ..."), when the
+    ranking holds it: each in place of the last passage that is neither of those."""
+    out = list(kept)
+    have = {p.passage_id for p in out}
+    added: set[str] = set()
+    for passage in kept:
+        if not _DANGLING.search(passage.text):
+            continue
+        follow = next(
+            (
+                p
+                for p in fitted
+                if (p.doc_id, p.version, p.page) == (passage.doc_id, passage.version, passage.page)
+                and 0 <= p.char_start - passage.char_end <= 2
+            ),
+            None,
+        )
+        if follow is None or follow.passage_id in have:
+            continue
+        out.insert(out.index(passage) + 1, follow)
+        have.add(follow.passage_id)
+        added.add(follow.passage_id)
+        if len(out) > limit:
+            spare = [
+                i
+                for i, p in enumerate(out)
+                if p.passage_id not in added and not _DANGLING.search(p.text)
+            ]
+            if not spare:
+                del out[out.index(follow)]
+                have.discard(follow.passage_id)
+                continue
+            del out[spare[-1]]
+    return out
+
+
 def with_enhancements(question: str, names: Sequence[str]) -> tuple[str, ...]:
     """The names a question uses, a control read with the enhancement it names in words
     ("IA-5 enhancement 1", "enhancement 1 of IA-5" ask about "IA-5(1)")."""
@@ -273,12 +321,23 @@ def described(question: str) -> Described | None:
                     break
                 after.append(later)
         found += [w for w in (*before, *after) if w != "," and not _VERSION_WORD.match(w)]
+    headed = _HEADED.match(text)
+    if headed and not found and not re.search(r"\d", headed.group(1)):
+        # "Contingency plan: how often does it get reviewed?": the topic it heads the ask with.
+        found = headed.group(1).split()
     # "at-rest crypto", "password-based": the words of a compound, as a title writes them.
     said = " ".join(found).replace("-", " ")
     asked = tuple(dict.fromkeys(t for t in terms(said) if t not in _KIND_TERMS))
     return Described(asked, enhancement) if asked else None
 
 
+_HEADED = re.compile(
+    r"^\s*([A-Za-z][\w'’/-]*(?:\s+[\w'’/-]+){0,3})\s*[:–—]\s*"
+    r"(?=(?:how|what|when|who|whom|which|why|where|whether|is|are|does|do|must|can|may|should|"
+    r"shall|will)\b)",
+    re.IGNORECASE,
+)
+"""A question heading its ask with what it is about ("Contingency plan: how often ...")."""
 _KIND_TERMS = frozenset(terms("control controls enhancement enhancements"))
 
 
@@ -327,7 +386,25 @@ _TITLE_FIT = 0.5
 question describes."""
 
 
-_SUB_PART = re.compile(r"\(\d+\)\s*$")
+def own_title(passage: Passage) -> tuple[str, ...]:
+    """The terms of the title a sub-part of a control ("RA-3(1)") has beside its control's
+    ("Risk Assessment / Supply Chain Risk Assessment": ``supply``, ``chain``); empty for a
+    passage that is no sub-part or has no title of its own."""
+    if _SUB_PART.search(passage.label or "") is None:
+        return ()
+    lines = [line.strip() for line in passage.context.splitlines() if line.strip()]
+    if lines and lines[0] == (passage.label or "").strip():
+        lines = lines[1:]
+    if lines and passage.title and lines[-1] == passage.title.strip():
+        lines = lines[:-1]
+    if len(lines) < 2:
+        return ()
+    parent = set(terms(" ".join(lines[:-1])))
+    return tuple(dict.fromkeys(t for t in terms(lines[-1]) if t not in parent))
+
+
+_SUB_PART = re.compile(r"^\s*[A-Z]{1,4}-\d+\s*\(\d+\)\s*$")
+"""A control enhancement's label ("AU-6(7)")."""
 
 
 def labelled_by(passage: Passage, identifier: str) -> bool:
@@ -383,7 +460,8 @@ class FeedbackRetriever:
             tenant=tenant,
         )
         fitted = self._fit(query, as_of, rankings)
-        return _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
+        kept = _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
+        return _with_continuations(kept, fitted, limit)
 
     def _rankings(
         self,

@@ -36,6 +36,7 @@ from evidencegate.corpus.retrieval import (
     described,
     described_fit,
     labelled_by,
+    own_title,
     section_sign,
     with_enhancements,
 )
@@ -262,6 +263,7 @@ class ExtractiveGenerator:
         # The control the question describes by its title ("per the log review control", "the
         # backup testing enhancement"), when the evidence holds a passage whose title says
         # (nearly) all of it: a sentence of another control answers another question.
+        asked_words = sorted({*terms(question), *profile.terms})
         description = described(question)
         titled = (
             max((described_fit(p, description) for p in evidence), default=0.0)
@@ -385,6 +387,16 @@ class ExtractiveGenerator:
                 # ("SR-2(1)" for "SR-2") another requirement.
                 fits = max(_name_fit(n, candidate, labelled=True) for n in labelled)
                 score *= 0.5 + 0.5 * fits
+            sub_title = own_title(candidate.passage)
+            if (
+                sub_title
+                and not any(labelled_by(candidate.passage, n) for n in enhanced)
+                and not matched_units(sub_title, asked_words)
+            ):
+                # An enhancement of a control ("Supply Chain Risk Assessment" under "Risk
+                # Assessment") the question says nothing of: the control's own sentence
+                # ("update the risk assessment") answers it, not the enhancement's.
+                score *= _UNASKED_PART
             if description is not None and titled >= _DESCRIBED_FIT:
                 score *= 0.5 + 0.5 * described_fit(candidate.passage, description) / titled
             scored.append((score, candidate, matched_units(asked, placed_terms)))
@@ -993,6 +1005,10 @@ number ("... totaled $8.7 billion and net identifiable intangible assets totaled
 are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
+
+_UNASKED_PART = 0.8
+"""The weight of a sentence of a control's enhancement whose own title the question says
+nothing of."""
 
 _DESCRIBED_FIT = 0.75
 """How much of a control's description (:func:`described`) the best-fitting title in the

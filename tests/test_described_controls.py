@@ -1,0 +1,227 @@
+"""Questions that name a control by what it is about ("the log review control", "the backup
+testing enhancement") rather than by its identifier, in the voice of whoever asks ("dev here -",
+"ISSO question:"): which control they ask about, and which of its sentences answers them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evidencegate.analysis import normalise_question, profile_question, split_asks
+from evidencegate.contracts import Passage
+from evidencegate.corpus.retrieval import (
+    _with_continuations,
+    described,
+    described_fit,
+    own_title,
+)
+from evidencegate.generation.extractive import ExtractiveGenerator
+
+AS_OF = dt.date(2022, 6, 1)
+
+
+def _control(pid: str, label: str, heading: str, text: str, *, start: int = 0) -> Passage:
+    """A control's passage, labelled and read under its heading, as a catalog is ingested."""
+    return Passage(
+        passage_id=pid,
+        doc_id="CAT",
+        version="1",
+        page=sum(map(ord, label)),
+        char_start=start,
+        char_end=start + len(text),
+        text=text,
+        label=label,
+        title="Control Catalog",
+        context=f"{label}\n{heading}\nControl Catalog",
+    )
+
+
+def _drafted(question: str, passages: list[Passage]) -> list[str]:
+    draft = ExtractiveGenerator().draft(question, passages, as_of=AS_OF)
+    return [c.text for c in draft.claims]
+
+
+LOG_REVIEW = _control(
+    "au6",
+    "XA-6",
+    "Audit Record Review, Analysis, and Reporting",
+    "a. Review and analyze system audit records [Assignment: organization-defined frequency] "
+    "for indications of unusual activity; and\n  b. Report findings to [Assignment: "
+    "organization-defined personnel or roles].",
+)
+AGREEMENTS = _control(
+    "ps6",
+    "XP-6",
+    "Access Agreements",
+    "a. Develop and document access agreements for organizational systems;\n  b. Review and "
+    "update the access agreements [Assignment: organization-defined frequency]; and\n  c. "
+    "Verify that individuals sign the agreements.",
+)
+LOG_REVIEW_ENHANCEMENT = _control(
+    "au6-7",
+    "XA-6(7)",
+    "Audit Record Review, Analysis, and Reporting\nPermitted Actions",
+    "Specify the permitted actions for each system process, role, and user associated with "
+    "the review, analysis, and reporting of audit record information.",
+)
+BACKUP = _control(
+    "cp9",
+    "XC-9",
+    "System Backup",
+    "a. Conduct backups of user-level information [Assignment: organization-defined "
+    "frequency]; and\n  b. Protect the confidentiality, integrity, and availability of backup "
+    "information.",
+)
+BACKUP_TESTING = _control(
+    "cp9-1",
+    "XC-9(1)",
+    "System Backup\nTesting for Reliability and Integrity",
+    "Test backup information [Assignment: organization-defined frequency] to verify media "
+    "reliability and information integrity.",
+)
+RISK = _control(
+    "ra3",
+    "XR-3",
+    "Risk Assessment",
+    "Update the risk assessment [Assignment: organization-defined frequency] or when there are "
+    "significant changes to the system, its environment of operation, or other conditions that "
+    "may impact the security or privacy state of the system.\n\nRisk assessments consider "
+    "threats, vulnerabilities, likelihood, and impact to organizational operations and assets. "
+    "Organizations can conduct risk assessments at all three levels in the risk management "
+    "hierarchy and at any stage in the system development life cycle.",
+)
+SUPPLY_RISK = _control(
+    "ra3-1",
+    "XR-3(1)",
+    "Risk Assessment\nSupply Chain Risk Assessment",
+    "(a) Assess supply chain risks associated with [Assignment: organization-defined systems, "
+    "system components, and system services]; and\n  (b) Update the supply chain risk "
+    "assessment [Assignment: organization-defined frequency], when there are significant "
+    "changes to the relevant supply chain, or when changes to the system, environments of "
+    "operation, or other conditions may necessitate a change in the supply chain.",
+)
+
+
+class TestDescribed:
+    def test_the_words_before_control_or_enhancement(self) -> None:
+        found = described(
+            "how often do we have to look at our audit logs per the log review control?"
+        )
+        assert found is not None
+        assert found.terms == ("log", "review")
+        assert not found.enhancement
+        found = described("dev here - for the backup testing enhancement, what do we test?")
+        assert found is not None
+        assert found.terms == ("backup", "test")
+        assert found.enhancement
+
+    def test_a_description_after_the_kind_word_and_across_a_possessive(self) -> None:
+        found = described("Under the rev4 control on response to audit processing failures, who?")
+        assert found is not None
+        assert found.terms == ("response", "audit", "process", "failure")
+        found = described("What is tested under the system backup control's integrity enhancement?")
+        assert found is not None
+        assert found.terms == ("system", "backup", "integrity")
+
+    def test_an_identifier_or_a_compound_describes_nothing(self) -> None:
+        assert (
+            described("What does control SR-2, Supply Chain Risk Management Plan, require?") is None
+        )
+        assert described("For which accounts does control enhancement IA-2(1) require MFA?") is None
+        assert described("What does the access control policy need to cover?") is None
+
+    def test_a_topic_heading_the_ask(self) -> None:
+        found = described("Contingency plan: how often does it get reviewed?")
+        assert found is not None
+        assert found.terms == ("contingency", "plan")
+        assert described("AU-5: when audit processing fails, who gets alerted?") is None
+
+    def test_the_title_fits_by_synonyms_and_shortened_words(self) -> None:
+        logs = described("per the log review control, how often?")
+        assert logs is not None
+        assert described_fit(LOG_REVIEW, logs) == 1.0  # "log" is a record
+        assert described_fit(AGREEMENTS, logs) == 0.0
+        assert described_fit(LOG_REVIEW_ENHANCEMENT, logs) == 0.5  # an enhancement: by half
+        crypto = described("the at-rest crypto enhancement: what must it prevent?")
+        assert crypto is not None
+        at_rest = _control(
+            "sc28-1",
+            "XS-28(1)",
+            "Protection of Information at Rest\nCryptographic Protection",
+            "Implement cryptographic mechanisms.",
+        )
+        assert described_fit(at_rest, crypto) == 1.0
+
+
+class TestDrafting:
+    def test_the_described_control_not_a_neighbour_with_a_frequency(self) -> None:
+        """ "How often ... the log review control": the review frequency of audit records, not
+        the access agreements' (the same assignment of a frequency, another control)."""
+        drafted = _drafted(
+            "how often do we have to look at our audit logs per the log review control?",
+            [AGREEMENTS, LOG_REVIEW_ENHANCEMENT, LOG_REVIEW],
+        )
+        assert drafted
+        assert "system audit records" in drafted[0]
+
+    def test_the_described_enhancement_not_its_control(self) -> None:
+        drafted = _drafted(
+            "for the backup testing enhancement, what are we supposed to test the backups for?",
+            [BACKUP, BACKUP_TESTING],
+        )
+        assert drafted
+        assert drafted[0].startswith("Test backup information")
+
+    def test_the_control_not_an_enhancement_the_question_says_nothing_of(self) -> None:
+        """ "Update the risk assessment": the control's item, not its supply chain
+        enhancement's ("supply chain" is the enhancement's own title)."""
+        assert own_title(SUPPLY_RISK) == ("supply", "chain")
+        assert own_title(RISK) == ()
+        drafted = _drafted("when do we have to update the risk assessment?", [SUPPLY_RISK, RISK])
+        assert drafted
+        assert "supply chain" not in drafted[0]
+        drafted = _drafted(
+            "when must the supply chain risk assessment be updated?", [RISK, SUPPLY_RISK]
+        )
+        assert drafted
+        assert "supply chain" in drafted[0]
+
+
+class TestAsker:
+    def test_who_asks_is_no_part_of_the_question(self) -> None:
+        assert normalise_question("dev here - what do we test?") == "what do we test?"
+        assert normalise_question("ISSO question: IR-6 says what?") == "IR-6 says what?"
+        assert normalise_question("As auditor I must confirm: how often?") == "how often?"
+        assert normalise_question("As of 2019, what does AC-2 require?").startswith("As of 2019")
+        assert normalise_question("CP-9: which properties?") == "CP-9: which properties?"
+        profile = profile_question("ISSO question: who do staff report incidents to?", as_of=AS_OF)
+        assert "ISSO" not in profile.names
+        assert "isso" not in profile.terms
+
+    def test_filler_words_are_no_terms(self) -> None:
+        profile = profile_question("what are we supposed to test exactly?", as_of=AS_OF)
+        assert profile.terms == ("test",)
+
+    def test_a_question_after_a_colon_is_no_list_of_asks(self) -> None:
+        assert split_asks("AU-5: when audit processing fails, who gets alerted?") == [
+            "AU-5: when audit processing fails, who gets alerted"
+        ]
+        assert split_asks("PEP: risk rating, refresh frequency, record retention?") == [
+            "risk rating",
+            "refresh frequency",
+            "record retention",
+        ]
+
+
+def test_a_list_cut_between_passages_is_read_on() -> None:
+    """A passage ending inside a list ("...; and\\n  f.") brings the passage continuing it on
+    its page, when the ranking holds it, in place of the last other passage."""
+    first = _control("a", "XR-3", "Risk Assessment", "e. Disseminate results; and\n  f.")
+    rest = _control(
+        "b", "XR-3", "Risk Assessment", "Update the risk assessment.", start=first.char_end + 1
+    )
+    other = _control("c", "XP-6", "Access Agreements", "Review the access agreements.")
+    other2 = _control("d", "XP-7", "External Personnel", "Require external providers to comply.")
+    kept = _with_continuations([first, other, other2], [first, other, other2, rest], 3)
+    assert [p.passage_id for p in kept] == ["a", "b", "c"]
+    whole = _control("e", "XR-3", "Risk Assessment", "Conduct a risk assessment.")
+    assert _with_continuations([whole, other], [whole, other, rest], 3) == [whole, other]
