@@ -41,6 +41,7 @@ __all__ = [
     "Scope",
     "Sentence",
     "answer_type",
+    "asks_requirement",
     "bigrams",
     "has_figure",
     "idf_weights",
@@ -316,7 +317,7 @@ def _states_figure(
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if _leaves_parameter(text):
+    if _leaves_parameter(text, answer_type):
         return True  # "[Assignment: organization-defined time period]": the organization sets it
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
@@ -338,8 +339,14 @@ def _word(word: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
-def _leaves_parameter(text: str) -> bool:
-    return _PARAMETER.search(text) is not None
+def _leaves_parameter(text: str, answer: AnswerType) -> bool:
+    """Does ``text`` leave the asked kind of figure to the organization ("[Assignment:
+    organization-defined time period]")? A parameter naming no figure ("[Assignment:
+    organization-defined personnel or roles]", "... controlled areas]") answers no "how
+    often" or "how many"; "when" is also answered by the events it names ("following
+    [Assignment: organization-defined events]"), as is "how often" and "how soon"."""
+    named = _TIMING_PARAMETER if answer in ("date", "duration") else _FIGURE_PARAMETER
+    return any(named.search(m.group(0)) for m in _PARAMETER.finditer(text))
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
@@ -760,6 +767,14 @@ _NORMATIVE_QUESTION = re.compile(
     r"duty|duties)\b",
     re.IGNORECASE,
 )
+
+
+def asks_requirement(question: str) -> bool:
+    """Does the question ask what a rule requires ("must", "required", "have to"), whatever
+    the kind of answer it asks for ("When must accounts be disabled")?"""
+    return _NORMATIVE_QUESTION.search(question) is not None
+
+
 _NORMATIVE_SENTENCE = re.compile(
     r"\b(?:shall|must|is\s+required|are\s+required|required\s+to|"
     r"may\s+not|prohibit\w*|is\s+responsible|are\s+responsible|obligat\w*|mandatory)\b|"
@@ -1384,6 +1399,19 @@ _PARAMETER = re.compile(
 )
 """A figure a control leaves to the organization: NIST's "[Assignment: organization-defined time
 period]" answers "how long" by saying who sets it, not with a number."""
+_FIGURE_PARAMETER = re.compile(
+    r"\b(?:time|times|period|periods|frequency|frequencies|number|numbers|amount|amounts|value|"
+    r"values|threshold|thresholds|limit|limits|days?|hours?|minutes?|seconds?|weeks?|months?|"
+    r"years?|duration|interval|intervals|deadline|schedule|maximum|minimum|percentage|size|"
+    r"length|count)\b",
+    re.IGNORECASE,
+)
+"""The words by which an organization-defined parameter names a figure."""
+_TIMING_PARAMETER = re.compile(
+    _FIGURE_PARAMETER.pattern + r"|\b(?:events?|circumstances|conditions|occasions)\b",
+    re.IGNORECASE,
+)
+"""The words by which it names when something happens."""
 _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 

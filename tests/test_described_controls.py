@@ -225,3 +225,55 @@ def test_a_list_cut_between_passages_is_read_on() -> None:
     assert [p.passage_id for p in kept] == ["a", "b", "c"]
     whole = _control("e", "XR-3", "Risk Assessment", "Conduct a risk assessment.")
     assert _with_continuations([whole, other], [whole, other, rest], 3) == [whole, other]
+
+
+class TestParameters:
+    def test_a_parameter_answers_only_the_kind_of_figure_it_names(self) -> None:
+        """ "[Assignment: organization-defined controlled areas]" is no frequency: a "how often"
+        question is not answered by it, but by "[Assignment: organization-defined frequency]";
+        "when" also by the events it names."""
+        often = profile_question("How often must media storage areas be inspected?", as_of=AS_OF)
+        assert not often.states_figure(
+            "Physically control and securely store [Assignment: organization-defined types of "
+            "media] within [Assignment: organization-defined controlled areas]."
+        )
+        assert often.states_figure(
+            "Review the access list [Assignment: organization-defined frequency]."
+        )
+        when = profile_question("When must training be provided under AT-2?", as_of=AS_OF)
+        assert when.states_figure(
+            "When required by system changes or following [Assignment: "
+            "organization-defined events];"
+        )
+        many = profile_question("How many logon attempts are allowed?", as_of=AS_OF)
+        assert not many.states_figure(
+            "Alert [Assignment: organization-defined personnel or roles]."
+        )
+        assert many.states_figure(
+            "Enforce a limit of [Assignment: organization-defined number] "
+            "consecutive invalid logon attempts."
+        )
+
+
+def test_a_rule_asked_for_its_figure_is_answered_by_the_rule_not_guidance() -> None:
+    """ "When must accounts be disabled": the statement leaving the time to the organization,
+    not guidance that says "disabling ... accounts" in the question's own word forms."""
+    statement = (
+        "Disable accounts within [Assignment: organization-defined time period] when the "
+        "accounts:\n  (a) Have expired;\n  (b) Are no longer associated with a user or "
+        "individual;\n  (c) Are in violation of organizational policy; or\n  (d) Have been "
+        "inactive for [Assignment: organization-defined time period]."
+    )
+    heading = "Account Management\nDisable Accounts"
+    rule = _control("a", "XA-2(3)", heading, statement)
+    guidance = _control(
+        "b",
+        "XA-2(3)",
+        heading,
+        "Disabling expired, inactive, or otherwise anomalous accounts supports the concepts of "
+        "least privilege and least functionality which reduce the attack surface of the system.",
+        start=len(statement) + 1,
+    )
+    drafted = _drafted("When must accounts be disabled under XA-2(3)?", [rule, guidance])
+    assert drafted
+    assert drafted[0].startswith("Disable accounts within")

@@ -21,6 +21,7 @@ from evidencegate.analysis import (
     QuestionProfile,
     Sentence,
     ask_clause,
+    asks_requirement,
     bigrams,
     idf_weights,
     is_normative,
@@ -264,6 +265,7 @@ class ExtractiveGenerator:
         # backup testing enhancement"), when the evidence holds a passage whose title says
         # (nearly) all of it: a sentence of another control answers another question.
         asked_words = sorted({*terms(question), *profile.terms})
+        figure_rule = profile.wants_figure is not None and asks_requirement(question)
         description = described(question)
         titled = (
             max((described_fit(p, description) for p in evidence), default=0.0)
@@ -305,6 +307,8 @@ class ExtractiveGenerator:
                     score *= 0.4
             if profile.normative and not _states_requirement(candidate):
                 score *= 0.45  # "what does SR-2 require": the requirement, not guidance on it
+            elif figure_rule and not _states_requirement(candidate):
+                score *= _FIGURE_RULE_GUIDANCE  # "When must accounts be disabled": the rule
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
@@ -1005,6 +1009,11 @@ number ("... totaled $8.7 billion and net identifiable intangible assets totaled
 are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
+
+_FIGURE_RULE_GUIDANCE = 0.8
+"""The weight of a sentence stating no requirement for a question asking a rule's figure
+("When must accounts be disabled", "how often must ..."): milder than for "what does X
+require", since a figure may stand in a sentence of another form."""
 
 _UNASKED_PART = 0.8
 """The weight of a sentence of a control's enhancement whose own title the question says
