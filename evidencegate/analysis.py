@@ -764,7 +764,7 @@ read from the question's years and dates, not its topic."""
 _NORMATIVE_QUESTION = re.compile(
     r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"
     r"has\s+to|need\s+to|needs\s+to|comply|compliance|mandat\w*|expected\s+to|shall|"
-    r"duty|duties)\b",
+    r"duty|duties|should|wants?)\b",
     re.IGNORECASE,
 )
 

@@ -277,3 +277,54 @@ def test_a_rule_asked_for_its_figure_is_answered_by_the_rule_not_guidance() -> N
     drafted = _drafted("When must accounts be disabled under XA-2(3)?", [rule, guidance])
     assert drafted
     assert drafted[0].startswith("Disable accounts within")
+
+
+def test_an_acronym_is_named_by_the_initials_of_the_words_it_abbreviates() -> None:
+    """ "What does the UPS have to make possible": the statement writing out "uninterruptible
+    power supply" names it, as much as the guidance after it saying "UPS"."""
+    ups = _control(
+        "pe11",
+        "XE-11",
+        "Emergency Power",
+        "Provide an uninterruptible power supply to facilitate [Selection (one or more): an "
+        "orderly shutdown of the system; transition of the system to long-term alternate power] "
+        "in the event of a primary power source loss.\n\nAn uninterruptible power supply (UPS) "
+        "is an electrical system or mechanism that provides emergency power when there is a "
+        "failure of the main power source. A UPS is typically used to protect computers, data "
+        "centers, telecommunication equipment, or other electrical equipment where an "
+        "unexpected power disruption could cause injuries, fatalities, serious mission or "
+        "business disruption, or loss of data or information. A UPS differs from an emergency "
+        "power system or backup generator in that the UPS provides near-instantaneous "
+        "protection from unanticipated power interruptions from the main power source by "
+        "providing energy stored in batteries, supercapacitors, or flywheels. The battery "
+        "duration of a UPS is relatively short but provides sufficient time to start a standby "
+        "power source, such as a backup generator, or properly shut down the system.",
+    )
+    long_term = _control(
+        "pe11-1",
+        "XE-11(1)",
+        "Emergency Power\nAlternate Power Supply — Minimal Operational Capability",
+        "Provide an alternate power supply for the system that is activated [Selection: "
+        "manually; automatically] and that can maintain minimally required operational "
+        "capability in the event of an extended loss of the primary power source.",
+    )
+    shutoff = _control(
+        "pe10",
+        "XE-10",
+        "Emergency Shutoff",
+        "a. Provide the capability of shutting off power to [Assignment: organization-defined "
+        "system or individual system components] in emergency situations;",
+    )
+    drafted = _drafted(
+        "Emergency power: what does the UPS have to make possible when primary power is lost?",
+        [ups, long_term, shutoff],
+    )
+    assert drafted
+    assert drafted[0].startswith("Provide an uninterruptible power supply")
+
+
+def test_should_and_want_ask_what_a_rule_requires() -> None:
+    assert profile_question(
+        "What should be shown while the display is locked?", as_of=AS_OF
+    ).normative
+    assert profile_question("What actions does MP-6 want?", as_of=AS_OF).normative

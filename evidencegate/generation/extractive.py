@@ -1110,7 +1110,35 @@ def _spelled_out(name: str, text: str) -> bool:
     if not asked or any(ch.isdigit() for ch in name):
         return False  # an identifier (AC-2(3), § 1026.19) is only ever named as itself
     units = match_units(asked)
-    return any(len(u) > 1 for u in units) and len(matched_units(asked, terms(text))) == len(units)
+    if any(len(u) > 1 for u in units) and len(matched_units(asked, terms(text))) == len(units):
+        return True
+    return _initials(name, text)
+
+
+_INITIALS_WORD = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _initials(name: str, text: str) -> bool:
+    """Does ``text`` write out an acronym ``name`` by the initials of consecutive words
+    ("UPS": "uninterruptible power supply"; "and", "of" may stand between: "R&D")?"""
+    letters = name.replace("&", "").lower()
+    if not re.fullmatch(r"[a-z]{3,6}", letters) or not name.isupper():
+        return False
+    words = [w.lower() for w in _INITIALS_WORD.findall(text)]
+    for start in range(len(words)):
+        at, i = start, 0
+        while at < len(words) and i < len(letters):
+            if words[at][0] == letters[i]:
+                i += 1
+            elif at == start or words[at] not in _INITIALS_SKIP:
+                break
+            at += 1
+        if i == len(letters):
+            return True
+    return False
+
+
+_INITIALS_SKIP = frozenset({"and", "of", "for", "the", "to"})
 
 
 _AT_LEAST = (
