@@ -328,3 +328,13 @@ def test_should_and_want_ask_what_a_rule_requires() -> None:
         "What should be shown while the display is locked?", as_of=AS_OF
     ).normative
     assert profile_question("What actions does MP-6 want?", as_of=AS_OF).normative
+
+
+def test_more_instructions_open_a_requirement() -> None:
+    from evidencegate.analysis import is_normative
+
+    assert is_normative("**Conceal, via the device lock, information previously visible**.")
+    assert is_normative(
+        "g. Change combinations and keys [Assignment: organization-defined frequency]"
+    )
+    assert not is_normative("The pattern-hiding display can include static or dynamic images.")
