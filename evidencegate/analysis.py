@@ -1032,7 +1032,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bcompared?\s+(?:with|to)\b|\bversus\b|\bvs\.?\b|\bdifference\b|"
             r"\bby\s+how\s+much\b|\bhow\s+much\s+did\b.*\b(?:grow|increase|decrease|decline|"
             r"change|rise|fall|drop)\b|\b(?:grow|grew|growth|increase[ds]?|decrease[ds]?|decline[ds]?|"
-            r"change[ds]?|rise|rose|fall|fell|drop(?:ped)?)\b.*\?\s*$",
+            r"(?<!which\s)(?<!what\s)(?<!the\s)(?<!of\s)(?<!to\s)change[ds]?|rise|rose|fall|fell|"
+            r"drop(?:ped)?)\b.*\?\s*$",
         ),
         (
             "percentage",

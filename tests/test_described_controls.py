@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from evidencegate.analysis import normalise_question, profile_question, split_asks
+from evidencegate.analysis import (
+    answer_type,
+    is_normative,
+    normalise_question,
+    profile_question,
+    split_asks,
+)
 from evidencegate.contracts import Passage
 from evidencegate.corpus.retrieval import (
     _with_continuations,
@@ -331,10 +337,15 @@ def test_should_and_want_ask_what_a_rule_requires() -> None:
 
 
 def test_more_instructions_open_a_requirement() -> None:
-    from evidencegate.analysis import is_normative
-
     assert is_normative("**Conceal, via the device lock, information previously visible**.")
     assert is_normative(
         "g. Change combinations and keys [Assignment: organization-defined frequency]"
     )
     assert not is_normative("The pattern-hiding display can include static or dynamic images.")
+
+
+def test_changes_as_a_noun_ask_no_comparison() -> None:
+    """ "Which changes may developers implement" asks which ones, not how much something
+    changed."""
+    assert answer_type("Which changes may developers implement?") != "comparison"
+    assert answer_type("How did revenue change in 2022?") == "comparison"
