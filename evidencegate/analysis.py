@@ -42,6 +42,7 @@ __all__ = [
     "Sentence",
     "answer_type",
     "asked_action",
+    "asks_requirement",
     "bigrams",
     "has_figure",
     "idf_weights",
@@ -319,7 +320,7 @@ def _states_figure(
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if _leaves_parameter(text):
+    if _leaves_parameter(text, answer_type):
         return True  # "[Assignment: organization-defined time period]": the organization sets it
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
@@ -344,8 +345,14 @@ def _word(word: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
-def _leaves_parameter(text: str) -> bool:
-    return _PARAMETER.search(text) is not None
+def _leaves_parameter(text: str, answer: AnswerType) -> bool:
+    """Does ``text`` leave the asked kind of figure to the organization ("[Assignment:
+    organization-defined time period]")? A parameter naming no figure ("[Assignment:
+    organization-defined personnel or roles]", "... controlled areas]") answers no "how
+    often" or "how many"; "when" is also answered by the events it names ("following
+    [Assignment: organization-defined events]"), as is "how often" and "how soon"."""
+    named = _TIMING_PARAMETER if answer in ("date", "duration") else _FIGURE_PARAMETER
+    return any(named.search(m.group(0)) for m in _PARAMETER.finditer(text))
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
@@ -507,6 +514,9 @@ def normalise_question(question: str) -> str:
     text = _NUMERIC_DATE.sub(numeric_date, text)
     # "over 5k", "$10K": thousands written short.
     text = _THOUSANDS.sub(lambda m: f"{m.group(1)}{int(m.group(2)) * 1000:,}", text)
+    # "dev here - ...", "ISSO question: ...", "As the vendor-risk lead, ...": who asks, not
+    # what is asked (no sentence states "dev", no document names the ISSO).
+    text = _ASKER.sub("", text, count=1) or text
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     return _FISCAL_YEAR.sub(fiscal, text)
@@ -517,6 +527,25 @@ _THOUSANDS = re.compile(r"(?<![\w.,-])(\$?)(\d{1,3})\s?[kK]\b(?!-)")
 _QUESTION_CONTRACTION = re.compile(
     r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
 )
+_ROLE = (
+    r"(?:(?:an?|the|our|your)\s+)?(?:[\w/-]+\s+){0,2}?"
+    r"(?:dev|devs|developer|engineer|architect|admin|administrator|analyst|auditor|assessor|"
+    r"examiner|isso|issm|ciso|cio|officer|manager|lead|owner|lawyer|counsel|attorney|paralegal|"
+    r"teller|banker|employee|staff|clerk|consultant|contractor|intern|reviewer|tester|"
+    r"specialist|advisor|adviser)s?"
+)
+_ASKER = re.compile(
+    r"^\s*(?:"
+    rf"{_ROLE}\s+here\b[\s,.;:!–—-]*"
+    rf"|{_ROLE}(?:\s+(?:question|q))?\s*:\s*(?=\S)"
+    rf"|as\s+{_ROLE}\b\s*,?\s*"
+    r"(?:(?:i|we)\s+(?:must|need\s+to|have\s+to|want\s+to|would\s+like\s+to)\s+"
+    r"(?:confirm|know|check|understand|ask|verify)\b\s*[:,]?\s*)?"
+    r")",
+    re.IGNORECASE,
+)
+"""How a question says who asks before it asks ("dev here - ...", "ISSO question: ...",
+"As auditor I must confirm: ..."): a role, not a detail of what is asked."""
 
 
 @lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times
@@ -637,7 +666,14 @@ def split_asks(question: str) -> list[str]:
     """The several things a question asks: "What X, and how often Y?" -> "What X", "how
     often Y?"; "PEP: risk rating, refresh frequency, retention?" -> its three items."""
     listed = _LISTED_ASKS.match(question.strip())
-    if listed and not re.search(r"\d|->|=>", listed.group("asks")):
+    if (
+        listed
+        and not re.search(r"\d|->|=>", listed.group("asks"))
+        and not _CASE_CLAUSE.match(listed.group("asks"))
+        and not _ASK_START.match(listed.group("asks"))
+    ):
+        # Not "AU-5: when audit processing fails, who gets alerted?": a question after the
+        # colon, not a list of things asked.
         # Items stating figures ("$100 transfer, $10 fee, ... -> refund?") are what the
         # question gives, not what it asks.
         parts = re.split(r",\s*(?:and\s+|or\s+)?", listed.group("asks"))
@@ -723,10 +759,11 @@ ASK_WORDS = _ASK_WORDS
 _FRAME = frozenset(
     terms(
         "situations circumstances cases occasions points instances ways kinds types sorts "
-        "things aspects details"
+        "things aspects details exactly actually basically really supposed"
     )
 )
-"""Words that frame a question ("in which situations", "what kind of"), not its topic."""
+"""Words that frame a question ("in which situations", "what kind of", "what are we supposed
+to test exactly"), not its topic."""
 _NOT_MEASURED = frozenset(
     terms(
         "much many change changed changes increase increased decrease decreased grow grew growth "
@@ -749,9 +786,17 @@ read from the question's years and dates, not its topic."""
 _NORMATIVE_QUESTION = re.compile(
     r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"
     r"has\s+to|need\s+to|needs\s+to|comply|compliance|mandat\w*|expected\s+to|shall|"
-    r"duty|duties)\b",
+    r"duty|duties|should|wants?)\b",
     re.IGNORECASE,
 )
+
+
+def asks_requirement(question: str) -> bool:
+    """Does the question ask what a rule requires ("must", "required", "have to"), whatever
+    the kind of answer it asks for ("When must accounts be disabled")?"""
+    return _NORMATIVE_QUESTION.search(question) is not None
+
+
 _NORMATIVE_SENTENCE = re.compile(
     r"\b(?:shall|must|is\s+required|are\s+required|required\s+to|"
     r"may\s+not|prohibit\w*|is\s+responsible|are\s+responsible|obligat\w*|mandatory)\b|"
@@ -834,6 +879,41 @@ _IMPERATIVE_VERBS = frozenset(
         "share",
         "display",
         "lock",
+        # Further instructions the control statements open with ("Conceal, via the device
+        # lock, ...", "Change combinations and keys ...", "Store backup copies ...").
+        "accept",
+        "address",
+        "adjust",
+        "align",
+        "appoint",
+        "assess",
+        "change",
+        "check",
+        "choose",
+        "collect",
+        "conceal",
+        "connect",
+        "correlate",
+        "describe",
+        "design",
+        "detect",
+        "downgrade",
+        "grant",
+        "initiate",
+        "inspect",
+        "isolate",
+        "publish",
+        "reassign",
+        "release",
+        "request",
+        "revoke",
+        "route",
+        "secure",
+        "select",
+        "show",
+        "specify",
+        "store",
+        "synchronize",
     ]
 )
 """Verbs that open a requirement written as an instruction ("a. Develop a plan ...")."""
@@ -974,7 +1054,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bcompared?\s+(?:with|to)\b|\bversus\b|\bvs\.?\b|\bdifference\b|"
             r"\bby\s+how\s+much\b|\bhow\s+much\s+did\b.*\b(?:grow|increase|decrease|decline|"
             r"change|rise|fall|drop)\b|\b(?:grow|grew|growth|increase[ds]?|decrease[ds]?|decline[ds]?|"
-            r"change[ds]?|rise|rose|fall|fell|drop(?:ped)?)\b.*\?\s*$",
+            r"(?<!which\s)(?<!what\s)(?<!the\s)(?<!of\s)(?<!to\s)change[ds]?|rise|rose|fall|fell|"
+            r"drop(?:ped)?)\b.*\?\s*$",
         ),
         (
             "percentage",
@@ -1418,6 +1499,19 @@ _PARAMETER = re.compile(
 )
 """A figure a control leaves to the organization: NIST's "[Assignment: organization-defined time
 period]" answers "how long" by saying who sets it, not with a number."""
+_FIGURE_PARAMETER = re.compile(
+    r"\b(?:time|times|period|periods|frequency|frequencies|number|numbers|amount|amounts|value|"
+    r"values|threshold|thresholds|limit|limits|days?|hours?|minutes?|seconds?|weeks?|months?|"
+    r"years?|duration|interval|intervals|deadline|schedule|maximum|minimum|percentage|size|"
+    r"length|count)\b",
+    re.IGNORECASE,
+)
+"""The words by which an organization-defined parameter names a figure."""
+_TIMING_PARAMETER = re.compile(
+    _FIGURE_PARAMETER.pattern + r"|\b(?:events?|circumstances|conditions|occasions)\b",
+    re.IGNORECASE,
+)
+"""The words by which it names when something happens."""
 _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
 

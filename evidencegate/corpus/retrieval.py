@@ -43,14 +43,18 @@ from evidencegate.corpus.rows import (
     proportion_words,
 )
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
-from evidencegate.lexicon import synonyms_of
+from evidencegate.lexicon import covered_share, synonyms_of
 from evidencegate.text import terms
 
 __all__ = [
+    "Described",
     "FeedbackRetriever",
     "Ranking",
+    "described",
+    "described_fit",
     "fuse_rankings",
     "labelled_by",
+    "own_title",
     "section_sign",
     "with_enhancements",
 ]
@@ -174,6 +178,53 @@ def _with_each_ask(
     return kept
 
 
+_DANGLING = re.compile(
+    r"(?:[;:,]|\band|\bor)\s*(?:\n\s*(?:[a-z]|\d{1,2}|\([a-z0-9]{1,4}\))\.?)?\s*$"
+)
+"""How a passage cut inside a list ends: after an item's "; and", before the next item's
+text ("...; and\n  f.")."""
+
+
+def _with_continuations(
+    kept: Sequence[Passage], fitted: Sequence[Passage], limit: int
+) -> list[Passage]:
+    """``kept``, each passage cut inside a list followed by the passage continuing it on its
+    page ("e. Disseminate ...; and f." then "Update the risk assessment ..."), when the
+    ranking holds it: each in place of the last passage that is neither of those."""
+    out = list(kept)
+    have = {p.passage_id for p in out}
+    added: set[str] = set()
+    for passage in kept:
+        if not _DANGLING.search(passage.text):
+            continue
+        follow = next(
+            (
+                p
+                for p in fitted
+                if (p.doc_id, p.version, p.page) == (passage.doc_id, passage.version, passage.page)
+                and 0 <= p.char_start - passage.char_end <= 2
+            ),
+            None,
+        )
+        if follow is None or follow.passage_id in have:
+            continue
+        out.insert(out.index(passage) + 1, follow)
+        have.add(follow.passage_id)
+        added.add(follow.passage_id)
+        if len(out) > limit:
+            spare = [
+                i
+                for i, p in enumerate(out)
+                if p.passage_id not in added and not _DANGLING.search(p.text)
+            ]
+            if not spare:
+                del out[out.index(follow)]
+                have.discard(follow.passage_id)
+                continue
+            del out[spare[-1]]
+    return out
+
+
 def with_enhancements(question: str, names: Sequence[str]) -> tuple[str, ...]:
     """The names a question uses, a control read with the enhancement it names in words
     ("IA-5 enhancement 1", "enhancement 1 of IA-5" ask about "IA-5(1)")."""
@@ -190,6 +241,170 @@ def with_enhancements(question: str, names: Sequence[str]) -> tuple[str, ...]:
         number = found and (found.group(1) or found.group(2))
         out.append(f"{name.strip()}({number})" if number and "(" not in name else name)
     return tuple(out)
+
+
+class Described(NamedTuple):
+    """How a question names a control by what it is about rather than by its identifier ("the
+    log review control", "the backup testing enhancement"): the description's terms, and
+    whether it asks about an enhancement of a control (or the control itself)."""
+
+    terms: tuple[str, ...]
+    enhancement: bool
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_DESCRIBED_KIND = re.compile(r"^(control|enhancement)s?(?:['’]s)?$", re.IGNORECASE)
+_DESCRIPTION_STOP = _word_set(
+    "the a an this that these those its our your their my per under in for with by from about "
+    "regarding on at what which who whom how when where why does do did is are was were be say "
+    "says said meet meets implementing implement i we you they it if nist"
+)
+"""Words a description of a control does not run over (backwards from "control"): a
+determiner, a preposition, a question or asking word."""
+_DESCRIPTION_LEADS = _word_set("on for about covering regarding over")
+"""Words after "control" that open its description ("the control on response to audit
+processing failures"); "of" too after "enhancement" ("the enhancement of protection of
+information at rest")."""
+_COMPOUND_HEADS = _word_set(
+    "policy policies procedure procedures family families baseline baselines catalog catalogue "
+    "framework frameworks objective objectives owner owners set sets list lists number numbers "
+    "id ids identifier identifiers selection implementation implementations assessment "
+    "assessments mechanism mechanisms system systems measure measures activity activities "
+    "element elements board panel text statement statements parameter parameters point points "
+    "matrix matrices test tests testing plan plans requirement requirements"
+)
+"""Words that make "control" part of a compound ("the access control policy", "control
+baselines"): the words before it then name no control."""
+_DESCRIPTION_END = _DESCRIPTION_STOP - {"the", "a", "an", "in", "at", "on", "for", "from", "by"}
+_VERSION_WORD = re.compile(r"^(?:rev(?:ision)?\.?\s*\d[\d.]*|rev\.?|revision|r\d)$", re.IGNORECASE)
+_DESCRIPTION_WORD = re.compile(r"[A-Za-z][\w'’/-]*|[,:;?!()\[\]\"]")
+_DESCRIPTION_MAX = 8
+
+
+@lru_cache(maxsize=1024)
+def described(question: str) -> Described | None:
+    """The control a question describes in words, if it does ("per the log review control",
+    "the at-rest crypto enhancement of SC-28", "the control on response to audit processing
+    failures"); None when it names controls only by identifier ("control AC-11", "What does
+    control SR-2, Supply Chain Risk Management Plan, require?" names SR-2)."""
+    text = normalise_question(question)
+    words = [m.group(0) for m in _DESCRIPTION_WORD.finditer(_without_ids(text))]
+    found: list[str] = []
+    enhancement = False
+    for at, word in enumerate(words):
+        kind = _DESCRIBED_KIND.match(word)
+        if kind is None:
+            continue
+        following = words[at + 1].lower() if at + 1 < len(words) else "?"
+        if following in _COMPOUND_HEADS:
+            continue  # "the access control policy", "control baselines": no control's name
+        enhancement = enhancement or kind.group(1).lower() == "enhancement"
+        before: list[str] = []
+        for prior in reversed(words[max(0, at - _DESCRIPTION_MAX) : at]):
+            low = prior.lower()
+            if low in _DESCRIPTION_STOP or (not prior[:1].isalpha() and prior != ","):
+                break
+            if _DESCRIBED_KIND.match(prior):
+                if prior.lower().endswith(("'s", "’s")):
+                    continue  # "the system backup control's reliability and integrity enhancement"
+                before = []  # "control enhancement": one kind word, no description
+                break
+            before.insert(0, prior)
+        after: list[str] = []
+        leads = _DESCRIPTION_LEADS | ({"of"} if kind.group(1).lower() == "enhancement" else set())
+        if at + 1 < len(words) and words[at + 1].lower() in leads:
+            for later in words[at + 2 : at + 2 + _DESCRIPTION_MAX]:
+                if not later[:1].isalpha() or later.lower() in _DESCRIPTION_END:
+                    break
+                after.append(later)
+        found += [w for w in (*before, *after) if w != "," and not _VERSION_WORD.match(w)]
+    headed = _HEADED.match(text)
+    if headed and not found and not re.search(r"\d", headed.group(1)):
+        # "Contingency plan: how often does it get reviewed?": the topic it heads the ask with.
+        found = headed.group(1).split()
+    # "at-rest crypto", "password-based": the words of a compound, as a title writes them.
+    said = " ".join(found).replace("-", " ")
+    asked = tuple(dict.fromkeys(t for t in terms(said) if t not in _KIND_TERMS))
+    return Described(asked, enhancement) if asked else None
+
+
+_HEADED = re.compile(
+    r"^\s*([A-Za-z][\w'’/-]*(?:\s+[\w'’/-]+){0,3})\s*[:–—]\s*"
+    r"(?=(?:how|what|when|who|whom|which|why|where|whether|is|are|does|do|must|can|may|should|"
+    r"shall|will)\b)",
+    re.IGNORECASE,
+)
+"""A question heading its ask with what it is about ("Contingency plan: how often ...")."""
+_KIND_TERMS = frozenset(terms("control controls enhancement enhancements"))
+
+
+def _without_ids(text: str) -> str:
+    """``text`` with each identifier a question names a control by ("IA-5(1)", "SP 800-53")
+    as a stop: the words around it describe nothing by themselves."""
+    return _CONTROL_ID.sub(" ? ", text)
+
+
+_CONTROL_ID = re.compile(r"\b[A-Z]{1,4}-\d+(?:\s*\(\d+\))*|\b(?:SP|FIPS)\s*\d[\d-]*\w*|\b\d[\w.-]*")
+
+
+def described_fit(passage: Passage, description: Described) -> float:
+    """How well the title of ``passage`` (its heading path, neither its label nor its
+    document's title) matches the control a question describes, 0..1: the share of the
+    description's terms the title states (synonyms count: "log review" fits "Audit Record
+    Review"). An enhancement of a control ("AU-6(7)") fits a question asking for the control
+    by half, and the control itself one asking for an enhancement by half."""
+    lines = [line.strip() for line in passage.context.splitlines() if line.strip()]
+    if lines and passage.label and lines[0] == passage.label.strip():
+        lines = lines[1:]
+    if lines and passage.title and lines[-1] == passage.title.strip():
+        lines = lines[:-1]
+    if not lines:
+        return 0.0
+    title = terms(" ".join(lines).replace("-", " "))
+    fit = sum(_title_states(t, title) for t in description.terms) / len(description.terms)
+    part = _SUB_PART.search(passage.label or "") is not None
+    return fit if part == description.enhancement else fit / 2
+
+
+def _title_states(term: str, title: Sequence[str]) -> bool:
+    """Does a title (its terms) state a description's term: itself, a synonym, or a word it
+    shortens ("crypto" for "cryptographic", "vuln" for "vulnerability")?"""
+    if covered_share([term], title) == 1.0:
+        return True
+    return len(term) >= _SHORTENED and any(t.startswith(term) for t in title)
+
+
+_SHORTENED = 4
+"""The fewest letters of a shortened word ("vuln", "sanit"): "log" is not "logon"."""
+
+
+_TITLE_FIT = 0.5
+"""The least share of a control's description its title states to count as the control the
+question describes."""
+
+
+def own_title(passage: Passage) -> tuple[str, ...]:
+    """The terms of the title a sub-part of a control ("RA-3(1)") has beside its control's
+    ("Risk Assessment / Supply Chain Risk Assessment": ``supply``, ``chain``); empty for a
+    passage that is no sub-part or has no title of its own."""
+    if _SUB_PART.search(passage.label or "") is None:
+        return ()
+    lines = [line.strip() for line in passage.context.splitlines() if line.strip()]
+    if lines and lines[0] == (passage.label or "").strip():
+        lines = lines[1:]
+    if lines and passage.title and lines[-1] == passage.title.strip():
+        lines = lines[:-1]
+    if len(lines) < 2:
+        return ()
+    parent = set(terms(" ".join(lines[:-1])))
+    return tuple(dict.fromkeys(t for t in terms(lines[-1]) if t not in parent))
+
+
+_SUB_PART = re.compile(r"^\s*[A-Z]{1,4}-\d+\s*\(\d+\)\s*$")
+"""A control enhancement's label ("AU-6(7)")."""
 
 
 def labelled_by(passage: Passage, identifier: str) -> bool:
@@ -245,7 +460,8 @@ class FeedbackRetriever:
             tenant=tenant,
         )
         fitted = self._fit(query, as_of, rankings)
-        return _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
+        kept = _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
+        return _with_continuations(kept, fitted, limit)
 
     def _rankings(
         self,
@@ -332,6 +548,7 @@ class FeedbackRetriever:
         # other wholes only is not pushed down: a page states many ("4% of operating assets"
         # beside the answer).
         whole = asked_whole(query) if profile.answer_type in PROPORTION_TYPES else ()
+        description = described(query)
 
         def fit(passage: Passage) -> float:
             bonus = 0.0
@@ -357,6 +574,12 @@ class FeedbackRetriever:
                 bonus += step * (1 + row) if row else 0.0
             if whole and proportion_fit(passage.text, whole) > 0:
                 bonus += step
+            if description is not None:
+                # The control the question describes by its title ("the log review control"):
+                # up to two first places' worth, as a control named by its identifier gets.
+                title = described_fit(passage, description)
+                if title >= _TITLE_FIT:
+                    bonus += 2 * step * title
             return score[passage.passage_id] + bonus
 
         order = {p.passage_id: i for i, p in enumerate(fused)}

@@ -22,6 +22,7 @@ from evidencegate.analysis import (
     Sentence,
     ask_clause,
     asked_action,
+    asks_requirement,
     bigrams,
     idf_weights,
     is_normative,
@@ -36,7 +37,14 @@ from evidencegate.analysis import (
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Passage
-from evidencegate.corpus.retrieval import labelled_by, section_sign, with_enhancements
+from evidencegate.corpus.retrieval import (
+    described,
+    described_fit,
+    labelled_by,
+    own_title,
+    section_sign,
+    with_enhancements,
+)
 from evidencegate.corpus.rows import (
     PLACE_WORDS,
     PROPORTION_TYPES,
@@ -264,6 +272,17 @@ class ExtractiveGenerator:
         # The names some passage is labelled by exactly: the control itself is in the evidence,
         # and its enhancements ("SR-2(1)" under "SR-2") are other requirements.
         labelled = {n for n in profile.names if any(labelled_by(p, n) for p in evidence)}
+        # The control the question describes by its title ("per the log review control", "the
+        # backup testing enhancement"), when the evidence holds a passage whose title says
+        # (nearly) all of it: a sentence of another control answers another question.
+        asked_words = sorted({*terms(question), *profile.terms})
+        figure_rule = profile.wants_figure is not None and asks_requirement(question)
+        description = described(question)
+        titled = (
+            max((described_fit(p, description) for p in evidence), default=0.0)
+            if description is not None
+            else 0.0
+        )
         # "What does control SR-2, Supply Chain Risk Management Plan, require?" asks for the
         # whole rule: besides its name and title, it says nothing of what it asks about.
         asks_rule = profile.normative and bool(profile.names)
@@ -303,6 +322,8 @@ class ExtractiveGenerator:
                     score *= 0.4
             if profile.normative and not _states_requirement(candidate):
                 score *= 0.45  # "what does SR-2 require": the requirement, not guidance on it
+            elif figure_rule and not _states_requirement(candidate):
+                score *= _FIGURE_RULE_GUIDANCE  # "When must accounts be disabled": the rule
             if period is not None:
                 score += 0.1  # states the period it applies to, and it is the one asked about
             if profile.years:
@@ -391,6 +412,18 @@ class ExtractiveGenerator:
                 # ("SR-2(1)" for "SR-2") another requirement.
                 fits = max(_name_fit(n, candidate, labelled=True) for n in labelled)
                 score *= 0.5 + 0.5 * fits
+            sub_title = own_title(candidate.passage)
+            if (
+                sub_title
+                and not any(labelled_by(candidate.passage, n) for n in enhanced)
+                and not matched_units(sub_title, asked_words)
+            ):
+                # An enhancement of a control ("Supply Chain Risk Assessment" under "Risk
+                # Assessment") the question says nothing of: the control's own sentence
+                # ("update the risk assessment") answers it, not the enhancement's.
+                score *= _UNASKED_PART
+            if description is not None and titled >= _DESCRIBED_FIT:
+                score *= 0.5 + 0.5 * described_fit(candidate.passage, description) / titled
             scored.append((score, candidate, matched_units(asked, placed_terms)))
 
         if tables:
@@ -1001,6 +1034,20 @@ are rows."""
 _NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
 
 
+_FIGURE_RULE_GUIDANCE = 0.8
+"""The weight of a sentence stating no requirement for a question asking a rule's figure
+("When must accounts be disabled", "how often must ..."): milder than for "what does X
+require", since a figure may stand in a sentence of another form."""
+
+_UNASKED_PART = 0.8
+"""The weight of a sentence of a control's enhancement whose own title the question says
+nothing of."""
+
+_DESCRIBED_FIT = 0.75
+"""How much of a control's description (:func:`described`) the best-fitting title in the
+evidence must state for the other passages' sentences to weigh less: "log review" is said
+by "Audit Record Review"; a title stating one word of two may be any control's."""
+
 _LONG = 600
 """Characters beyond which a "sentence" of several lines, or of many figures, is a page
 blob, not a claim (a long sentence of prose on a line or two is one still); a list read whole
@@ -1087,7 +1134,35 @@ def _spelled_out(name: str, text: str) -> bool:
     if not asked or any(ch.isdigit() for ch in name):
         return False  # an identifier (AC-2(3), § 1026.19) is only ever named as itself
     units = match_units(asked)
-    return any(len(u) > 1 for u in units) and len(matched_units(asked, terms(text))) == len(units)
+    if any(len(u) > 1 for u in units) and len(matched_units(asked, terms(text))) == len(units):
+        return True
+    return _initials(name, text)
+
+
+_INITIALS_WORD = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _initials(name: str, text: str) -> bool:
+    """Does ``text`` write out an acronym ``name`` by the initials of consecutive words
+    ("UPS": "uninterruptible power supply"; "and", "of" may stand between: "R&D")?"""
+    letters = name.replace("&", "").lower()
+    if not re.fullmatch(r"[a-z]{3,6}", letters) or not name.isupper():
+        return False
+    words = [w.lower() for w in _INITIALS_WORD.findall(text)]
+    for start in range(len(words)):
+        at, i = start, 0
+        while at < len(words) and i < len(letters):
+            if words[at][0] == letters[i]:
+                i += 1
+            elif at == start or words[at] not in _INITIALS_SKIP:
+                break
+            at += 1
+        if i == len(letters):
+            return True
+    return False
+
+
+_INITIALS_SKIP = frozenset({"and", "of", "for", "the", "to"})
 
 
 _AT_LEAST = (
