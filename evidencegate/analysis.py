@@ -272,6 +272,10 @@ class QuestionProfile:
     items: tuple[tuple[str, ...], ...] = ()
     """What a figure question measures, item by item, when it lists several ("operating profit,
     depreciation and amortization, and capital spending"): each is answered by a figure."""
+    operands: tuple[tuple[str, ...], ...] = ()
+    """The terms of the two figures a question asks a proportion of ("gross profit as a
+    percentage of net revenue"): the rows a computed answer reads, which retrieval looks for
+    (the critic and drafting read the question's ``measure`` whole)."""
     as_of_years: tuple[str, ...] = ()
     """The years the question names only to say which rules it asks about ("as of the end of
     February 2024", "the policy in force from October 2023"): they select the version in
@@ -489,9 +493,20 @@ def normalise_question(question: str) -> str:
     text = _NUMERIC_DATE.sub(numeric_date, text)
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
+    # "YE2022", "YE '22", "FYE 2023": the end of that (fiscal) year, no name.
+    text = _YEAR_END.sub(
+        lambda m: (
+            ("fiscal " if m.group("f") else "")
+            + "year-end "
+            + ("20" + m.group("y") if len(m.group("y")) == 2 else m.group("y"))
+        ),
+        text,
+    )
     return _FISCAL_YEAR.sub(fiscal, text)
 
 
+_YEAR_END = re.compile(r"\b(?P<f>F)?YE\s*'?(?P<y>(?:19|20)\d\d|\d\d)\b")
+"""A year-end as analysts abbreviate it ("YE2022", "FYE 2023"), in capitals only."""
 _QUESTION_CONTRACTION = re.compile(
     r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
 )
@@ -568,6 +583,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         hypothetical=bool(numbers) or bool(_HYPOTHETICAL.search(text)),
         parts=parts,
         items=() if parts else _items(bare, kind, names),
+        operands=_operands(bare, kind, names),
         as_of_years=tuple(
             y
             for y in years
@@ -666,6 +682,11 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     if kind not in ("amount", "percentage", "count", "duration", "date"):
         return ()
     named = {t for n in names for t in terms(n)}
+    # "I'm a student looking at 3M: how much did it spend on research, development and ...":
+    # the words before the ask say who asks, not what is measured.
+    _, colon, ask = text.rpartition(": ")
+    if colon and _ASK_START.match(ask):
+        text = ask
     items = []
     for n, chunk in enumerate(re.split(r",|;|\s&\s|\band\b", text)):
         item = tuple(
@@ -685,6 +706,41 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     return tuple(items) if len(items) >= 2 else ()
 
 
+def _operands(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The terms of the two figures a question asks a proportion of ("gross profit as a
+    percentage of net revenue", "ratio of current assets to current liabilities")."""
+    two = _TWO_FIGURES.search(text) if kind in ("amount", "percentage") else None
+    if two is None:
+        return ()
+    named = {t for n in names for t in terms(n)}
+    pair = [
+        tuple(
+            t
+            for t in terms(_WHOLE_TAIL.split(phrase, maxsplit=1)[0])
+            if t not in named
+            and t not in PERIOD_WORDS
+            and t not in _NOT_MEASURED
+            and t not in _FRAME
+            and not t[:1].isdigit()
+        )
+        for phrase in two.groups()
+        if phrase is not None
+    ]
+    return tuple(pair) if all(pair) else ()
+
+
+_TWO_FIGURES = re.compile(
+    r"(?:^|\b(?:was|were|is|are|did|does|of|compute|calculate|what)\s+)(?P<x>[^,;:?()]+?)\s+as\s+an?\s+"
+    r"(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y>[^,;:?()]+)|"
+    r"\bratio\s+(?:of|between)\s+(?P<x2>[^,;:?()]+?)\s+(?:to|and|over)\s+(?P<y2>[^,;:?()]+)|"
+    r"\bratio\s*\(\s*(?P<x3>[^,;:?()]+?)\s+(?:to|over|divided\s+by)\s+(?P<y3>[^,;:?()]+?)\s*\)",
+    re.IGNORECASE,
+)
+"""A figure asked as a proportion of two others: what each of them measures."""
+_WHOLE_TAIL = re.compile(
+    r"\s(?:in|at|for|during|on|as\s+of|by|from|of\s+(?:fiscal|the\s+year|year))\s", re.IGNORECASE
+)
+"""Where the words naming a figure end ("net revenue in 2022", "liabilities at year-end")."""
 _CLAUSE_START = re.compile(
     r"\s*(?:the\s+)?(?:per|over|before|after|for|in|on|at|with|without|by|from|to|of|under|within|"
     r"if|when|where|while|once|unless|as|since|because|which|that|who|what|how|i|we|you|it|they|"
@@ -1320,10 +1376,17 @@ def proper_names(text: str) -> tuple[str, ...]:
 
 _MONEY = re.compile(
     r"[$€£¥]\s*\(?\d|\b(?:USD|EUR|GBP|dollars?|euros?|pounds)\b|\d\s*(?:million|billion|thousand)\b|"
-    r"\(?\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b\)?",
+    r"\(?\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b\)?|"
+    # A table's cell with its table's unit ("(526) ($ in millions)"), a year not being one.
+    r"(?<![\w.,])\(?(?!(?:19|20)\d\d\b)\d+(?:\.\d+)?\)?\s+\([^()\n]{0,24}\bin\s+"
+    r"(?:millions|billions|thousands)\b",
     re.IGNORECASE,
 )
-_PERCENT = re.compile(r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b", re.IGNORECASE)
+_PERCENT = re.compile(
+    # A ratio stated as a number ("ratio 1.54") is a proportion too.
+    r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b|\bratio\s+(?:of\s+)?\d+(?:\.\d+)?\b",
+    re.IGNORECASE,
+)
 _NUMBER_WORD = (
     r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
     r"twenty|thirty|forty|forty-five|sixty|ninety|hundred)"
