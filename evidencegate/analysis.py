@@ -154,6 +154,12 @@ _ABBREVIATIONS = frozenset(
         "dec",
     ]
 )
+_COMPANY_SUFFIXES = frozenset({"inc", "ltd", "co", "corp"})
+_OPENER = re.compile(
+    r"\s+(?:However|The|This|These|That|Those|We|Our|In|As|For|It|Its|They|Their|Although|"
+    r"While|Additionally|Also|Accordingly|Further|Furthermore|Moreover|Since|Because)\b"
+)
+"""A word that opens a sentence after a company's suffix ("... Resources, Inc. However, ...")."""
 _ENUMERATOR = re.compile(r"(?:^|[\s:;(])(?:\d{1,3}|[a-z]|[ivxlc]{1,5})\.$")
 """A list enumerator ending the text so far ("1.", "a.", "iv."): the period is not an end."""
 _SENT_END = re.compile(r"[.!?](?:[\"'”’)\]]*)(?=\s+|$)|\n\s*\n")
@@ -408,7 +414,9 @@ def _split_sentences(text: str, offset: int) -> tuple[Sentence, ...]:
         if match.group(0).startswith("."):
             prev = re.search(r"([A-Za-z.]+)\.$", text[start : match.start() + 1])
             if prev and prev.group(1).lower().rstrip(".") in _ABBREVIATIONS:
-                continue
+                abbreviation = prev.group(1).lower().rstrip(".")
+                if not (abbreviation in _COMPANY_SUFFIXES and _OPENER.match(text, end)):
+                    continue  # "Information Resources, Inc. However, ...": a sentence ends
             if _ENUMERATOR.search(text[start : match.start() + 1]):
                 continue  # "to: 1. Perform ..." — a list enumerator, not a sentence end
         _append(sentences, text, start, end, offset)
@@ -688,7 +696,7 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     if colon and _ASK_START.match(ask):
         text = ask
     items = []
-    for n, chunk in enumerate(re.split(r",|;|\s&\s|\band\b", text)):
+    for n, chunk in enumerate(_listed(text)):
         item = tuple(
             t
             for t in terms(chunk)
@@ -704,6 +712,30 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
             return ()  # ", over the whole year, before I ask": clauses, not a list of measures
         items.append(item)
     return tuple(items) if len(items) >= 2 else ()
+
+
+def _listed(text: str) -> list[str]:
+    """The chunks of a list ("operating profit, D&A and capital spending"), a name the lexicon
+    knows kept whole ("property, plant and equipment", "depreciation and amortization")."""
+    chunks = re.split(r",|;|\s&\s|\band\b", text)
+    if len(chunks) < 2:
+        return chunks
+    sequence: list[str] = []
+    bounds: list[int] = []
+    for chunk in chunks:
+        sequence.extend(terms(chunk))
+        bounds.append(len(sequence))
+    kept = set(bounds[:-1])
+    for start, end, _ in lexicon().keys(sequence):
+        if end - start > 1:
+            kept -= set(range(start + 1, end))
+    out: list[tuple[str, bool]] = []
+    for chunk, bound in zip(chunks, bounds, strict=True):
+        if out and out[-1][1] is False:
+            out[-1] = (out[-1][0] + " and " + chunk, bound in kept)
+        else:
+            out.append((chunk, bound in kept))
+    return [chunk for chunk, _ in out]
 
 
 def _operands(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -1013,6 +1045,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "percentage",
             r"\bpercent(?:age)?\b|%|\bwhat\s+(?:share|portion|proportion|fraction)\b|"
+            r"\bmarket\s+share\b|\bETR\b|"
             r"\bhow\s+(?:big|large)\s+a\s+part\s+of\b|"
             r"\bmargin\b|\bratio\b|\brate\s+of\b|\brates?\s+(?:cap|ceiling|limit)s?\b|"
             r"\b(?:interest|lease|tax|discount|growth|default|effective|finance)\s+rates?\b",

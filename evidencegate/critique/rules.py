@@ -204,6 +204,9 @@ class RulesCritic:
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
+        if pool is not None:
+            # What the engine computed from the quotes ("ratio 1.54") is evidence beside them.
+            pool += [t for claim in claims for t in terms(derivation_evidence(claim))]
         cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]

@@ -55,7 +55,14 @@ from evidencegate.generation.tables import (
     table_cells,
     table_unit,
 )
-from evidencegate.lexicon import covered_share, focus_terms, match_units, matched_units, shares
+from evidencegate.lexicon import (
+    covered_share,
+    focus_terms,
+    match_units,
+    matched_units,
+    shares,
+    text_keys,
+)
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import term_tuple, terms
 from evidencegate.verify.agreement import negation_cues
@@ -258,6 +265,9 @@ class ExtractiveGenerator:
         asks_rule = profile.normative and bool(profile.names)
         rest = [t for t in profile.terms if t not in named]
         asks_change = bool(_CHANGE_WORDS & set(terms(question)))
+        asks_figure_change = (
+            profile.answer_type == "comparison" or _FIGURE_CHANGE_ASKED.search(question) is not None
+        )
         # A question setting out a case ("if ...") or asking whether one holds ("Does a later
         # increase bring a lease back ...?") asks about a case, in its own words.
         asks_case = profile.answer_type == "yes_no" or _ASKS_CASE.search(question) is not None
@@ -357,6 +367,14 @@ class ExtractiveGenerator:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
                 score *= 0.8
+            if (
+                profile.wants_figure
+                and not asks_figure_change
+                and _states_change_only(profile, candidate.text)
+            ):
+                # "The 2022 effective tax rate increased 9.1% as compared to 2021": the
+                # change of the figure asked for, not the figure.
+                score *= CHANGE_ONLY_PENALTY
             if _CHANGE_NOTE.match(candidate.sentence.text) and not asks_change:
                 # "This version raises the annual limit ...": what a version changed, not the
                 # rule it states (a question on the gift limit is answered by the limit).
@@ -498,7 +516,9 @@ class ExtractiveGenerator:
                 label_terms = terms(row[0].label)
                 name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
                 fit = covered_share(asked, measured_terms(row[0].label, profile.question))
-                if fit < 0.33:
+                if fit < 0.33 or (
+                    fit < 1 and _other_kind(profile.question, row[0].name or row[0].label)
+                ):
                     continue
                 by_year = {c.year: c for c in row}
                 if several and all(y in by_year for y in years):
@@ -643,6 +663,24 @@ NO_PROPORTION_PENALTY = 0.8
 """What a sentence stating no percentage keeps of its score when a share is asked."""
 """What answering the asked computation adds to a derived answer's score over its operands'
 cells (a stated figure of the same row scores as a cell, so it wins only by fitting better)."""
+
+
+def _other_kind(question: str, name: str) -> bool:
+    """Is the row another kind of what is asked: its name qualifies the head word the question
+    names otherwise ("Operating margin" for "gross margin", "Contractual backlog" for "total
+    backlog")? "Total" and "net" qualify no kind."""
+    asked, named = terms(question), terms(name)
+    if any(k.startswith("~") for k in text_keys(asked) & text_keys(named)):
+        return False  # one name of it in other words ("cost of goods sold", "of products sold")
+    plain = {"total", "net"}
+    for i in range(1, len(named)):
+        head, modifier = named[i], named[i - 1]
+        if modifier in plain or modifier in asked:
+            continue
+        for j in range(1, len(asked)):
+            if asked[j] == head and asked[j - 1] not in plain and asked[j - 1] not in named:
+                return True
+    return False
 
 
 def _cell_score(
@@ -945,6 +983,31 @@ _CHANGE_NOTE = re.compile(
 )
 """A note on what a version of the document changes ("11.1 This version raises the annual
 limit ...", "This version supersedes version 2022.1"): about the document, not a rule of it."""
+_FIGURE_CHANGE_ASKED = re.compile(
+    r"\b(?:increas|decreas|chang|grow|grew|rise|rose|fall|fell|declin|drop|differen|compar|"
+    r"vs\b|versus|improv|reduc)",
+    re.IGNORECASE,
+)
+"""Words by which a question asks how a figure changed."""
+_STATED_CHANGE = re.compile(
+    r"\b(?:increas|decreas|rise|rose|risen|fell|fall|declin|grew|grow|drop|improv|chang|reduc|"
+    r"up|down|higher|lower)\w*\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+|over\s+)?"
+    r"\(?[$€£]?\s*\d[\d,.]*\)?\s*(?:%|percent(?:age\s+points?)?\b|basis\s+points?\b|"
+    r"points?\b|million\b|billion\b)?",
+    re.IGNORECASE,
+)
+"""A figure stated as a change ("increased 9.1%", "decreased by $1.2 billion")."""
+CHANGE_ONLY_PENALTY = 0.5
+"""What a sentence stating only how the asked figure changed keeps of its score."""
+
+
+def _states_change_only(profile: QuestionProfile, text: str) -> bool:
+    """Does ``text`` state the asked kind of figure only as a change ("increased 9.1%")?"""
+    if not _STATED_CHANGE.search(text) or not profile.states_figure(text):
+        return False
+    return not profile.states_figure(_STATED_CHANGE.sub(" ", text))
+
+
 _CHANGE_WORDS = frozenset(
     terms("change changes changed new version versions revision revised amend amended differ")
 )
