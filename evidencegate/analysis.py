@@ -278,6 +278,9 @@ class QuestionProfile:
     items: tuple[tuple[str, ...], ...] = ()
     """What a figure question measures, item by item, when it lists several ("operating profit,
     depreciation and amortization, and capital spending"): each is answered by a figure."""
+    aside: tuple[str, ...] = ()
+    """The terms only a preamble before the ask uses ("I'm a student looking at 3M: how much
+    did it spend on ..."): who asks and why, not what the figure measures."""
     operands: tuple[tuple[str, ...], ...] = ()
     """The terms of the two figures a question asks a proportion of ("gross profit as a
     percentage of net revenue"): the rows a computed answer reads, which retrieval looks for
@@ -299,6 +302,7 @@ class QuestionProfile:
             if t not in named
             and t not in PERIOD_WORDS
             and t not in _NOT_MEASURED
+            and t not in self.aside
             and not t[:1].isdigit()
         )
 
@@ -592,6 +596,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         parts=parts,
         items=() if parts else _items(bare, kind, names),
         operands=_operands(bare, kind, names),
+        aside=_aside(bare),
         as_of_years=tuple(
             y
             for y in years
@@ -712,6 +717,16 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
             return ()  # ", over the whole year, before I ask": clauses, not a list of measures
         items.append(item)
     return tuple(items) if len(items) >= 2 else ()
+
+
+def _aside(text: str) -> tuple[str, ...]:
+    """The terms of a preamble before a colon that the ask after it does not use, when what
+    follows the colon is an ask ("I'm a student looking at 3M: how much did it spend ...")."""
+    before, colon, ask = text.rpartition(": ")
+    if not colon or not _ASK_START.match(ask):
+        return ()
+    asked = set(terms(ask))
+    return tuple(t for t in dict.fromkeys(terms(before)) if t not in asked)
 
 
 def _listed(text: str) -> list[str]:

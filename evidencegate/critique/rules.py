@@ -44,7 +44,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
-from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
+from evidencegate.corpus.rows import ASKING, PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation
 from evidencegate.lexicon import (
     covered_share,
@@ -858,6 +858,8 @@ def _focus(
         | PERIOD_WORDS
         | _ASKING_FRAME
         | _LIGHT_WORDS
+        # A figure question's asking verb ("how much did it spend on R&D") no row states.
+        | (ASKING if profile.wants_figure is not None else frozenset())
         | _proportion_words(profile),
     )
 

@@ -991,7 +991,8 @@ _FIGURE_CHANGE_ASKED = re.compile(
 """Words by which a question asks how a figure changed."""
 _STATED_CHANGE = re.compile(
     r"\b(?:increas|decreas|rise|rose|risen|fell|fall|declin|grew|grow|drop|improv|chang|reduc|"
-    r"up|down|higher|lower)\w*\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+|over\s+)?"
+    r"up|down|higher|lower)\w*\s+(?:(?:[\w'’-]+\s+){0,6}?by\s+|by\s+)?"
+    r"(?:approximately\s+|about\s+|nearly\s+|over\s+)?"
     r"\(?[$€£]?\s*\d[\d,.]*\)?\s*(?:%|percent(?:age\s+points?)?\b|basis\s+points?\b|"
     r"points?\b|million\b|billion\b)?",
     re.IGNORECASE,
