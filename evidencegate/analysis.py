@@ -514,7 +514,24 @@ def normalise_question(question: str) -> str:
         ),
         text,
     )
-    return _FISCAL_YEAR.sub(fiscal, text)
+    text = _FISCAL_YEAR.sub(fiscal, text)
+    # "R&D", "D&A", "PP&E": the words the lexicon spells them out in ("&" splits no term).
+    pattern, spelled = _ampersand_acronyms()
+    return pattern.sub(lambda m: spelled[m.group(0).lower()], text) if spelled else text
+
+
+@lru_cache(maxsize=1)
+def _ampersand_acronyms() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The lexicon's one-word members written with "&" ("r&d"), each with its group's first
+    member ("research and development"), and a pattern finding them in any case."""
+    spelled: dict[str, str] = {}
+    for group in lexicon().groups:
+        for member in group:
+            if "&" in member and " " not in member and " " in group[0]:
+                spelled[member.lower()] = group[0]
+    words = sorted(spelled, key=len, reverse=True)
+    pattern = r"(?<![\w&])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w&])"
+    return re.compile(pattern, re.IGNORECASE), spelled
 
 
 _YEAR_END = re.compile(r"\b(?P<f>F)?YE\s*'?(?P<y>(?:19|20)\d\d|\d\d)\b")
