@@ -105,6 +105,13 @@ _AS_OF_DATE = re.compile(
 )
 """A date that says which rules are asked about ("as of the end of February 2024", "in force
 from October 2023"): it selects the version in force, not a figure an answer restates."""
+_FILING_YEAR = re.compile(
+    r"\b(?:fiscal\s+year\s+|fy\s*)?((?:19|20)\d\d)\s+(?:form\s+)?"
+    r"(?:10-?K|10-?Q|annual\s+report|annual\s+filing)\b",
+    re.IGNORECASE,
+)
+"""A year that names the filing asked about ("per the FY2022 10-K", "its 2018 annual report"):
+it selects the filing; a fact the filing states need not restate it."""
 _BEFORE = re.compile(r"\b(?:prior\s+to|before)\s+" + _DATE.format(p="a"), re.IGNORECASE)
 _AFTER = re.compile(
     r"\b(?:on\s+or\s+after|after|beginning|starting|effective|as\s+of)\s+" + _DATE.format(p="a"),
@@ -618,8 +625,8 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
             y
             for y in years
             if len(years) == 1
-            and y in _AS_OF_DATE.findall(text)
-            and not re.search(rf"\b{y}\b", _AS_OF_DATE.sub(" ", text))
+            and (y in _AS_OF_DATE.findall(text) or y in _FILING_YEAR.findall(text))
+            and not re.search(rf"\b{y}\b", _FILING_YEAR.sub(" ", _AS_OF_DATE.sub(" ", text)))
         ),
     )
 
@@ -838,7 +845,7 @@ PERIOD_WORDS = frozenset(
     terms(
         "latest last recent recently newest current prior previous annual annually yearly year "
         "years fiscal calendar end ended ending period quarter quarterly reported report "
-        "published results month months date as of"
+        "published results month months date as of year-end"
     )
 )
 """Words that say which period is asked ("latest", "fiscal year", "as reported"): the period,
@@ -1103,6 +1110,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "count",
             r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b|"
+            # "3M US plant count", "store count" (not "does the fee count as ...")
+            r"(?<!\bdoes\s)(?<!\bdo\s)(?<!\bwill\s)\b[a-z]+\s+count\b(?!\s+(?:as|toward|towards|against|on)\b)|"
             r"\bheadcount\b",
         ),
         (

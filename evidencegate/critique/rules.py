@@ -859,7 +859,7 @@ def _focus(
         | _ASKING_FRAME
         | _LIGHT_WORDS
         # A figure question's asking verb ("how much did it spend on R&D") no row states.
-        | (ASKING if profile.wants_figure is not None else frozenset())
+        | (ASKING | ASK_WORDS if profile.wants_figure is not None else frozenset())
         | _proportion_words(profile),
     )
 

@@ -643,10 +643,20 @@ def _size(
         type(candidate).__name__,
         passage.doc_id,
         passage.version,
-        tuple(_row_key(c.label) for c in cells),
+        tuple(_whole_key(c.label) for c in cells),
         tuple(c.year for c in cells),
     )
     return key, abs(figure.value)
+
+
+_BOOKKEEPING = frozenset({"total", "expense", "expenses", "cost", "costs"})
+"""Words a row of the company's figure adds to a part's row of the same thing ("Research and
+development expense, net" for the segment's "Research and development")."""
+
+
+def _whole_key(label: str) -> str:
+    """A row's name as compared between a whole and its parts."""
+    return " ".join(w for w in _row_key(label).split() if w not in _BOOKKEEPING)
 
 
 def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
