@@ -724,6 +724,8 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     _, colon, ask = text.rpartition(": ")
     if colon and _ASK_START.match(ask):
         text = ask
+    for name in names:
+        text = text.replace(name, " ")  # "Johnson & Johnson" is no list of two
     items = []
     for n, chunk in enumerate(_listed(text)):
         item = tuple(

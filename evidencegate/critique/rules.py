@@ -44,7 +44,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
-from evidencegate.corpus.rows import ASKING, PROPORTION_TYPES, measure_terms, proportion_words
+from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation
 from evidencegate.lexicon import (
     covered_share,
@@ -858,8 +858,9 @@ def _focus(
         | PERIOD_WORDS
         | _ASKING_FRAME
         | _LIGHT_WORDS
-        # A figure question's asking verb ("how much did it spend on R&D") no row states.
-        | (ASKING | ASK_WORDS if profile.wants_figure is not None else frozenset())
+        # A financial figure's asking verb ("how much did it spend on R&D") no row states,
+        # nor where it stands ("on its balance sheet").
+        | (_FIGURE_ASKING if profile.answer_type in _FIGURE_TYPES else frozenset())
         | _proportion_words(profile),
     )
 
@@ -881,6 +882,17 @@ _ASKING_FRAME = frozenset(
 """What a question says about the kind of text it asks of ("what does control AC-11
 require", "what does the section say"), not what it asks about."""
 
+
+_FIGURE_ASKING = frozenset(
+    terms(
+        "much spend spent spending make made earn earned post posted book booked generate "
+        "generated carry carried hold held went balance sheet year-end"
+    )
+)
+"""How a question asks for an amount ("how much did it spend on", "what did it carry on its
+balance sheet"): verbs and places no table row states."""
+_FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+"""Answer types of a financial figure, which a table row may state."""
 
 _LIGHT_WORDS = frozenset(
     terms("someone somebody anyone anybody make makes get gets know knows need needs want wants")

@@ -656,7 +656,13 @@ development expense, net" for the segment's "Research and development")."""
 
 def _whole_key(label: str) -> str:
     """A row's name as compared between a whole and its parts."""
-    return " ".join(w for w in _row_key(label).split() if w not in _BOOKKEEPING)
+    words = _row_key(label).split()
+    # "expense, net" is the expense (net of credits); "equipment — net" another figure.
+    return " ".join(
+        w
+        for i, w in enumerate(words)
+        if w not in _BOOKKEEPING and not (w == "net" and i and words[i - 1] in _BOOKKEEPING)
+    )
 
 
 def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
