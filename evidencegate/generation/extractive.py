@@ -553,7 +553,8 @@ class ExtractiveGenerator:
                 score = _cell_score(profile, passage, fit, name_terms, focus)
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
-                score += LABEL_PRECISION_WEIGHT * covered_share(name_terms, asked)
+                said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
+                score += LABEL_PRECISION_WEIGHT * covered_share(said, asked)
                 if named_row:
                     score += NAMED_ROW_BONUS
                 if several and len(chosen) < len(years):
@@ -652,6 +653,11 @@ def _size(
 _BOOKKEEPING = frozenset({"total", "expense", "expenses", "cost", "costs"})
 """Words a row of the company's figure adds to a part's row of the same thing ("Research and
 development expense, net" for the segment's "Research and development")."""
+
+
+_BOOKKEEPING_TERMS = frozenset(terms("expense expenses net"))
+"""Words of a row's name that say no more than what it names ("Research and development
+expense, net" is the research and development asked for)."""
 
 
 def _whole_key(label: str) -> str:
