@@ -724,8 +724,10 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     _, colon, ask = text.rpartition(": ")
     if colon and _ASK_START.match(ask):
         text = ask
-    for name in names:
-        text = text.replace(name, " ")  # "Johnson & Johnson" is no list of two
+    if names:
+        # "Johnson & Johnson", "the Defense, Space & Security segment": names, no list.
+        name = "(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")"
+        text = re.sub(rf"{name}(?:\s*(?:,|&|\band\b)\s*{name})*", " ", text)
     items = []
     for n, chunk in enumerate(_listed(text)):
         item = tuple(
@@ -806,7 +808,10 @@ _TWO_FIGURES = re.compile(
     r"(?:^|\b(?:was|were|is|are|did|does|of|compute|calculate|what)\s+)(?P<x>[^,;:?()]+?)\s+as\s+an?\s+"
     r"(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y>[^,;:?()]+)|"
     r"\bratio\s+(?:of|between)\s+(?P<x2>[^,;:?()]+?)\s+(?:to|and|over)\s+(?P<y2>[^,;:?()]+)|"
-    r"\bratio\s*\(\s*(?P<x3>[^,;:?()]+?)\s+(?:to|over|divided\s+by)\s+(?P<y3>[^,;:?()]+?)\s*\)",
+    r"\bratio\s*\(\s*(?P<x3>[^,;:?()]+?)\s+(?:to|over|divided\s+by)\s+(?P<y3>[^,;:?()]+?)\s*\)|"
+    r"\bwhat\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y4>[^,;:?()]+?)\s+"
+    r"(?:came|comes|come)\s+from\s+"
+    r"(?P<x4>[^;:?()]+)",
     re.IGNORECASE,
 )
 """A figure asked as a proportion of two others: what each of them measures."""

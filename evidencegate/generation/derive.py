@@ -70,6 +70,10 @@ class DerivationRequest:
     subjects: tuple[str, ...]
     years: tuple[int, ...]
     question: str = ""
+    named: tuple[str, ...] = ()
+    """For each subject, the names it uses ("Defense, Space & Security" in "what percentage of
+    revenues came from the Defense, Space & Security segment"): a row stating them is that
+    subject (a name no row states names the filer)."""
     """The question as asked: the names it uses tell the tables it may read (a segment's
     table only when it names the segment)."""
 
@@ -164,8 +168,9 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
             # "Total" is the sum's word, and otherwise a figure's own ("total current assets").
             own = frozenset({"total"}) if operation is not Operation.SUM else frozenset()
             x, y = _subject(match["x"], named, own), _subject(match["y"], named, own)
+            names = tuple(_names_in(match[g], named) for g in ("x", "y"))
             if x and y:
-                return DerivationRequest(operation, (x, y), years, question)
+                return DerivationRequest(operation, (x, y), years, question, names)
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
             continue
@@ -177,6 +182,11 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         if subject:
             return DerivationRequest(operation, (subject,), years, question)
     return None
+
+
+def _names_in(phrase: str, named: frozenset[str]) -> str:
+    """The terms of the question's names that ``phrase`` uses."""
+    return " ".join(t for t in terms(_YEAR.sub(" ", phrase)) if t in named)
 
 
 def _subject(phrase: str, named: frozenset[str], own: frozenset[str] = frozenset()) -> str:
@@ -360,9 +370,10 @@ def _from_table(
         if year not in columns:
             return None
         chosen: list[OperandCell] = []
-        for subject in request.subjects:
+        names = request.named or ("",) * len(request.subjects)
+        for subject, name in zip(request.subjects, names, strict=True):
             found = _best_row(
-                subject,
+                _with_row_names(subject, name, table),
                 table,
                 (year,),
                 exclude={c.cell.row_start for c in chosen},
@@ -411,6 +422,18 @@ def _years_of(request: DerivationRequest, columns: Sequence[int]) -> tuple[int, 
     else:
         return None
     return wanted if all(y in columns for y in wanted) else None
+
+
+def _with_row_names(subject: str, name: str, table: Sequence[TableCell]) -> str:
+    """The subject with the names it uses when a row of the table states them all (a
+    segment's row, "Defense, Space & Security"); without them otherwise (the filer's name)."""
+    wanted = name.split()
+    if wanted and any(
+        covered_share(wanted, label) == 1 and covered_share(label, wanted) >= MIN_FIT
+        for label in {tuple(terms(cell.name or cell.label)) for cell in table}
+    ):
+        return f"{subject} {name}"  # a row that is the name ("Defense, Space & Security")
+    return subject
 
 
 def _best_row(

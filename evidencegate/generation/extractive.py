@@ -1060,7 +1060,8 @@ _TABLE_ROWS = 2
 """Lines ending in a figure that make a "sentence" a table: one may be prose wrapped at a
 number ("... totaled $8.7 billion and net identifiable intangible assets totaled $2.7"), two
 are rows."""
-_NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
+_NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*(?:%?\)?|\)%)$|^[—–$%]$")
+"""A table cell: "1,234", "(1,577)", "($4,574)", "12.5%", "(0.5)%", "—"."""
 
 
 _LONG = 600
