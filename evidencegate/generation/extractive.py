@@ -40,6 +40,7 @@ from evidencegate.corpus.rows import (
     measure_terms,
     proportion_fit,
     proportion_words,
+    with_synonyms,
 )
 from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
@@ -554,7 +555,7 @@ class ExtractiveGenerator:
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
-                score += LABEL_PRECISION_WEIGHT * covered_share(said, asked)
+                score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(asked)))
                 if named_row:
                     score += NAMED_ROW_BONUS
                 if several and len(chosen) < len(years):
