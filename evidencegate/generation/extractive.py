@@ -266,6 +266,7 @@ class ExtractiveGenerator:
         asks_rule = profile.normative and bool(profile.names)
         rest = [t for t in profile.terms if t not in named]
         asks_change = bool(_CHANGE_WORDS & set(terms(question)))
+        asks_forecast = _FORECAST.search(question) is not None
         asks_figure_change = (
             profile.answer_type == "comparison" or _FIGURE_CHANGE_ASKED.search(question) is not None
         )
@@ -376,6 +377,14 @@ class ExtractiveGenerator:
                 # "The 2022 effective tax rate increased 9.1% as compared to 2021": the
                 # change of the figure asked for, not the figure.
                 score *= CHANGE_ONLY_PENALTY
+            if (
+                profile.wants_figure
+                and not asks_forecast
+                and _FORECAST.search(candidate.sentence.text) is not None
+            ):
+                # "The Company expects 2016 share repurchases of $4 billion to $6 billion": an
+                # outlook, not the figure the filing reports.
+                score *= FORECAST_PENALTY
             if _CHANGE_NOTE.match(candidate.sentence.text) and not asks_change:
                 # "This version raises the annual limit ...": what a version changed, not the
                 # rule it states (a question on the gift limit is answered by the limit).
@@ -1021,6 +1030,15 @@ _STATED_CHANGE = re.compile(
     re.IGNORECASE,
 )
 """A figure stated as a change ("increased 9.1%", "decreased by $1.2 billion")."""
+_FORECAST = re.compile(
+    r"\b(?:expects?|expected\s+to|anticipates?|forecasts?|projects?|projected|outlook|guidance|"
+    r"plans?\s+to|intends?\s+to|estimates?\s+that)\b",
+    re.IGNORECASE,
+)
+"""How a filing states an outlook ("expects ... to be in the range of"), and how a question asks
+for one."""
+FORECAST_PENALTY = 0.5
+"""What a sentence stating an outlook keeps of its score when a reported figure is asked."""
 CHANGE_ONLY_PENALTY = 0.5
 """What a sentence stating only how the asked figure changed keeps of its score."""
 
