@@ -42,6 +42,21 @@ MARGINS = (
     "Results of Operations\nYears ended December 31\n(Percent of net sales) 2022 2021\n"
     "Operating margin 9.9 % 9.9 %\n"
 )
+SEGMENTS = (
+    "Summary of Business Segment Data\n(Dollars in millions)\nYears ended December 31, 2022 2021\n"
+    "Revenues:\nPower Tools $5,120 $4,870\nGarden, Lawn & Patio 4,000 4,000\n"
+    "Total revenues $9,120 $8,870\n"
+)
+CASH_FLOWS = (
+    "Consolidated Statement of Cash Flows\n(Dollars in millions) 2022 2021\n"
+    "Cash flows from investing activities:\n"
+    "Purchase of property, plant, and equipment, and other intangible assets (526) (527)\n"
+    "Cash and cash equivalents at end of year $ 96 $ 88\n"
+)
+OUTLOOK = (
+    "Share Repurchases\nThe Company expects share repurchases of approximately $900 million.\n"
+    "Share repurchases were $640 million.\n"
+)
 TAX = (
     "Income Taxes\nThe 2022 effective tax rate increased 3.1% as compared to the 2021 rate.\n"
     "(Dollars in millions) 2022 2021\nEffective Rate 18.2 % 15.1 %\n"
@@ -115,7 +130,8 @@ class TestAnswers:
         assert "Total current assets" in claims[0].text and "ratio 2.02" in claims[0].text
 
     def test_a_percent_change_keeps_the_headers_year_a_date(self) -> None:
-        corpus = _corpus(INCOME)
+        # The header's last year is the one the percent-change evidence follows.
+        corpus = _corpus("(Dollars in millions) 2022 2021\nNet sales 9,120 8,870\n")
         claims = _draft(corpus, "By what percentage did Northwind's net sales grow in 2022?")
         claim = claims[0]
         assert claim.derivation is not None and claim.derivation.operation.value == "percent_change"
@@ -130,3 +146,22 @@ class TestAnswers:
     def test_the_rate_not_its_change(self) -> None:
         claims = _draft(_corpus(TAX), "What was Northwind's effective tax rate in 2022?")
         assert claims and "18.2" in claims[0].text
+
+    def test_a_segments_share_of_the_total(self) -> None:
+        """The segment the question names is a row: its share of total revenues."""
+        question = (
+            "What percentage of Northwind's total revenues in 2022 came from the Garden, "
+            "Lawn & Patio segment?"
+        )
+        claims = _draft(_corpus(SEGMENTS), question)
+        assert claims and claims[0].derivation is not None
+        assert "Garden, Lawn & Patio 4,000" in claims[0].text and "43.9%" in claims[0].text
+
+    def test_a_purchase_row_asked_as_buying(self) -> None:
+        question = "How much cash did Northwind spend buying property, plant and equipment in 2022?"
+        claims = _draft(_corpus(CASH_FLOWS), question)
+        assert claims and "(526)" in claims[0].text
+
+    def test_the_reported_figure_not_the_outlook(self) -> None:
+        claims = _draft(_corpus(OUTLOOK), "How much did Northwind spend on share repurchases?")
+        assert claims and "$640 million" in claims[0].text
