@@ -200,7 +200,9 @@ class RulesCritic:
                     if c.evidence_id in texts
                 }
                 place = "\n".join(sorted(w for w in where if w))
-                supported_texts.append(claim.text + _PLACE + place)
+                # A derived claim states its computation too ("change" for "an increase of 243").
+                computed = derivation_evidence(claim)
+                supported_texts.append(claim.text + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
