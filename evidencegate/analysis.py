@@ -109,6 +109,13 @@ _AS_OF_DATE = re.compile(
 )
 """A date that says which rules are asked about ("as of the end of February 2024", "in force
 from October 2023"): it selects the version in force, not a figure an answer restates."""
+_FILING_YEAR = re.compile(
+    r"\b(?:fiscal\s+year\s+|fy\s*)?((?:19|20)\d\d)\s+(?:form\s+)?"
+    r"(?:10-?K|10-?Q|annual\s+report|annual\s+filing)\b",
+    re.IGNORECASE,
+)
+"""A year that names the filing asked about ("per the FY2022 10-K", "its 2018 annual report"):
+it selects the filing; a fact the filing states need not restate it."""
 _BEFORE = re.compile(r"\b(?:prior\s+to|before)\s+" + _DATE.format(p="a"), re.IGNORECASE)
 _AFTER = re.compile(
     r"\b(?:on\s+or\s+after|after|beginning|starting|effective|as\s+of)\s+" + _DATE.format(p="a"),
@@ -158,6 +165,12 @@ _ABBREVIATIONS = frozenset(
         "dec",
     ]
 )
+_COMPANY_SUFFIXES = frozenset({"inc", "ltd", "co", "corp"})
+_OPENER = re.compile(
+    r"\s+(?:However|The|This|These|That|Those|We|Our|In|As|For|It|Its|They|Their|Although|"
+    r"While|Additionally|Also|Accordingly|Further|Furthermore|Moreover|Since|Because)\b"
+)
+"""A word that opens a sentence after a company's suffix ("... Resources, Inc. However, ...")."""
 _ENUMERATOR = re.compile(r"(?:^|[\s:;(])(?:\d{1,3}|[a-z]|[ivxlc]{1,5})\.$")
 """A list enumerator ending the text so far ("1.", "a.", "iv."): the period is not an end."""
 _SENT_END = re.compile(r"[.!?](?:[\"'”’)\]]*)(?=\s+|$)|\n\s*\n")
@@ -276,6 +289,13 @@ class QuestionProfile:
     items: tuple[tuple[str, ...], ...] = ()
     """What a figure question measures, item by item, when it lists several ("operating profit,
     depreciation and amortization, and capital spending"): each is answered by a figure."""
+    aside: tuple[str, ...] = ()
+    """The terms only a preamble before the ask uses ("I'm a student looking at 3M: how much
+    did it spend on ..."): who asks and why, not what the figure measures."""
+    operands: tuple[tuple[str, ...], ...] = ()
+    """The terms of the two figures a question asks a proportion of ("gross profit as a
+    percentage of net revenue"): the rows a computed answer reads, which retrieval looks for
+    (the critic and drafting read the question's ``measure`` whole)."""
     as_of_years: tuple[str, ...] = ()
     """The years the question names only to say which rules it asks about ("as of the end of
     February 2024", "the policy in force from October 2023"): they select the version in
@@ -293,6 +313,7 @@ class QuestionProfile:
             if t not in named
             and t not in PERIOD_WORDS
             and t not in _NOT_MEASURED
+            and t not in self.aside
             and not t[:1].isdigit()
         )
 
@@ -429,7 +450,9 @@ def _split_sentences(text: str, offset: int) -> tuple[Sentence, ...]:
         if match.group(0).startswith("."):
             prev = re.search(r"([A-Za-z.]+)\.$", text[start : match.start() + 1])
             if prev and prev.group(1).lower().rstrip(".") in _ABBREVIATIONS:
-                continue
+                abbreviation = prev.group(1).lower().rstrip(".")
+                if not (abbreviation in _COMPANY_SUFFIXES and _OPENER.match(text, end)):
+                    continue  # "Information Resources, Inc. However, ...": a sentence ends
             if _ENUMERATOR.search(text[start : match.start() + 1]):
                 continue  # "to: 1. Perform ..." — a list enumerator, not a sentence end
         _append(sentences, text, start, end, offset)
@@ -519,11 +542,41 @@ def normalise_question(question: str) -> str:
     text = _ASKER.sub("", text, count=1) or text
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
-    return _FISCAL_YEAR.sub(fiscal, text)
+    # "YE2022", "YE '22", "FYE 2023": the end of that (fiscal) year, no name.
+    text = _YEAR_END.sub(
+        lambda m: (
+            ("fiscal " if m.group("f") else "")
+            + "year-end "
+            + ("20" + m.group("y") if len(m.group("y")) == 2 else m.group("y"))
+        ),
+        text,
+    )
+    text = _FISCAL_YEAR.sub(fiscal, text)
+    # "R&D", "D&A", "PP&E": the words the lexicon spells them out in ("&" splits no term).
+    pattern, spelled = _ampersand_acronyms()
+    return pattern.sub(lambda m: spelled[m.group(0).lower()], text) if spelled else text
 
 
 _THOUSANDS = re.compile(r"(?<![\w.,-])(\$?)(\d{1,3})\s?[kK]\b(?!-)")
 """A sum in thousands written short ("5k", "$10K"); not "10-K", a form."""
+
+
+@lru_cache(maxsize=1)
+def _ampersand_acronyms() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The lexicon's one-word members written with "&" ("r&d"), each with its group's first
+    member ("research and development"), and a pattern finding them in any case."""
+    spelled: dict[str, str] = {}
+    for group in lexicon().groups:
+        for member in group:
+            if "&" in member and " " not in member and " " in group[0]:
+                spelled[member.lower()] = group[0]
+    words = sorted(spelled, key=len, reverse=True)
+    pattern = r"(?<![\w&])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w&])"
+    return re.compile(pattern, re.IGNORECASE), spelled
+
+
+_YEAR_END = re.compile(r"\b(?P<f>F)?YE\s*'?(?P<y>(?:19|20)\d\d|\d\d)\b")
+"""A year-end as analysts abbreviate it ("YE2022", "FYE 2023"), in capitals only."""
 _QUESTION_CONTRACTION = re.compile(
     r"\b(what|where|when|who|how|which|that|it|there)['’]s\b", re.IGNORECASE
 )
@@ -619,12 +672,14 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         hypothetical=bool(numbers) or bool(_HYPOTHETICAL.search(text)),
         parts=parts,
         items=() if parts else _items(bare, kind, names),
+        operands=_operands(bare, kind, names),
+        aside=_aside(bare),
         as_of_years=tuple(
             y
             for y in years
             if len(years) == 1
-            and y in _AS_OF_DATE.findall(text)
-            and not re.search(rf"\b{y}\b", _AS_OF_DATE.sub(" ", text))
+            and (y in _AS_OF_DATE.findall(text) or y in _FILING_YEAR.findall(text))
+            and not re.search(rf"\b{y}\b", _FILING_YEAR.sub(" ", _AS_OF_DATE.sub(" ", text)))
         ),
     )
 
@@ -724,8 +779,17 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     if kind not in ("amount", "percentage", "count", "duration", "date"):
         return ()
     named = {t for n in names for t in terms(n)}
+    # "I'm a student looking at 3M: how much did it spend on research, development and ...":
+    # the words before the ask say who asks, not what is measured.
+    _, colon, ask = text.rpartition(": ")
+    if colon and _ASK_START.match(ask):
+        text = ask
+    if names:
+        # "Johnson & Johnson", "the Defense, Space & Security segment": names, no list.
+        name = "(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")"
+        text = re.sub(rf"{name}(?:\s*(?:,|&|\band\b)\s*{name})*", " ", text)
     items = []
-    for n, chunk in enumerate(re.split(r",|;|\s&\s|\band\b", text)):
+    for n, chunk in enumerate(_listed(text)):
         item = tuple(
             t
             for t in terms(chunk)
@@ -743,6 +807,78 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
     return tuple(items) if len(items) >= 2 else ()
 
 
+def _aside(text: str) -> tuple[str, ...]:
+    """The terms of a preamble before a colon that the ask after it does not use, when what
+    follows the colon is an ask ("I'm a student looking at 3M: how much did it spend ...")."""
+    before, colon, ask = text.rpartition(": ")
+    if not colon or not _ASK_START.match(ask):
+        return ()
+    asked = set(terms(ask))
+    return tuple(t for t in dict.fromkeys(terms(before)) if t not in asked)
+
+
+def _listed(text: str) -> list[str]:
+    """The chunks of a list ("operating profit, D&A and capital spending"), a name the lexicon
+    knows kept whole ("property, plant and equipment", "depreciation and amortization")."""
+    chunks = re.split(r",|;|\s&\s|\band\b", text)
+    if len(chunks) < 2:
+        return chunks
+    sequence: list[str] = []
+    bounds: list[int] = []
+    for chunk in chunks:
+        sequence.extend(terms(chunk))
+        bounds.append(len(sequence))
+    kept = set(bounds[:-1])
+    for start, end, _ in lexicon().keys(sequence):
+        if end - start > 1:
+            kept -= set(range(start + 1, end))
+    out: list[tuple[str, bool]] = []
+    for chunk, bound in zip(chunks, bounds, strict=True):
+        if out and out[-1][1] is False:
+            out[-1] = (out[-1][0] + " and " + chunk, bound in kept)
+        else:
+            out.append((chunk, bound in kept))
+    return [chunk for chunk, _ in out]
+
+
+def _operands(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The terms of the two figures a question asks a proportion of ("gross profit as a
+    percentage of net revenue", "ratio of current assets to current liabilities")."""
+    two = _TWO_FIGURES.search(text) if kind in ("amount", "percentage") else None
+    if two is None:
+        return ()
+    named = {t for n in names for t in terms(n)}
+    pair = [
+        tuple(
+            t
+            for t in terms(_WHOLE_TAIL.split(phrase, maxsplit=1)[0])
+            if t not in named
+            and t not in PERIOD_WORDS
+            and t not in _NOT_MEASURED
+            and t not in _FRAME
+            and not t[:1].isdigit()
+        )
+        for phrase in two.groups()
+        if phrase is not None
+    ]
+    return tuple(pair) if all(pair) else ()
+
+
+_TWO_FIGURES = re.compile(
+    r"(?:^|\b(?:was|were|is|are|did|does|of|compute|calculate|what)\s+)(?P<x>[^,;:?()]+?)\s+as\s+an?\s+"
+    r"(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y>[^,;:?()]+)|"
+    r"\bratio\s+(?:of|between)\s+(?P<x2>[^,;:?()]+?)\s+(?:to|and|over)\s+(?P<y2>[^,;:?()]+)|"
+    r"\bratio\s*\(\s*(?P<x3>[^,;:?()]+?)\s+(?:to|over|divided\s+by)\s+(?P<y3>[^,;:?()]+?)\s*\)|"
+    r"\bwhat\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\s+(?P<y4>[^,;:?()]+?)\s+"
+    r"(?:came|comes|come)\s+from\s+"
+    r"(?P<x4>[^;:?()]+)",
+    re.IGNORECASE,
+)
+"""A figure asked as a proportion of two others: what each of them measures."""
+_WHOLE_TAIL = re.compile(
+    r"\s(?:in|at|for|during|on|as\s+of|by|from|of\s+(?:fiscal|the\s+year|year))\s", re.IGNORECASE
+)
+"""Where the words naming a figure end ("net revenue in 2022", "liabilities at year-end")."""
 _CLAUSE_START = re.compile(
     r"\s*(?:the\s+)?(?:per|over|before|after|for|in|on|at|with|without|by|from|to|of|under|within|"
     r"if|when|where|while|once|unless|as|since|because|which|that|who|what|how|i|we|you|it|they|"
@@ -777,7 +913,7 @@ PERIOD_WORDS = frozenset(
     terms(
         "latest last recent recently newest current prior previous annual annually yearly year "
         "years fiscal calendar end ended ending period quarter quarterly reported report "
-        "published results month months date as of"
+        "published results month months date as of year-end"
     )
 )
 """Words that say which period is asked ("latest", "fiscal year", "as reported"): the period,
@@ -1060,6 +1196,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "percentage",
             r"\bpercent(?:age)?\b|%|\bwhat\s+(?:share|portion|proportion|fraction)\b|"
+            r"\bmarket\s+share\b|\bETR\b|"
             r"\bhow\s+(?:big|large)\s+a\s+part\s+of\b|"
             r"\bmargin\b|\bratio\b|\brate\s+of\b|\brates?\s+(?:cap|ceiling|limit)s?\b|"
             r"\b(?:interest|lease|tax|discount|growth|default|effective|finance)\s+rates?\b",
@@ -1086,6 +1223,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "count",
             r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b|"
+            # "3M US plant count", "store count" (not "does the fee count as ...")
+            r"(?<!\bdoes\s)(?<!\bdo\s)(?<!\bwill\s)\b[a-z]+\s+count\b(?!\s+(?:as|toward|towards|against|on)\b)|"
             r"\bheadcount\b",
         ),
         (
@@ -1451,10 +1590,17 @@ def proper_names(text: str) -> tuple[str, ...]:
 
 _MONEY = re.compile(
     r"[$€£¥]\s*\(?\d|\b(?:USD|EUR|GBP|dollars?|euros?|pounds)\b|\d\s*(?:million|billion|thousand)\b|"
-    r"\(?\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b\)?",
+    r"\(?\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b\)?|"
+    # A table's cell with its table's unit ("(526) ($ in millions)"), a year not being one.
+    r"(?<![\w.,])\(?(?!(?:19|20)\d\d\b)\d+(?:\.\d+)?\)?\s+\([^()\n]{0,24}\bin\s+"
+    r"(?:millions|billions|thousands)\b",
     re.IGNORECASE,
 )
-_PERCENT = re.compile(r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b", re.IGNORECASE)
+_PERCENT = re.compile(
+    # A ratio stated as a number ("ratio 1.54") is a proportion too.
+    r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b|\bratio\s+(?:of\s+)?\d+(?:\.\d+)?\b",
+    re.IGNORECASE,
+)
 _NUMBER_WORD = (
     r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
     r"twenty|thirty|forty|forty-five|sixty|ninety|hundred)"

@@ -502,9 +502,11 @@ class FeedbackRetriever:
         # Several figures asked ("cost of products sold and year-end inventories"): each one
         # is also asked on its own, in its own words and its synonyms, with the names the
         # question uses; the statement stating one of them need not share words with the rest.
-        if profile.answer_type in _ROW_TYPES and len(profile.items) >= 2:
+        # So is each figure of a proportion asked ("gross profit as a percentage of net
+        # revenue"): the statement stating both need not be where the question's words are.
+        if profile.answer_type in _ROW_TYPES and len(profile.items or profile.operands) >= 2:
             named = " ".join(profile.names)
-            for item in profile.items:
+            for item in profile.items or profile.operands:
                 asked = measure_terms(item)
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
@@ -539,7 +541,11 @@ class FeedbackRetriever:
         # $ 4,954 $ 5,596"): prose sharing more of the question's words outranks that page.
         # Each of several figures asked ("operating profit, D&A and capital spending") too.
         measures = (
-            [kept for m in (profile.measure, *profile.items) if (kept := measure_terms(m))]
+            [
+                kept
+                for m in (profile.measure, *profile.items, *profile.operands)
+                if (kept := measure_terms(m))
+            ]
             if profile.answer_type in _ROW_TYPES
             else []
         )

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from evidencegate.lexicon import covered_share
+from evidencegate.lexicon import covered_share, synonyms_of
 from evidencegate.text import terms
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "row_labels",
     "stated_wholes",
     "states_measure_row",
+    "with_synonyms",
 ]
 
 ASKING = frozenset(
@@ -99,12 +100,22 @@ def measure_row_fit(text: str, measure: Sequence[str]) -> float:
     best = 0.0
     if not measure:
         return best
+    # The label's words the measure states in its own words or a synonym's ("Purchase of
+    # property, plant and equipment" for "buying property, plant and equipment").
+    stated = with_synonyms(tuple(measure))
     for label in row_labels(text):
         if covered_share(measure, label) >= MIN_ROW_FIT:
-            precision = covered_share(label, measure)
+            precision = covered_share(label, stated)
             if precision >= MIN_ROW_PRECISION:
                 best = max(best, precision)
     return best
+
+
+@lru_cache(maxsize=1024)
+def with_synonyms(measure: tuple[str, ...]) -> list[str]:
+    """The measure's terms and its one-word synonyms ("buy": "purchase"): what it states in
+    other words. A phrase's words ("total company" for "global") are not stated alone."""
+    return [*measure, *(t for s in synonyms_of(measure) if len(ts := terms(s)) == 1 for t in ts)]
 
 
 # "What share of Boeing's 2022 revenues ...", "what % of its net sales ...": the whole a

@@ -201,10 +201,15 @@ class RulesCritic:
                     if c.evidence_id in texts
                 }
                 place = "\n".join(sorted(w for w in where if w))
-                supported_texts.append(claim.text + _PLACE + place)
+                # A derived claim states its computation too ("change" for "an increase of 243").
+                computed = derivation_evidence(claim)
+                supported_texts.append(claim.text + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
+        if pool is not None:
+            # What the engine computed from the quotes ("ratio 1.54") is evidence beside them.
+            pool += [t for claim in claims for t in terms(derivation_evidence(claim))]
         cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]
@@ -1255,6 +1260,9 @@ def _focus(
         | PERIOD_WORDS
         | _ASKING_FRAME
         | _LIGHT_WORDS
+        # A financial figure's asking verb ("how much did it spend on R&D") no row states,
+        # nor where it stands ("on its balance sheet").
+        | (_FIGURE_ASKING if profile.answer_type in _FIGURE_TYPES else frozenset())
         | _proportion_words(profile),
     )
 
@@ -1276,6 +1284,17 @@ _ASKING_FRAME = frozenset(
 """What a question says about the kind of text it asks of ("what does control AC-11
 require", "what does the section say"), not what it asks about."""
 
+
+_FIGURE_ASKING = frozenset(
+    terms(
+        "much spend spent spending make made earn earned post posted book booked generate "
+        "generated carry carried hold held went balance sheet year-end"
+    )
+)
+"""How a question asks for an amount ("how much did it spend on", "what did it carry on its
+balance sheet"): verbs and places no table row states."""
+_FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+"""Answer types of a financial figure, which a table row may state."""
 
 _LIGHT_WORDS = frozenset(
     terms("someone somebody anyone anybody make makes get gets know knows need needs want wants")

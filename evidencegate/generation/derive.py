@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evidencegate.analysis import QuestionProfile, normalise_question
+from evidencegate.analysis import PERIOD_WORDS, QuestionProfile, normalise_question
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
 from evidencegate.generation.tables import (
@@ -70,6 +70,10 @@ class DerivationRequest:
     subjects: tuple[str, ...]
     years: tuple[int, ...]
     question: str = ""
+    named: tuple[str, ...] = ()
+    """For each subject, the names it uses ("Defense, Space & Security" in "what percentage of
+    revenues came from the Defense, Space & Security segment"): a row stating them is that
+    subject (a name no row states names the filer)."""
     """The question as asked: the names it uses tell the tables it may read (a segment's
     table only when it names the segment)."""
 
@@ -101,6 +105,11 @@ _TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             r"\s+(?:was|were|is|are|came\s+from|comes\s+from|did|does|do)\s+(?P<x>.+)",
         ),
         (Operation.RATIO, r"\bratio\s+(?:of|between)\s+(?P<x>.+?)\s+(?:to|and)\s+(?P<y>.+)"),
+        # "current ratio (total current assets to total current liabilities)"
+        (
+            Operation.RATIO,
+            r"\bratio\s*\(\s*(?P<x>[^()]+?)\s+(?:to|over|divided\s+by)\s+(?P<y>[^()]+?)\s*\)",
+        ),
         (Operation.RATIO, r"\b(?P<x>[\w&' -]+?)[\s-]+to[\s-]+(?P<y>[\w&' -]+?)\s+ratio\b"),
         # Not "total of X and Y": "the total of plant and equipment" names one item.
         (
@@ -135,6 +144,12 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
     )
 )
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_WHEN = re.compile(
+    r"\s(?:at|in|for|during|on|as\s+of)\s+(?:the\s+)?(?:(?:fiscal\s+)?(?:year|year-end|end)\b|"
+    r"(?:19|20)\d\d|december|june|fy)",
+    re.IGNORECASE,
+)
+"""Where a figure's name ends and its period begins ("liabilities at year-end 2022")."""
 _NOT_COMPUTED = frozenset({"reason", "list", "definition", "entity", "date", "duration"})
 """Answer types no computation answers."""
 
@@ -150,9 +165,12 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
     for operation, pattern in _TWO_SUBJECT_RULES:
         match = pattern.search(text)
         if match is not None and len(years) <= 1:
-            x, y = _subject(match["x"], named), _subject(match["y"], named)
+            # "Total" is the sum's word, and otherwise a figure's own ("total current assets").
+            own = frozenset({"total"}) if operation is not Operation.SUM else frozenset()
+            x, y = _subject(match["x"], named, own), _subject(match["y"], named, own)
+            names = tuple(_names_in(match[g], named) for g in ("x", "y"))
             if x and y:
-                return DerivationRequest(operation, (x, y), years, question)
+                return DerivationRequest(operation, (x, y), years, question, names)
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
             continue
@@ -166,12 +184,23 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
     return None
 
 
-def _subject(phrase: str, named: frozenset[str]) -> str:
-    """What an operand is about: the phrase without years, names and the operation's words."""
+def _names_in(phrase: str, named: frozenset[str]) -> str:
+    """The terms of the question's names that ``phrase`` uses."""
+    return " ".join(t for t in terms(_YEAR.sub(" ", phrase)) if t in named)
+
+
+def _subject(phrase: str, named: frozenset[str], own: frozenset[str] = frozenset()) -> str:
+    """What an operand is about: the phrase without years, names and the operation's words
+    (but ``own``, the words that here name the figure)."""
+    phrase = _WHEN.split(phrase, maxsplit=1)[0] if own else phrase
     kept = [
         t
         for t in terms(_YEAR.sub(" ", phrase))
-        if t not in OPERATION_TERMS and t not in named and len(t) > 1
+        if (t not in OPERATION_TERMS or t in own)
+        and t not in named
+        and t not in PERIOD_WORDS
+        and t != "year-end"
+        and len(t) > 1
     ]
     return " ".join(kept)
 
@@ -341,9 +370,10 @@ def _from_table(
         if year not in columns:
             return None
         chosen: list[OperandCell] = []
-        for subject in request.subjects:
+        names = request.named or ("",) * len(request.subjects)
+        for subject, name in zip(request.subjects, names, strict=True):
             found = _best_row(
-                subject,
+                _with_row_names(subject, name, table),
                 table,
                 (year,),
                 exclude={c.cell.row_start for c in chosen},
@@ -394,6 +424,18 @@ def _years_of(request: DerivationRequest, columns: Sequence[int]) -> tuple[int, 
     return wanted if all(y in columns for y in wanted) else None
 
 
+def _with_row_names(subject: str, name: str, table: Sequence[TableCell]) -> str:
+    """The subject with the names it uses when a row of the table states them all (a
+    segment's row, "Defense, Space & Security"); without them otherwise (the filer's name)."""
+    wanted = name.split()
+    if wanted and any(
+        covered_share(wanted, label) == 1 and covered_share(label, wanted) >= MIN_FIT
+        for label in {tuple(terms(cell.name or cell.label)) for cell in table}
+    ):
+        return f"{subject} {name}"  # a row that is the name ("Defense, Space & Security")
+    return subject
+
+
 def _best_row(
     subject: str,
     table: Sequence[TableCell],
@@ -411,7 +453,8 @@ def _best_row(
         figure = parse_figure(cell.value)
         if figure is None:
             continue  # a dash: no figure
-        label_terms = terms(cell.label)
+        # "Total" says no more than the row's name ("Total current liabilities").
+        label_terms = [t for t in terms(cell.label) if t != "total"]
         fit = covered_share(wanted, measured_terms(cell.label, question))
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
@@ -424,7 +467,22 @@ def _best_row(
     complete = [row for row in rows.values() if all(y in row for y in years)]
     if not complete:
         return None
-    return max(complete, key=lambda row: (min(o.fit for o in row.values()), -_first(row)))
+    # Equal fits: the row stating more of the question's own words, stop words too ("current
+    # assets": "Total current assets" over "Total assets"), then the one saying least besides
+    # them ("Total current assets" over "Other current assets"), then the first.
+    asked = set(_WORD.findall(question.lower()))
+
+    def words(row: dict[int, OperandCell]) -> tuple[int, int]:
+        cell = next(iter(row.values())).cell
+        said = _WORD.findall((cell.name or cell.label).lower())
+        return (sum(w in asked for w in said), -sum(w not in asked and w != "total" for w in said))
+
+    return max(
+        complete, key=lambda row: (min(o.fit for o in row.values()), *words(row), -_first(row))
+    )
+
+
+_WORD = re.compile(r"[a-z][a-z&'-]*")
 
 
 def _first(row: dict[int, OperandCell]) -> int:

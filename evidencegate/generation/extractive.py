@@ -52,6 +52,7 @@ from evidencegate.corpus.rows import (
     measure_terms,
     proportion_fit,
     proportion_words,
+    with_synonyms,
 )
 from evidencegate.corpus.scope import label_citation
 from evidencegate.generation.derive import (
@@ -67,7 +68,14 @@ from evidencegate.generation.tables import (
     table_cells,
     table_unit,
 )
-from evidencegate.lexicon import covered_share, focus_terms, match_units, matched_units, shares
+from evidencegate.lexicon import (
+    covered_share,
+    focus_terms,
+    match_units,
+    matched_units,
+    shares,
+    text_keys,
+)
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import term_tuple, terms
 from evidencegate.verify.agreement import negation_cues
@@ -288,6 +296,10 @@ class ExtractiveGenerator:
         asks_rule = profile.normative and bool(profile.names)
         rest = [t for t in profile.terms if t not in named]
         asks_change = bool(_CHANGE_WORDS & set(terms(question)))
+        asks_forecast = _FORECAST.search(question) is not None
+        asks_figure_change = (
+            profile.answer_type == "comparison" or _FIGURE_CHANGE_ASKED.search(question) is not None
+        )
         # A question setting out a case ("if ...") or asking whether one holds ("Does a later
         # increase bring a lease back ...?") asks about a case, in its own words.
         asks_case = profile.answer_type == "yes_no" or _ASKS_CASE.search(question) is not None
@@ -399,6 +411,22 @@ class ExtractiveGenerator:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
                 score *= 0.8
+            if (
+                profile.wants_figure
+                and not asks_figure_change
+                and _states_change_only(profile, candidate.text)
+            ):
+                # "The 2022 effective tax rate increased 9.1% as compared to 2021": the
+                # change of the figure asked for, not the figure.
+                score *= CHANGE_ONLY_PENALTY
+            if (
+                profile.wants_figure
+                and not asks_forecast
+                and _FORECAST.search(candidate.sentence.text) is not None
+            ):
+                # "The Company expects 2016 share repurchases of $4 billion to $6 billion": an
+                # outlook, not the figure the filing reports.
+                score *= FORECAST_PENALTY
             if _CHANGE_NOTE.match(candidate.sentence.text) and not asks_change:
                 # "This version raises the annual limit ...": what a version changed, not the
                 # rule it states (a question on the gift limit is answered by the limit).
@@ -552,7 +580,9 @@ class ExtractiveGenerator:
                 label_terms = terms(row[0].label)
                 name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
                 fit = covered_share(asked, measured_terms(row[0].label, profile.question))
-                if fit < 0.33:
+                if fit < 0.33 or (
+                    fit < 1 and _other_kind(profile.question, row[0].name or row[0].label)
+                ):
                     continue
                 by_year = {c.year: c for c in row}
                 if several and all(y in by_year for y in years):
@@ -587,7 +617,8 @@ class ExtractiveGenerator:
                 score = _cell_score(profile, passage, fit, name_terms, focus)
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
-                score += LABEL_PRECISION_WEIGHT * covered_share(name_terms, asked)
+                said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
+                score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(asked)))
                 if named_row:
                     score += NAMED_ROW_BONUS
                 if several and len(chosen) < len(years):
@@ -677,10 +708,31 @@ def _size(
         type(candidate).__name__,
         passage.doc_id,
         passage.version,
-        tuple(_row_key(c.label) for c in cells),
+        tuple(_whole_key(c.label) for c in cells),
         tuple(c.year for c in cells),
     )
     return key, abs(figure.value)
+
+
+_BOOKKEEPING = frozenset({"total", "expense", "expenses", "cost", "costs"})
+"""Words a row of the company's figure adds to a part's row of the same thing ("Research and
+development expense, net" for the segment's "Research and development")."""
+
+
+_BOOKKEEPING_TERMS = frozenset(terms("expense expenses net"))
+"""Words of a row's name that say no more than what it names ("Research and development
+expense, net" is the research and development asked for)."""
+
+
+def _whole_key(label: str) -> str:
+    """A row's name as compared between a whole and its parts."""
+    words = _row_key(label).split()
+    # "expense, net" is the expense (net of credits); "equipment — net" another figure.
+    return " ".join(
+        w
+        for i, w in enumerate(words)
+        if w not in _BOOKKEEPING and not (w == "net" and i and words[i - 1] in _BOOKKEEPING)
+    )
 
 
 def _key(candidate: _Candidate | _Cell | DerivedCandidate) -> tuple[object, ...]:
@@ -697,6 +749,24 @@ NO_PROPORTION_PENALTY = 0.8
 """What a sentence stating no percentage keeps of its score when a share is asked."""
 """What answering the asked computation adds to a derived answer's score over its operands'
 cells (a stated figure of the same row scores as a cell, so it wins only by fitting better)."""
+
+
+def _other_kind(question: str, name: str) -> bool:
+    """Is the row another kind of what is asked: its name qualifies the head word the question
+    names otherwise ("Operating margin" for "gross margin", "Contractual backlog" for "total
+    backlog")? "Total" and "net" qualify no kind."""
+    asked, named = terms(question), terms(name)
+    if any(k.startswith("~") for k in text_keys(asked) & text_keys(named)):
+        return False  # one name of it in other words ("cost of goods sold", "of products sold")
+    plain = {"total", "net"}
+    for i in range(1, len(named)):
+        head, modifier = named[i], named[i - 1]
+        if modifier in plain or modifier in asked:
+            continue
+        for j in range(1, len(asked)):
+            if asked[j] == head and asked[j - 1] not in plain and asked[j - 1] not in named:
+                return True
+    return False
 
 
 def _cell_score(
@@ -1002,6 +1072,41 @@ _CHANGE_NOTE = re.compile(
 )
 """A note on what a version of the document changes ("11.1 This version raises the annual
 limit ...", "This version supersedes version 2022.1"): about the document, not a rule of it."""
+_FIGURE_CHANGE_ASKED = re.compile(
+    r"\b(?:increas|decreas|chang|grow|grew|rise|rose|fall|fell|declin|drop|differen|compar|"
+    r"vs\b|versus|improv|reduc)",
+    re.IGNORECASE,
+)
+"""Words by which a question asks how a figure changed."""
+_STATED_CHANGE = re.compile(
+    r"\b(?:increas|decreas|rise|rose|risen|fell|fall|declin|grew|grow|drop|improv|chang|reduc|"
+    r"up|down|higher|lower)\w*\s+(?:(?:[\w'’-]+\s+){0,6}?by\s+|by\s+)?"
+    r"(?:approximately\s+|about\s+|nearly\s+|over\s+)?"
+    r"\(?[$€£]?\s*\d[\d,.]*\)?\s*(?:%|percent(?:age\s+points?)?\b|basis\s+points?\b|"
+    r"points?\b|million\b|billion\b)?",
+    re.IGNORECASE,
+)
+"""A figure stated as a change ("increased 9.1%", "decreased by $1.2 billion")."""
+_FORECAST = re.compile(
+    r"\b(?:expects?|expected\s+to|anticipates?|forecasts?|projects?|projected|outlook|guidance|"
+    r"plans?\s+to|intends?\s+to|estimates?\s+that)\b",
+    re.IGNORECASE,
+)
+"""How a filing states an outlook ("expects ... to be in the range of"), and how a question asks
+for one."""
+FORECAST_PENALTY = 0.5
+"""What a sentence stating an outlook keeps of its score when a reported figure is asked."""
+CHANGE_ONLY_PENALTY = 0.5
+"""What a sentence stating only how the asked figure changed keeps of its score."""
+
+
+def _states_change_only(profile: QuestionProfile, text: str) -> bool:
+    """Does ``text`` state the asked kind of figure only as a change ("increased 9.1%")?"""
+    if not _STATED_CHANGE.search(text) or not profile.states_figure(text):
+        return False
+    return not profile.states_figure(_STATED_CHANGE.sub(" ", text))
+
+
 _CHANGE_WORDS = frozenset(
     terms("change changes changed new version versions revision revised amend amended differ")
 )
@@ -1031,7 +1136,8 @@ _TABLE_ROWS = 2
 """Lines ending in a figure that make a "sentence" a table: one may be prose wrapped at a
 number ("... totaled $8.7 billion and net identifiable intangible assets totaled $2.7"), two
 are rows."""
-_NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*%?\)?$|^[—–$%]$")
+_NUMERIC_TOKEN = re.compile(r"^[($]*-?[\d,.]*\d[\d,.]*(?:%?\)?|\)%)$|^[—–$%]$")
+"""A table cell: "1,234", "(1,577)", "($4,574)", "12.5%", "(0.5)%", "—"."""
 
 
 _FIGURE_RULE_GUIDANCE = 0.8

@@ -478,7 +478,9 @@ def derivation_evidence(claim: Claim) -> str:
         Operation.AVERAGE: "average mean",
         Operation.RATIO: "ratio times",
         Operation.SHARE: "share percentage",
-        Operation.PERCENT_CHANGE: "percent change compared",
+        # Not "percent" first: after a header quote ending in a year ("2023 2022"), "2022
+        # percent" would read as a percentage and the year as no date.
+        Operation.PERCENT_CHANGE: "change compared percent",
         Operation.COMPARE: "comparison compared",
     }[derivation.operation]
     computed = checked.computed
