@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import io
+import itertools
 import json
 import math
 import os
@@ -68,14 +69,17 @@ __all__ = [
 ]
 
 INDEX_FILENAME = "evidencegate.index.npz"
-_FORMAT = 1
-"""Version of the index file layout; another value is rebuilt."""
+_FORMAT = 2
+"""Version of the index file layout; another value is rebuilt (2: adjacent-pair postings)."""
 K1 = 1.2
 B = 0.75
 MERGE_FRACTION = 0.125
 """The delta is merged into the main segment once it holds this fraction of the main segment's
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
+PAIR_WEIGHT = 1.0
+"""A query pair's weight in the phrase stage, as a multiple of the smaller idf of its terms."""
+_IDF_FLOOR = 1e-6
 _BUILD_CHUNK = 5000
 _FILTER_CACHE = 64
 """Distinct version masks whose content-row filter a search index keeps (see ``_filter``)."""
@@ -136,7 +140,7 @@ def query_stems(question: str) -> list[str]:
 def bm25_idf(rows: float, df: float) -> float:
     """FTS5's BM25 idf of a term found in ``df`` of ``rows`` contents (never below 1e-6)."""
     idf = math.log((rows - df + 0.5) / (df + 0.5))
-    return idf if idf > 0 else 1e-6
+    return idf if idf > 0 else _IDF_FLOOR
 
 
 def bm25_weight(idf: float, tf: float, length: float, average: float) -> float:
@@ -256,6 +260,12 @@ class _Segment:
     lengths: Int32Array
     contents: IntArray
     """SQLite ``contents.id`` of each row (ascending)."""
+    pair_keys: IntArray
+    """Every pair of terms found adjacent (in this order, inside the text or inside the
+    context) in some row, as ``first * len(terms) + second`` (ascending)..."""
+    pair_indptr: IntArray
+    pair_docs: Int32Array
+    """...and the rows holding each: ``pair_docs[pair_indptr[i]:pair_indptr[i + 1]]``."""
     flags: npt.NDArray[np.int32]
     """Each row's instruction flags (:func:`instruction_flags` of its text), as a number in
     the index's table of flag lists: computed once per distinct text, not per search."""
@@ -299,11 +309,13 @@ def _build_segment(
     terms: dict[str, int] = {}
     tokens = array("i")
     lengths = array("i")
+    text_lengths = array("i")
     contents = array("q")
     flags = array("i")
     done = 0
     for cid, text, context in rows:
         stems = analyze(text)
+        text_lengths.append(len(stems))
         stems.extend(analyze(context))
         tokens.extend([terms.setdefault(s, len(terms)) for s in stems])
         lengths.append(len(stems))
@@ -322,15 +334,43 @@ def _build_segment(
     posting_terms = keys // max(n, 1)
     indptr = np.zeros(len(terms) + 1, dtype=np.int64)
     np.cumsum(np.bincount(posting_terms, minlength=len(terms)), out=indptr[1:])
+    pair_keys, pair_indptr, pair_docs = _pair_postings(
+        term_ids, doc_ids, length_array, np.frombuffer(text_lengths, dtype=np.int32), len(terms)
+    )
     return _Segment(
         terms=terms,
         indptr=indptr,
         docs=(keys % max(n, 1)).astype(np.int32),
         tfs=np.minimum(counts, np.iinfo(np.uint16).max).astype(np.uint16),
         lengths=length_array,
+        pair_keys=pair_keys,
+        pair_indptr=pair_indptr,
+        pair_docs=pair_docs,
         contents=np.frombuffer(contents, dtype=np.int64).copy(),
         flags=np.frombuffer(flags, dtype=np.int32).copy(),
     )
+
+
+def _pair_postings(
+    term_ids: IntArray, doc_ids: IntArray, lengths: Int32Array, text_lengths: Int32Array, width: int
+) -> tuple[IntArray, IntArray, Int32Array]:
+    """The adjacent-pair postings of a segment's rows (``term_ids`` in order, row by row, each
+    row's text terms then its context terms): pairs never span two rows nor the text's end and
+    the context's start."""
+    n = len(lengths)
+    if len(term_ids) < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, np.int32)
+    starts = np.cumsum(lengths, dtype=np.int64) - lengths
+    position = np.arange(len(term_ids), dtype=np.int64) - np.repeat(starts, lengths)
+    first_length = np.repeat(text_lengths.astype(np.int64), lengths)[:-1]
+    own = doc_ids[:-1]
+    valid = (own == doc_ids[1:]) & (position[:-1] != first_length - 1)
+    codes = term_ids[:-1][valid] * width + term_ids[1:][valid]
+    keys, pair_ids = np.unique(codes, return_inverse=True)
+    postings = np.unique(pair_ids.astype(np.int64) * max(n, 1) + own[valid])
+    indptr = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(postings // max(n, 1), minlength=len(keys)), out=indptr[1:])
+    return keys, indptr, (postings % max(n, 1)).astype(np.int32)
 
 
 def _occurrences(
@@ -382,6 +422,7 @@ class SearchIndex:
         self._delta_versions = np.zeros(0, dtype=np.int32)
         self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
         self._terms: dict[str, _Term] = {}
+        self._pairs: dict[tuple[str, str], tuple[npt.NDArray[np.intp], ...]] = {}
         self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
         self._occurrence_rows = np.repeat(
             np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
@@ -446,6 +487,9 @@ class SearchIndex:
                     docs=self.main.docs,
                     tfs=self.main.tfs,
                     lengths=self.main.lengths,
+                    pair_keys=self.main.pair_keys,
+                    pair_indptr=self.main.pair_indptr,
+                    pair_docs=self.main.pair_docs,
                     contents=self.main.contents,
                     flags=self.main.flags,
                     occ_ptr=self.occurrences.ptr,
@@ -478,6 +522,9 @@ class SearchIndex:
                     docs=data["docs"],
                     tfs=data["tfs"],
                     lengths=data["lengths"],
+                    pair_keys=data["pair_keys"],
+                    pair_indptr=data["pair_indptr"],
+                    pair_docs=data["pair_docs"],
                     contents=data["contents"],
                     flags=data["flags"],
                 )
@@ -496,7 +543,11 @@ class SearchIndex:
             return None, "no index yet"
         except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             return None, f"unreadable index ({type(exc).__name__}: {exc})"
-        if len(terms) + 1 != len(main.indptr) or len(occurrences.ptr) != len(main.contents) + 1:
+        if (
+            len(terms) + 1 != len(main.indptr)
+            or len(occurrences.ptr) != len(main.contents) + 1
+            or len(main.pair_keys) + 1 != len(main.pair_indptr)
+        ):
             return None, "inconsistent index arrays"
         return index, ""
 
@@ -534,6 +585,7 @@ class SearchIndex:
         self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
         self._filters = {}
         self._terms = {}
+        self._pairs = {}
         self._statistics()
         self.generation = generation
 
@@ -630,9 +682,70 @@ class SearchIndex:
             self._terms[stem] = term
         return term
 
-    def top(self, stems: Sequence[str], allowed: BoolArray, limit: int) -> list[Hit]:
+    def pairs(self, words: Sequence[str]) -> tuple[list[tuple[str, str]], list[float]]:
+        """The phrase part's query pairs: each distinct pair of adjacent terms of ``words``
+        (the question's terms in order, stopwords included: :func:`analyze`) of which at least
+        one term is in at most half the passages, and its weight: :data:`PAIR_WEIGHT` times
+        the larger idf of its two terms (two adjacent words are at least as rare as the rarer
+        of them, so that idf is the least the pair's own can be)."""
+        pairs = []
+        weights = []
+        for pair in dict.fromkeys(itertools.pairwise(words)):
+            idf = max(self._term(pair[0]).idf, self._term(pair[1]).idf)
+            if idf > _IDF_FLOOR:
+                pairs.append(pair)
+                weights.append(PAIR_WEIGHT * idf)
+        return pairs, weights
+
+    def phrase_scores(self, words: Sequence[str]) -> FloatArray | None:
+        """Each content row's phrase bonus for the question's terms ``words`` in order: the
+        weights (:meth:`pairs`) of the query pairs found adjacent in it, in the same order,
+        each counted once however often it occurs. None when no pair counts."""
+        pairs, weights = self.pairs(words)
+        rows: list[npt.NDArray[np.intp]] = []
+        parts: list[FloatArray] = []
+        for pair, weight in zip(pairs, weights, strict=True):
+            for docs in self._pair_docs(pair):
+                rows.append(docs)
+                parts.append(np.full(len(docs), weight))
+        if not rows:
+            return None
+        bonus = np.bincount(np.concatenate(rows), np.concatenate(parts), minlength=self.rows)
+        return bonus.astype(np.float64, copy=False)
+
+    def _pair_docs(self, pair: tuple[str, str]) -> tuple[npt.NDArray[np.intp], ...]:
+        """The rows (main, then delta) where ``pair`` is adjacent; kept until :meth:`refresh`."""
+        found = self._pairs.get(pair)
+        if found is None:
+            out = []
+            for segment, offset in ((self.main, 0), (self.delta, len(self.main.contents))):
+                first, second = segment.terms.get(pair[0]), segment.terms.get(pair[1])
+                if first is None or second is None or not len(segment.pair_keys):
+                    continue
+                key = first * len(segment.terms) + second
+                at = int(np.searchsorted(segment.pair_keys, key))
+                if at < len(segment.pair_keys) and segment.pair_keys[at] == key:
+                    lo, hi = segment.pair_indptr[at], segment.pair_indptr[at + 1]
+                    out.append(segment.pair_docs[lo:hi].astype(np.intp) + offset)
+            found = tuple(out)
+            if len(self._pairs) >= _TERM_CACHE:
+                self._pairs.clear()
+            self._pairs[pair] = found
+        return found
+
+    def top(
+        self,
+        stems: Sequence[str],
+        allowed: BoolArray,
+        limit: int,
+        words: Sequence[str] = (),
+    ) -> list[Hit]:
         """The best passages whose version is ``allowed``: at least ``limit`` of them when that
         many match, plus every passage tied with the last one (the caller orders ties).
+
+        A passage's score is its content's BM25 score for ``stems`` plus, when ``words`` (the
+        question's terms in order) are given, its phrase bonus (:meth:`phrase_scores`); only
+        passages with a BM25 score match.
 
         Only content rows with an allowed passage compete (:meth:`_filter`); each has at least
         one, so the passages of the best ``limit`` such rows (and of every row tied with the
@@ -643,6 +756,10 @@ class SearchIndex:
         rows = np.flatnonzero((scores > 0) & live)
         if len(rows) == 0:
             return []
+        if len(words) > 1:
+            bonus = self.phrase_scores(words)
+            if bonus is not None:
+                scores[rows] += bonus[rows]
         if len(rows) > limit:
             values = scores[rows]
             rows = rows[values >= _kth_largest(values, limit)]

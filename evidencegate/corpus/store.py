@@ -54,6 +54,7 @@ from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
 from evidencegate.corpus.index import (
     INDEX_FILENAME,
     SearchIndex,
+    analyze,
     query_stems,
 )
 from evidencegate.corpus.ingest import (
@@ -365,7 +366,7 @@ class Store(Closing):
             index = self._current_index(db)
             assert index.versions is not None
             allowed = index.versions.mask(tenant or DEFAULT_TENANT, as_of, authorities, doc_ids)
-            hits = index.top(stems, allowed, limit)
+            hits = index.top(stems, allowed, limit, analyze(query))
             versions = index.versions.info
             score = {hit.passage: hit.score for hit in hits}
             flags = {hit.passage: hit.flags for hit in hits}
