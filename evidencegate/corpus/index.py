@@ -77,8 +77,9 @@ MERGE_FRACTION = 0.125
 """The delta is merged into the main segment once it holds this fraction of the main segment's
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
-PAIR_WEIGHT = 1.0
-"""A query pair's weight in the phrase stage, as a multiple of the smaller idf of its terms."""
+PAIR_WEIGHT = 0.2
+"""What a pair of adjacent query terms found adjacent in a passage adds to its score, as a
+multiple of the pair's idf (see :meth:`SearchIndex.phrase_scores`)."""
 _IDF_FLOOR = 1e-6
 _BUILD_CHUNK = 5000
 _FILTER_CACHE = 64
@@ -422,7 +423,7 @@ class SearchIndex:
         self._delta_versions = np.zeros(0, dtype=np.int32)
         self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
         self._terms: dict[str, _Term] = {}
-        self._pairs: dict[tuple[str, str], tuple[npt.NDArray[np.intp], ...]] = {}
+        self._pairs: dict[tuple[str, str], tuple[float, tuple[npt.NDArray[np.intp], ...]]] = {}
         self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
         self._occurrence_rows = np.repeat(
             np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
@@ -682,42 +683,34 @@ class SearchIndex:
             self._terms[stem] = term
         return term
 
-    def pairs(self, words: Sequence[str]) -> tuple[list[tuple[str, str]], list[float]]:
-        """The phrase part's query pairs: each distinct pair of adjacent terms of ``words``
-        (the question's terms in order, stopwords included: :func:`analyze`) of which at least
-        one term is in at most half the passages, and its weight: :data:`PAIR_WEIGHT` times
-        the larger idf of its two terms (two adjacent words are at least as rare as the rarer
-        of them, so that idf is the least the pair's own can be)."""
-        pairs = []
-        weights = []
-        for pair in dict.fromkeys(itertools.pairwise(words)):
-            idf = max(self._term(pair[0]).idf, self._term(pair[1]).idf)
-            if idf > _IDF_FLOOR:
-                pairs.append(pair)
-                weights.append(PAIR_WEIGHT * idf)
-        return pairs, weights
-
     def phrase_scores(self, words: Sequence[str]) -> FloatArray | None:
-        """Each content row's phrase bonus for the question's terms ``words`` in order: the
-        weights (:meth:`pairs`) of the query pairs found adjacent in it, in the same order,
-        each counted once however often it occurs. None when no pair counts."""
-        pairs, weights = self.pairs(words)
+        """Each content row's phrase bonus for the question's terms ``words`` in order
+        (stopwords included: :func:`analyze`): for each distinct pair of adjacent query terms
+        found adjacent in the row, in the same order, :data:`PAIR_WEIGHT` times the pair's own
+        idf (passages holding the pair, counted as BM25 counts a term's), once however often
+        the pair occurs. A row gains most from the pairs no other passage has, and from many
+        of them: a passage that holds the question's words as it words them. None when no
+        pair of the question is in the index."""
         rows: list[npt.NDArray[np.intp]] = []
         parts: list[FloatArray] = []
-        for pair, weight in zip(pairs, weights, strict=True):
-            for docs in self._pair_docs(pair):
-                rows.append(docs)
-                parts.append(np.full(len(docs), weight))
+        for pair in dict.fromkeys(itertools.pairwise(words)):
+            idf, docs = self._pair(pair)
+            if idf > _IDF_FLOOR:
+                for found in docs:
+                    rows.append(found)
+                    parts.append(np.full(len(found), PAIR_WEIGHT * idf))
         if not rows:
             return None
         bonus = np.bincount(np.concatenate(rows), np.concatenate(parts), minlength=self.rows)
         return bonus.astype(np.float64, copy=False)
 
-    def _pair_docs(self, pair: tuple[str, str]) -> tuple[npt.NDArray[np.intp], ...]:
-        """The rows (main, then delta) where ``pair`` is adjacent; kept until :meth:`refresh`."""
+    def _pair(self, pair: tuple[str, str]) -> tuple[float, tuple[npt.NDArray[np.intp], ...]]:
+        """``pair``'s idf and the rows (main, then delta) where it is adjacent; kept until
+        :meth:`refresh`."""
         found = self._pairs.get(pair)
         if found is None:
             out = []
+            df = 0.0
             for segment, offset in ((self.main, 0), (self.delta, len(self.main.contents))):
                 first, second = segment.terms.get(pair[0]), segment.terms.get(pair[1])
                 if first is None or second is None or not len(segment.pair_keys):
@@ -726,8 +719,10 @@ class SearchIndex:
                 at = int(np.searchsorted(segment.pair_keys, key))
                 if at < len(segment.pair_keys) and segment.pair_keys[at] == key:
                     lo, hi = segment.pair_indptr[at], segment.pair_indptr[at + 1]
-                    out.append(segment.pair_docs[lo:hi].astype(np.intp) + offset)
-            found = tuple(out)
+                    docs = segment.pair_docs[lo:hi].astype(np.intp) + offset
+                    df += float(self._mult[docs].sum())
+                    out.append(docs)
+            found = (bm25_idf(self._passages_total, df) if out else 0.0, tuple(out))
             if len(self._pairs) >= _TERM_CACHE:
                 self._pairs.clear()
             self._pairs[pair] = found
