@@ -249,8 +249,9 @@ def phrase_corpus(seed: int) -> list[dict[str, Any]]:
 class TestPhrases:
     def test_adjacent_query_words_add_their_pair_weight(self, tmp_path: Path) -> None:
         """Two passages holding the same query words once, at the same length: the one where
-        stand next to each other, in the question's order, ranks first, by the pair's weight
-        ("the gift", in both, adds the same to each); the reversed order earns nothing."""
+        they stand next to each other, in the question's order, ranks first, by the pair's
+        weight ("the gift", in both, adds the same to each); the reversed order earns
+        nothing."""
         filler = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
         texts = ["the gift limit and the cap apply.", "the limit and the gift cap apply."]
         records = [
