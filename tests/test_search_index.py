@@ -23,7 +23,13 @@ from store_schemas import SCHEMA_3
 from evidencegate.corpus import Store
 from evidencegate.corpus import index as index_module
 from evidencegate.corpus import store as store_module
-from evidencegate.corpus.index import INDEX_FILENAME, _kth_largest, analyze, query_stems
+from evidencegate.corpus.index import (
+    INDEX_FILENAME,
+    _kth_largest,
+    analyze,
+    query_stems,
+    question_terms,
+)
 from evidencegate.corpus.store import STORE_FILENAME
 
 WORDS = ("loan", "lease", "threshold", "credit", "report", "fee", "limit", "gift", "policy", "cap")
@@ -591,3 +597,39 @@ class TestKthLargest:
         array = np.repeat(np.array(values), repeat)
         k = min(k, len(array))
         assert _kth_largest(array, k) == np.sort(array)[-k]
+
+
+class TestQuestionTerms:
+    @settings(max_examples=300, deadline=None)
+    @given(
+        st.lists(
+            st.sampled_from(
+                [
+                    "the",
+                    "Gift",
+                    "gifts",
+                    "LIMIT",
+                    "of",
+                    "a",
+                    "é",
+                    "Café",
+                    "(b)(2)",
+                    "U.S.C.",
+                    "12",
+                    "we'll",
+                    "limit's",
+                    "no",
+                    "x",
+                    "-",
+                    "über",
+                    "  ",
+                ]
+            ),
+            max_size=10,
+        )
+    )
+    def test_one_pass_equals_stems_and_analysis(self, parts: list[str]) -> None:
+        """The search's one-pass terms are exactly query_stems (what BM25 scores) and analyze
+        (what the phrase bonus pairs) of the question."""
+        question = " ".join(parts)
+        assert question_terms(question) == (query_stems(question), analyze(question))

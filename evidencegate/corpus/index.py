@@ -51,7 +51,7 @@ import numpy.typing as npt
 import snowballstemmer
 
 from evidencegate._version import __version__
-from evidencegate.corpus.query import query_terms
+from evidencegate.corpus.query import STOPWORDS, query_terms
 from evidencegate.hygiene import instruction_flags
 from evidencegate.userio import ProgressBar
 
@@ -66,6 +66,7 @@ __all__ = [
     "bm25_idf",
     "bm25_weight",
     "query_stems",
+    "question_terms",
 ]
 
 INDEX_FILENAME = "evidencegate.index.npz"
@@ -136,6 +137,25 @@ def query_stems(question: str) -> list[str]:
         else:
             out.append(stem)
     return out
+
+
+def question_terms(question: str) -> tuple[list[str], list[str]]:
+    """What a search asks for: :func:`query_stems` of ``question`` (what BM25 scores) and
+    :func:`analyze` of it (every term in order: what the phrase bonus pairs), from one pass
+    over an ASCII question."""
+    if not question.isascii():
+        return query_stems(question), analyze(question)
+    stems = _STEMS
+    words = []
+    content: dict[str, str] = {}
+    for token in _TOKEN.findall(question.casefold()):
+        stem = stems.get(token)
+        if stem is None:
+            stem = stems[token] = _STEMMER.stemWord(token) if len(token) > 2 else token
+        words.append(stem)
+        if token not in STOPWORDS:
+            content.setdefault(token, stem)
+    return list(content.values()), words
 
 
 def bm25_idf(rows: float, df: float) -> float:
@@ -283,8 +303,8 @@ class _Occurrences:
 
 @dataclass(frozen=True, slots=True)
 class _Term:
-    """A query stem's idf and its postings (content rows, BM25 term-frequency parts) in the
-    main segment and the delta."""
+    """A query stem's idf and its postings (content rows, BM25 weights: the idf times each
+    row's term-frequency part) in the main segment and the delta."""
 
     idf: float
     postings: tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]
@@ -423,7 +443,7 @@ class SearchIndex:
         self._delta_versions = np.zeros(0, dtype=np.int32)
         self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
         self._terms: dict[str, _Term] = {}
-        self._pairs: dict[tuple[str, str], tuple[float, tuple[npt.NDArray[np.intp], ...]]] = {}
+        self._pairs: dict[tuple[str, str], tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]] = {}
         self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
         self._occurrence_rows = np.repeat(
             np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
@@ -655,19 +675,21 @@ class SearchIndex:
         weights: list[FloatArray] = []
         for stem in stems:
             term = self._term(stem)
-            for docs, parts in term.postings:
+            for docs, weighted in term.postings:
                 rows.append(docs)
-                weights.append(term.idf * parts)
+                weights.append(weighted)
         if not rows:
             return np.zeros(total)
         scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
         return scores.astype(np.float64, copy=False)
 
     def _term(self, stem: str) -> _Term:
-        """``stem``'s idf and postings at the current generation (kept until the next
-        :meth:`refresh`; at most :data:`_TERM_CACHE` stems)."""
+        """``stem``'s idf and weighted postings at the current generation (kept until the
+        next :meth:`refresh`; at most :data:`_TERM_CACHE` stems), so that a search multiplies
+        nothing."""
         term = self._terms.get(stem)
         if term is None:
+            idf = bm25_idf(self._passages_total, self.df(stem))
             postings = []
             for segment, docs, parts in (
                 (self.main, self._main_docs, self._main_weights),
@@ -676,8 +698,8 @@ class SearchIndex:
                 tid = segment.terms.get(stem)
                 if tid is not None:
                     lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
-                    postings.append((docs[lo:hi], parts[lo:hi]))
-            term = _Term(bm25_idf(self._passages_total, self.df(stem)), tuple(postings))
+                    postings.append((docs[lo:hi], idf * parts[lo:hi]))
+            term = _Term(idf, tuple(postings))
             if len(self._terms) >= _TERM_CACHE:
                 self._terms.clear()
             self._terms[stem] = term
@@ -688,28 +710,26 @@ class SearchIndex:
         (stopwords included: :func:`analyze`): for each distinct pair of adjacent query terms
         found adjacent in the row, in the same order, :data:`PAIR_WEIGHT` times the pair's own
         idf (passages holding the pair, counted as BM25 counts a term's), once however often
-        the pair occurs. A row gains most from the pairs no other passage has, and from many
-        of them: a passage that holds the question's words as it words them. None when no
-        pair of the question is in the index."""
+        the pair occurs. A row gains most from the pairs few other passages have, and from
+        many of them: a passage that holds the question's words as it words them. None when
+        no pair of the question is in the index."""
         rows: list[npt.NDArray[np.intp]] = []
         parts: list[FloatArray] = []
         for pair in dict.fromkeys(itertools.pairwise(words)):
-            idf, docs = self._pair(pair)
-            if idf > _IDF_FLOOR:
-                for found in docs:
-                    rows.append(found)
-                    parts.append(np.full(len(found), PAIR_WEIGHT * idf))
+            for docs, weights in self._pair(pair):
+                rows.append(docs)
+                parts.append(weights)
         if not rows:
             return None
         bonus = np.bincount(np.concatenate(rows), np.concatenate(parts), minlength=self.rows)
         return bonus.astype(np.float64, copy=False)
 
-    def _pair(self, pair: tuple[str, str]) -> tuple[float, tuple[npt.NDArray[np.intp], ...]]:
-        """``pair``'s idf and the rows (main, then delta) where it is adjacent; kept until
-        :meth:`refresh`."""
+    def _pair(self, pair: tuple[str, str]) -> tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]:
+        """The rows (main, then delta) where ``pair`` is adjacent, each with the pair's weight
+        (none when the pair's idf is at its floor); kept until :meth:`refresh`."""
         found = self._pairs.get(pair)
         if found is None:
-            out = []
+            rows = []
             df = 0.0
             for segment, offset in ((self.main, 0), (self.delta, len(self.main.contents))):
                 first, second = segment.terms.get(pair[0]), segment.terms.get(pair[1])
@@ -721,8 +741,13 @@ class SearchIndex:
                     lo, hi = segment.pair_indptr[at], segment.pair_indptr[at + 1]
                     docs = segment.pair_docs[lo:hi].astype(np.intp) + offset
                     df += float(self._mult[docs].sum())
-                    out.append(docs)
-            found = (bm25_idf(self._passages_total, df) if out else 0.0, tuple(out))
+                    rows.append(docs)
+            idf = bm25_idf(self._passages_total, df) if rows else 0.0
+            found = (
+                tuple((docs, np.full(len(docs), PAIR_WEIGHT * idf)) for docs in rows)
+                if idf > _IDF_FLOOR
+                else ()
+            )
             if len(self._pairs) >= _TERM_CACHE:
                 self._pairs.clear()
             self._pairs[pair] = found

@@ -54,8 +54,8 @@ from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
 from evidencegate.corpus.index import (
     INDEX_FILENAME,
     SearchIndex,
-    analyze,
     query_stems,
+    question_terms,
 )
 from evidencegate.corpus.ingest import (
     AUTHORITIES,
@@ -359,14 +359,14 @@ class Store(Closing):
         for authority in authorities or ():
             if authority not in AUTHORITIES:
                 raise UsageError(f"unknown authority {authority!r} (expected primary or secondary)")
-        stems = query_stems(query)
+        stems, words = question_terms(query)
         if not stems or authorities == [] or doc_ids == []:
             return []
         with self._db() as db:
             index = self._current_index(db)
             assert index.versions is not None
             allowed = index.versions.mask(tenant or DEFAULT_TENANT, as_of, authorities, doc_ids)
-            hits = index.top(stems, allowed, limit, analyze(query))
+            hits = index.top(stems, allowed, limit, words)
             versions = index.versions.info
             score = {hit.passage: hit.score for hit in hits}
             flags = {hit.passage: hit.flags for hit in hits}
