@@ -346,6 +346,7 @@ class Store(Closing):
         authorities: Sequence[str] | None = None,
         doc_ids: Sequence[str] | None = None,
         tenant: str | None = None,
+        phrases: bool = False,
     ) -> list[Passage]:
         """BM25-ranked passages of versions in force on ``as_of`` (best first).
 
@@ -353,6 +354,14 @@ class Store(Closing):
         ``authorities`` and ``doc_ids`` when given (an empty list matches nothing), and the
         tenant. Ties in score are ordered by passage_id, so results are deterministic. A query
         with no content words (only stopwords or punctuation) returns no passages.
+
+        ``phrases`` adds to each passage's score the phrase bonus of the query's adjacent words
+        found adjacent in it, stopwords included
+        (:meth:`evidencegate.corpus.index.SearchIndex.phrase_scores`): a search for a quoted
+        passage (its opening words, a sentence) finds it, even when other passages share its
+        few content words more often. Off by default: it helps to find the evidence of
+        natural questions too, but the answer benchmark lost answers with it, and the
+        PostgreSQL backend does not have it.
         """
         if limit < 1:
             raise UsageError(f"limit must be >= 1 (got {limit})")
@@ -360,6 +369,8 @@ class Store(Closing):
             if authority not in AUTHORITIES:
                 raise UsageError(f"unknown authority {authority!r} (expected primary or secondary)")
         stems, words = question_terms(query)
+        if not phrases:
+            words = []
         if not stems or authorities == [] or doc_ids == []:
             return []
         with self._db() as db:
