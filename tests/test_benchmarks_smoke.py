@@ -126,7 +126,7 @@ class TestIngestBenchmark:
 class TestScaleBenchmark:
     def test_quick_prints_the_table_beside_the_peers(self) -> None:
         """benchmarks/scale.py --quick exits 0 and prints our and the peers' rows at both
-        scales; evidencegate never returns a version out of force."""
+        scales; evidencegate never returns a version out of force, with phrases or without."""
         paragraphs = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
         script = str(REPO / "benchmarks" / "scale.py")
         result = subprocess.run(
@@ -148,7 +148,9 @@ class TestScaleBenchmark:
         assert re.fullmatch(r"[\d.]+ / [\d.]+", rows["· bm25s numba, unfiltered"][1])
         assert re.fullmatch(r"[\d.]+ / [\d.]+", rows["· rank_bm25 BM25Okapi, unfiltered"][0])
         assert rows["· evidencegate, out of force"] == ["0.000", "0.000"]
+        assert rows["· evidencegate phrases=True, out of force"] == ["0.000", "0.000"]
         assert float(rows["· evidencegate"][0]) > 0.5
+        assert float(rows["· evidencegate, phrases=True"][0]) > 0.5
         assert rows["+1 version (ingest + first search)"][1].endswith(" s")
 
     def test_missing_shared_data_exits_2(self, tmp_path: Path) -> None:
