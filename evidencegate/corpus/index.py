@@ -78,7 +78,7 @@ MERGE_FRACTION = 0.125
 """The delta is merged into the main segment once it holds this fraction of the main segment's
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
-PAIR_WEIGHT = 0.2
+PAIR_WEIGHT = 0.5
 """What a pair of adjacent query terms found adjacent in a passage adds to its score, as a
 multiple of the pair's idf (see :meth:`SearchIndex.phrase_scores`)."""
 _IDF_FLOOR = 1e-6
