@@ -56,8 +56,10 @@ from evidencegate.hygiene import instruction_flags
 from evidencegate.userio import ProgressBar
 
 __all__ = [
+    "IDF_FLOOR",
     "INDEX_FILENAME",
     "MERGE_FRACTION",
+    "PAIR_WEIGHT",
     "Hit",
     "SearchIndex",
     "VersionInfo",
@@ -81,7 +83,7 @@ _MERGE_MIN = 2000
 PAIR_WEIGHT = 0.5
 """What a pair of adjacent query terms found adjacent in a passage adds to its score, as a
 multiple of the pair's idf (see :meth:`SearchIndex.phrase_scores`)."""
-_IDF_FLOOR = 1e-6
+IDF_FLOOR = 1e-6
 _BUILD_CHUNK = 5000
 _FILTER_CACHE = 64
 """Distinct version masks whose content-row filter a search index keeps (see ``_filter``)."""
@@ -161,7 +163,7 @@ def question_terms(question: str) -> tuple[list[str], list[str]]:
 def bm25_idf(rows: float, df: float) -> float:
     """FTS5's BM25 idf of a term found in ``df`` of ``rows`` contents (never below 1e-6)."""
     idf = math.log((rows - df + 0.5) / (df + 0.5))
-    return idf if idf > 0 else _IDF_FLOOR
+    return idf if idf > 0 else IDF_FLOOR
 
 
 def bm25_weight(idf: float, tf: float, length: float, average: float) -> float:
@@ -765,7 +767,7 @@ class SearchIndex:
             idf = bm25_idf(self._passages_total, df) if rows else 0.0
             found = (
                 tuple((docs, np.full(len(docs), PAIR_WEIGHT * idf)) for docs in rows)
-                if idf > _IDF_FLOOR
+                if idf > IDF_FLOOR
                 else ()
             )
             if len(self._pairs) >= _TERM_CACHE:

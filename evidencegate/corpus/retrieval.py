@@ -268,6 +268,7 @@ class FeedbackRetriever:
                 authorities=authorities,
                 doc_ids=doc_ids,
                 tenant=tenant,
+                phrases=False,
             )
 
         # The question in the documents' words too: the other members of its synonym groups.

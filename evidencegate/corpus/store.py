@@ -346,7 +346,7 @@ class Store(Closing):
         authorities: Sequence[str] | None = None,
         doc_ids: Sequence[str] | None = None,
         tenant: str | None = None,
-        phrases: bool = False,
+        phrases: bool = True,
     ) -> list[Passage]:
         """BM25-ranked passages of versions in force on ``as_of`` (best first).
 
