@@ -45,7 +45,7 @@ def exhaustive(
     authorities: Sequence[str] | None = None,
     doc_ids: Sequence[str] | None = None,
     tenant: str = "default",
-    phrases: bool = False,
+    phrases: bool = True,
 ) -> list[tuple[str, float]]:
     """Score every stored passage by BM25 over all passages (plus its phrase bonus when
     ``phrases``), filter, sort, cut: the definition the index must reproduce, written as
@@ -288,8 +288,9 @@ class TestPhrases:
             assert found[0].score - found[1].score == pytest.approx(pair_weight)
             assert pair_weight > 0
             reversed_order = store.search("limit gift", as_of=DATES[1], limit=2, phrases=True)
-            plain = store.search("the gift limit", as_of=DATES[1], limit=2)
-            assert plain[0].score == pytest.approx(plain[1].score)  # off by default
+            plain = store.search("the gift limit", as_of=DATES[1], limit=2, phrases=False)
+            assert plain[0].score == pytest.approx(plain[1].score)
+            assert store.search("the gift limit", as_of=DATES[1], limit=2) == found  # default
             assert reversed_order[0].score == pytest.approx(reversed_order[1].score)
 
     @pytest.mark.parametrize("seed", [1, 2, 3])

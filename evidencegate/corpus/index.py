@@ -702,7 +702,10 @@ class SearchIndex:
                 weights.append(weighted)
         if not rows:
             return np.zeros(total)
-        scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
+        if len(rows) == 1:
+            scores = np.bincount(rows[0], weights[0], minlength=total)
+        else:
+            scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
         return scores.astype(np.float64, copy=False)
 
     def _term(self, stem: str) -> _Term:
@@ -793,39 +796,48 @@ class SearchIndex:
         one, so the passages of the best ``limit`` such rows (and of every row tied with the
         last of them) hold every passage of the exhaustive filtered top ``limit``.
         """
+        passages, scores, flags = self.ranked(stems, allowed, limit, words)
+        return [Hit(p, s, f) for p, s, f in zip(passages, scores, flags, strict=True)]
+
+    def ranked(
+        self,
+        stems: Sequence[str],
+        allowed: BoolArray,
+        limit: int,
+        words: Sequence[str] = (),
+    ) -> tuple[list[int], list[float], list[tuple[str, ...]]]:
+        """:meth:`top` as three lists (passage rows, scores, flag lists), best first: what
+        :meth:`evidencegate.corpus.store.Store.search` reads, without a Hit per passage."""
         scores = self.scores(stems)
         pick, live = self._filter(allowed)
-        rows = np.flatnonzero((scores > 0) & live)
+        matched = scores > 0
+        matched &= live
+        rows = np.flatnonzero(matched)
         if len(rows) == 0:
-            return []
+            return [], [], []
         if len(words) > 1:
             bonus = self.phrase_scores(words)
-            if bonus is not None:
-                scores[rows] += bonus[rows]
+            if bonus is not None:  # every row at once: only matched rows are read below
+                scores += bonus
+        hit_scores = scores[rows]
         if len(rows) > limit:
-            values = scores[rows]
-            rows = rows[values >= _kth_largest(values, limit)]
+            keep = hit_scores >= _kth_largest(hit_scores, limit)
+            rows, hit_scores = rows[keep], hit_scores[keep]
         where = pick[rows]
         if where.min() >= 0:  # each row has exactly one allowed passage: the usual case
             passages = self.occurrences.passage[where]
         else:
             passages, owners = self._allowed(rows, allowed)
-            rows = rows[owners]  # the content row of each passage
-        hit_scores = scores[rows]
+            rows, hit_scores = rows[owners], hit_scores[owners]  # each passage's content row
         order = np.argsort(-hit_scores, kind="stable")
         if len(order) > limit:  # keep every passage tied with the last one kept
             order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
-        codes = self._row_flags[rows[order]]
         lists = self._flag_lists
-        return [
-            Hit(p, s, lists[c])
-            for p, s, c in zip(
-                passages[order].tolist(),
-                hit_scores[order].tolist(),
-                codes.tolist(),
-                strict=True,
-            )
-        ]
+        return (
+            passages[order].tolist(),
+            hit_scores[order].tolist(),
+            [lists[c] for c in self._row_flags[rows[order]].tolist()],
+        )
 
     def _filter(self, allowed: BoolArray) -> tuple[Positions, BoolArray]:
         """For the versions ``allowed``: each content row's only allowed passage (its position
