@@ -894,12 +894,14 @@ class SearchIndex:
 
 
 def _kth_largest(values: FloatArray, k: int) -> float:
-    """The k-th largest of ``values`` (1 <= k <= len). A strided sample gives a threshold
-    that about 2k values pass; only those are partitioned (numpy's partition of 100k+ values,
-    many of them tied, costs milliseconds). Falls back to the whole array."""
+    """The k-th largest of ``values`` (1 <= k <= len). A strided sample (about 1024 values,
+    128 below 4096) gives a threshold that about 2k values pass; only those are partitioned
+    (numpy's partition of 100k+ values, many of them tied, costs milliseconds, and of a few
+    thousand several times a partition of the sample and of what passes). Falls back to the
+    whole array."""
     n = len(values)
-    if n > 8 * k and n > 4096:
-        sample = values[:: n // 1024]
+    if n > 16 * k:
+        sample = values[:: n // 1024 if n > 4096 else max(1, n // 128)]
         take = min(len(sample), 2 + 2 * k * len(sample) // n)
         estimate = np.partition(sample, len(sample) - take)[len(sample) - take]
         above = values[values >= estimate]
