@@ -361,13 +361,13 @@ class Store(Closing):
         tenant. Ties in score are ordered by passage_id, so results are deterministic. A query
         with no content words (only stopwords or punctuation) returns no passages.
 
-        ``phrases`` adds to each passage's score the phrase bonus of the query's adjacent words
-        found adjacent in it, stopwords included
+        ``phrases`` (the default) adds to each passage's score the phrase bonus of the query's
+        adjacent words found adjacent in it, stopwords included
         (:meth:`evidencegate.corpus.index.SearchIndex.phrase_scores`): a search for a quoted
         passage (its opening words, a sentence) finds it, even when other passages share its
-        few content words more often. Off by default: it helps to find the evidence of
-        natural questions too, but the answer benchmark lost answers with it, and the
-        PostgreSQL backend does not have it.
+        few content words more often. ``phrases=False`` is BM25 alone: what the answer
+        pipeline's retriever asks for, its queries being bags of words (question, synonyms,
+        feedback terms) rather than phrases.
         """
         if limit < 1:
             raise UsageError(f"limit must be >= 1 (got {limit})")
