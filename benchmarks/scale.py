@@ -124,11 +124,13 @@ class Measure:
 
 def holds(query: Query, row: tuple[str, str, str]) -> bool:
     """Whether a result is the query's evidence: a passage of the source's doc_id and version
-    whose text is the source's or holds the quoted words as the source does (word for word)."""
+    whose text is the source's or holds the quoted words as the source does (word for word,
+    case aside: search folds case)."""
     doc_id, version, text = row
     if (doc_id, version) != query.truth[:2]:
         return False
-    return text == query.truth[2] or f" {query.quote} " in f" {' '.join(text.split())} "
+    quote = f" {query.quote.casefold()} "
+    return text == query.truth[2] or quote in f" {' '.join(text.casefold().split())} "
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -161,8 +161,8 @@ class TestScaleBenchmark:
 
     def test_recall_counts_a_passage_of_the_version_holding_the_quote(self) -> None:
         """A result is the query's evidence when it is of the source's doc_id and version and is
-        the source's text or holds the quoted words word for word; never in another version or
-        document, nor for words that only run into the quote."""
+        the source's text or holds the quoted words word for word (case aside); never in another
+        version or document, nor for words that only run into the quote."""
         spec = importlib.util.spec_from_file_location(
             "scale_bench", REPO / "benchmarks" / "scale.py"
         )
@@ -179,7 +179,7 @@ class TestScaleBenchmark:
                 "A creditor shall retain",
                 frozenset(),
             )
-            other = "For 25 months, A  creditor shall\nretain all records."
+            other = "For 25 months, a  creditor shall\nretain all records."
             assert scale.holds(query, ("DOC #3", "v1", source))
             assert scale.holds(query, ("DOC #3", "v1", other))
             assert not scale.holds(query, ("DOC #4", "v1", other))
