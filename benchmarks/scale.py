@@ -20,9 +20,10 @@ repeat. On each:
   made of them cannot tell the two apart; the same text under another version or document
   does not count). Without that, a query whose words another passage of its version also holds
   counts as a miss whenever that passage's 23 copies in the other documents (which lack only
-  the copy marker) rank above the source: at ~1M, 2 of 200 queries, each with the other
-  passage of the source's own document and version at rank 1. The share of queries whose top 8
-  holds the source passage itself is printed too. A miss is then either a version error (the
+  the copy marker) rank above the source (at ~1M, 1 of 200 queries; a second miss there has
+  the other passage of the source's version at rank 1 too, holding every word pair of the
+  query but not in one run, and stays a miss). The share of queries whose top 8 holds the
+  source passage itself is printed too. A miss is then either a version error (the
   source's text came from a version not in force: see the out-of-force share) or a ranking
   miss (passages of versions in force outranked it). evidencegate's misses at 41k with BM25
   alone are ranking misses: the source strictly outranked (no ties) by passages, mostly of the
