@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import shared_path
+from conftest import EXAMPLE_CORPUS, shared_path
 from store_schemas import write_schema_1_store
 
 from evidencegate.analysis import answer_type, profile_question
 from evidencegate.contracts import DocumentVersion, Outcome, Page, Passage, SourcePage
 from evidencegate.corpus import IngestOptions, Store
-from evidencegate.corpus.retrieval import fuse_rankings
+from evidencegate.corpus.retrieval import FeedbackRetriever, fuse_rankings
 from evidencegate.gate import EvidenceGate
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.generation.tables import table_cells
@@ -126,6 +128,29 @@ class TestFeedbackRetriever:
         a, b, c = _passage("a"), _passage("b"), _passage("c")
         fused = fuse_rankings([[a, b], [b, c]])
         assert [p.passage_id for p in fused] == ["b", "a", "c"]
+
+    def test_asks_the_store_for_bm25_alone(self, tmp_path: Path) -> None:
+        """Its queries join the question, synonyms and feedback terms, so it turns the store's
+        phrase bonus off (``phrases=False``) on every search; a direct ``Store.search`` keeps
+        it on by default."""
+        with Store.open(tmp_path / "s") as store:
+            store.messages = io.StringIO()
+            store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
+            calls: list[dict[str, object]] = []
+            search = store.search
+
+            def recorded(query: str, **kwargs: Any) -> list[Passage]:
+                calls.append(kwargs)
+                return search(query, **kwargs)
+
+            store.search = recorded  # type: ignore[method-assign]
+            question = "May an employee accept a gift with a value of up to $100?"
+            found = FeedbackRetriever(store).search(question, as_of=dt.date(2024, 6, 1))
+            assert found and calls
+            assert all(call.get("phrases") is False for call in calls)
+            first = search(question, as_of=dt.date(2024, 6, 1), limit=40)
+            plain = search(question, as_of=dt.date(2024, 6, 1), limit=40, phrases=False)
+            assert [p.score for p in first] != [p.score for p in plain]
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import importlib.util
 import re
 import subprocess
 import sys
@@ -126,7 +128,7 @@ class TestIngestBenchmark:
 class TestScaleBenchmark:
     def test_quick_prints_the_table_beside_the_peers(self) -> None:
         """benchmarks/scale.py --quick exits 0 and prints our and the peers' rows at both
-        scales; evidencegate never returns a version out of force."""
+        scales; evidencegate never returns a version out of force, with phrases or without."""
         paragraphs = shared_path("corpora", "cfpb_regml", "paragraphs.jsonl")
         script = str(REPO / "benchmarks" / "scale.py")
         result = subprocess.run(
@@ -148,8 +150,43 @@ class TestScaleBenchmark:
         assert re.fullmatch(r"[\d.]+ / [\d.]+", rows["· bm25s numba, unfiltered"][1])
         assert re.fullmatch(r"[\d.]+ / [\d.]+", rows["· rank_bm25 BM25Okapi, unfiltered"][0])
         assert rows["· evidencegate, out of force"] == ["0.000", "0.000"]
+        assert rows["· evidencegate phrases=False, out of force"] == ["0.000", "0.000"]
         assert float(rows["· evidencegate"][0]) > 0.5
+        assert float(rows["· evidencegate, phrases=False"][0]) > 0.5
+        for ours, source in zip(
+            rows["· evidencegate"], rows["· evidencegate, source itself"], strict=True
+        ):
+            assert 0.5 < float(source) <= float(ours)
         assert rows["+1 version (ingest + first search)"][1].endswith(" s")
+
+    def test_recall_counts_a_passage_of_the_version_holding_the_quote(self) -> None:
+        """A result is the query's evidence when it is of the source's doc_id and version and is
+        the source's text or holds the quoted words word for word (case aside); never in another
+        version or document, nor for words that only run into the quote."""
+        spec = importlib.util.spec_from_file_location(
+            "scale_bench", REPO / "benchmarks" / "scale.py"
+        )
+        assert spec is not None and spec.loader is not None
+        scale = importlib.util.module_from_spec(spec)
+        sys.modules["scale_bench"] = scale  # dataclasses look their module up
+        try:
+            spec.loader.exec_module(scale)
+            source = "A creditor shall retain the information beyond 25 months."
+            query = scale.Query(
+                "A creditor shall retain copy3",
+                dt.date(2020, 1, 1),
+                ("DOC #3", "v1", source),
+                "A creditor shall retain",
+                frozenset(),
+            )
+            other = "For 25 months, a  creditor shall\nretain all records."
+            assert scale.holds(query, ("DOC #3", "v1", source))
+            assert scale.holds(query, ("DOC #3", "v1", other))
+            assert not scale.holds(query, ("DOC #4", "v1", other))
+            assert not scale.holds(query, ("DOC #3", "v2", source))
+            assert not scale.holds(query, ("DOC #3", "v1", "NA creditor shall retain all."))
+        finally:
+            del sys.modules["scale_bench"]
 
     def test_missing_shared_data_exits_2(self, tmp_path: Path) -> None:
         """Without the CFPB paragraphs under --shared it exits 2 naming the path."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import itertools
 import json
 import math
+import random
 import sqlite3
 from collections import Counter
 from collections.abc import Sequence
@@ -21,7 +23,13 @@ from store_schemas import SCHEMA_3
 from evidencegate.corpus import Store
 from evidencegate.corpus import index as index_module
 from evidencegate.corpus import store as store_module
-from evidencegate.corpus.index import INDEX_FILENAME, _kth_largest, analyze, query_stems
+from evidencegate.corpus.index import (
+    INDEX_FILENAME,
+    _kth_largest,
+    analyze,
+    query_stems,
+    question_terms,
+)
 from evidencegate.corpus.store import STORE_FILENAME
 
 WORDS = ("loan", "lease", "threshold", "credit", "report", "fee", "limit", "gift", "policy", "cap")
@@ -37,18 +45,25 @@ def exhaustive(
     authorities: Sequence[str] | None = None,
     doc_ids: Sequence[str] | None = None,
     tenant: str = "default",
+    phrases: bool = True,
 ) -> list[tuple[str, float]]:
-    """Score every stored passage by BM25 over all passages, filter, sort, cut: the definition
-    the index must reproduce, written as plainly as possible."""
+    """Score every stored passage by BM25 over all passages (plus its phrase bonus when
+    ``phrases``), filter, sort, cut: the definition the index must reproduce, written as
+    plainly as possible."""
     db = sqlite3.connect(directory / STORE_FILENAME)
     try:
-        contents = {
-            cid: Counter(analyze(text) + analyze(context))
-            for cid, text, context in db.execute(
-                "SELECT c.id, t.text, x.text FROM contents AS c "
-                "JOIN texts AS t ON t.id = c.text_id JOIN texts AS x ON x.id = c.context_id"
-            )
-        }
+        contents = {}
+        adjacent: dict[int, set[tuple[str, str]]] = {}
+        for cid, text, context in db.execute(
+            "SELECT c.id, t.text, x.text FROM contents AS c "
+            "JOIN texts AS t ON t.id = c.text_id JOIN texts AS x ON x.id = c.context_id"
+        ):
+            contents[cid] = Counter(analyze(text) + analyze(context))
+            adjacent[cid] = {
+                pair
+                for piece in (analyze(text), analyze(context))
+                for pair in itertools.pairwise(piece)
+            }
         passages = db.execute(
             "SELECT p.id, p.passage_id, p.content_id, v.tenant, v.doc_id, v.authority, "
             "v.effective_from, v.effective_to FROM passages AS p "
@@ -61,6 +76,18 @@ def exhaustive(
     n = len(passages)  # BM25 counts passages; each distinct content is analysed once
     average = sum(sum(contents[p[2]].values()) for p in passages) / n
     stems = query_stems(query)
+
+    def idf(stem: str) -> float:
+        df = sum(1 for p in passages if stem in contents[p[2]])
+        return max(math.log((n - df + 0.5) / (df + 0.5)), 0.0) or 1e-6
+
+    words = analyze(query) if phrases else []
+    pairs = {}  # adjacent query terms, weighted by the idf of passages holding them adjacent
+    for pair in itertools.pairwise(words):
+        df = sum(1 for p in passages if pair in adjacent[p[2]])
+        weight = max(math.log((n - df + 0.5) / (df + 0.5)), 0.0) or 1e-6 if df else 0.0
+        if weight > 1e-6:
+            pairs[pair] = index_module.PAIR_WEIGHT * weight
     ranked = []
     for pid, passage_id, cid, ten, doc_id, authority, start, end in passages:
         day = as_of.isoformat()
@@ -77,10 +104,9 @@ def exhaustive(
             tf = terms.get(stem, 0)
             if not tf:
                 continue
-            df = sum(1 for p in passages if stem in contents[p[2]])
-            idf = max(math.log((n - df + 0.5) / (df + 0.5)), 0.0) or 1e-6
-            score += idf * ((tf * 2.2) / (tf + 1.2 * (1.0 - 0.75 + 0.75 * length / average)))
+            score += idf(stem) * ((tf * 2.2) / (tf + 1.2 * (1.0 - 0.75 + 0.75 * length / average)))
         if score > 0:
+            score += sum(weight for pair, weight in pairs.items() if pair in adjacent[cid])
             ranked.append((-score, passage_id, pid))
     ranked.sort()
     return [(passage_id, -neg) for neg, passage_id, _ in ranked[:limit]]
@@ -158,6 +184,7 @@ class TestExhaustiveEquality:
         doc_ids=st.sampled_from([None, ["DOC-0"], ["DOC-1", "DOC-3"]]),
         tenant=st.sampled_from(["default", "acme"]),
         split=st.booleans(),
+        phrases=st.booleans(),
     )
     def test_search_equals_the_exhaustive_filtered_ranking(
         self,
@@ -170,6 +197,7 @@ class TestExhaustiveEquality:
         doc_ids: list[str] | None,
         tenant: str,
         split: bool,
+        phrases: bool,
     ) -> None:
         """Store.search gives the passages and scores of the exhaustive filtered ranking, from a
         fresh index and from a main segment plus a delta of later ingests, for every as-of date
@@ -187,6 +215,7 @@ class TestExhaustiveEquality:
             "authorities": authorities,
             "doc_ids": doc_ids,
             "tenant": tenant,
+            "phrases": phrases,
         }
         with Store.open(directory) as store:
             quiet(store)
@@ -200,6 +229,99 @@ class TestExhaustiveEquality:
             for day in dict.fromkeys([as_of, *DATES]):  # one index, many as-of filters
                 kwargs["as_of"] = day
                 assert_same(found(store, query, **kwargs), exhaustive(directory, query, **kwargs))
+
+
+def phrase_corpus(seed: int) -> list[dict[str, Any]]:
+    """Documents of two versions whose passages put the same words in different orders, with
+    function words between them, so that which query words are adjacent in a passage
+    matters."""
+    rng = random.Random(seed)
+    vocabulary = [*WORDS, "the", "of", "for", "a", "we", "will"]
+    records = []
+    for d in range(12):
+        pages = [rng.sample(vocabulary, rng.randint(3, 9)) for _ in range(rng.randint(1, 4))]
+        for v, day in enumerate(DATES[: rng.randint(1, 3)]):
+            if v:
+                pages[rng.randrange(len(pages))].insert(0, rng.choice(vocabulary))
+            for words in pages:
+                records.append(
+                    {
+                        "doc_id": f"DOC-{d}",
+                        "version": f"v{v}",
+                        "version_date": day.isoformat(),
+                        "authority": "primary",
+                        "document_title": f"Rules {d}",
+                        "text": " ".join(words) + ".",
+                    }
+                )
+    return records
+
+
+class TestPhrases:
+    def test_adjacent_query_words_add_their_pair_weight(self, tmp_path: Path) -> None:
+        """Two passages holding the same query words once, at the same length: the one where
+        they stand next to each other, in the question's order, ranks first, by the pair's
+        weight ("the gift", in both, adds the same to each); the reversed order earns
+        nothing."""
+        filler = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
+        texts = ["the gift limit and the cap apply.", "the limit and the gift cap apply."]
+        records = [
+            {
+                "doc_id": f"DOC-{i}",
+                "version": "v1",
+                "version_date": DATES[0].isoformat(),
+                "authority": "primary",
+                "document_title": "Rules",
+                "text": text,
+            }
+            for i, text in enumerate([*texts, *filler])
+        ]
+        with Store.open(tmp_path / "store") as store:
+            quiet(store)
+            store.ingest([write_jsonl(tmp_path / "r.jsonl", records)])
+            found = store.search("the gift limit", as_of=DATES[1], limit=2, phrases=True)
+            assert [p.doc_id for p in found] == ["DOC-0", "DOC-1"]
+            index = store._index
+            assert index is not None
+            n, df = len(texts) + len(filler), 1  # one passage holds "gift limit"
+            pair_weight = index_module.PAIR_WEIGHT * math.log((n - df + 0.5) / (df + 0.5))
+            assert found[0].score - found[1].score == pytest.approx(pair_weight)
+            assert pair_weight > 0
+            reversed_order = store.search("limit gift", as_of=DATES[1], limit=2, phrases=True)
+            plain = store.search("the gift limit", as_of=DATES[1], limit=2, phrases=False)
+            assert plain[0].score == pytest.approx(plain[1].score)
+            assert store.search("the gift limit", as_of=DATES[1], limit=2) == found  # default
+            assert reversed_order[0].score == pytest.approx(reversed_order[1].score)
+
+    @pytest.mark.parametrize("seed", [1, 2, 3])
+    def test_search_equals_the_exhaustive_ranking_with_phrases(
+        self, tmp_path: Path, seed: int
+    ) -> None:
+        """With the phrase bonus, from a main segment plus a delta, search is the exhaustive
+        ranking; and the bonus changes some rankings (they differ from those without it)."""
+        rng = random.Random(seed)
+        records = phrase_corpus(seed)
+        keys = list(dict.fromkeys((r["doc_id"], r["version"]) for r in records))
+        first = set(keys[: len(keys) // 2])
+        head = [r for r in records if (r["doc_id"], r["version"]) in first]
+        tail = [r for r in records if (r["doc_id"], r["version"]) not in first]
+        vocabulary = [*WORDS, "the", "of", "for", "we", "will", "zebra"]
+        questions = [" ".join(rng.sample(vocabulary, rng.randint(2, 5))) for _ in range(25)]
+        directory = tmp_path / "store"
+        differs = 0
+        with Store.open(directory) as store:
+            quiet(store)
+            store.ingest([write_jsonl(tmp_path / "a.jsonl", head)])
+            store.refresh_index()
+            store.ingest([write_jsonl(tmp_path / "b.jsonl", tail)])
+            for question in questions:
+                for day in DATES[:3]:
+                    kwargs: dict[str, Any] = {"as_of": day, "limit": 4, "phrases": True}
+                    got = found(store, question, **kwargs)
+                    assert_same(got, exhaustive(directory, question, **kwargs))
+                    kwargs["phrases"] = False
+                    differs += got != found(store, question, **kwargs)
+        assert differs
 
 
 @pytest.fixture
@@ -480,3 +602,39 @@ class TestKthLargest:
         array = np.repeat(np.array(values), repeat)
         k = min(k, len(array))
         assert _kth_largest(array, k) == np.sort(array)[-k]
+
+
+class TestQuestionTerms:
+    @settings(max_examples=300, deadline=None)
+    @given(
+        st.lists(
+            st.sampled_from(
+                [
+                    "the",
+                    "Gift",
+                    "gifts",
+                    "LIMIT",
+                    "of",
+                    "a",
+                    "é",
+                    "Café",
+                    "(b)(2)",
+                    "U.S.C.",
+                    "12",
+                    "we'll",
+                    "limit's",
+                    "no",
+                    "x",
+                    "-",
+                    "über",
+                    "  ",
+                ]
+            ),
+            max_size=10,
+        )
+    )
+    def test_one_pass_equals_stems_and_analysis(self, parts: list[str]) -> None:
+        """The search's one-pass terms are exactly query_stems (what BM25 scores) and analyze
+        (what the phrase bonus pairs) of the question."""
+        question = " ".join(parts)
+        assert question_terms(question) == (query_stems(question), analyze(question))

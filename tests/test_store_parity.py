@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -321,9 +322,15 @@ class TestGateParity:
 class TestSameAnswers:
     def test_backends_rank_alike(self, tmp_path: Path) -> None:
         """On the example corpus both backends return the same passages in the same order with
-        the same BM25 scores, and the same versions."""
+        the same scores (BM25, with and without the phrase bonus), and the same versions."""
         paths = sorted((EXAMPLE_CORPUS / "corpus").glob("*.md"))
-        questions = ["gift limit", "expense approval threshold", "remote work days", "gebühr"]
+        questions = [
+            "gift limit",
+            "expense approval threshold",
+            "remote work days",
+            "gebühr",
+            "may accept a gift with a value of up to",  # a quote: the phrase bonus counts
+        ]
         days = [dt.date(2022, 6, 1), dt.date(2023, 6, 1), dt.date(2024, 6, 1)]
         with (
             postgres_schema() as url,
@@ -333,9 +340,9 @@ class TestSameAnswers:
             sqlite.ingest(paths)
             postgres.ingest(paths)
             for question in questions:
-                for day in days:
-                    a = sqlite.search(question, as_of=day, limit=20)
-                    b = postgres.search(question, as_of=day, limit=20)
+                for day, phrases in itertools.product(days, (True, False)):
+                    a = sqlite.search(question, as_of=day, limit=20, phrases=phrases)
+                    b = postgres.search(question, as_of=day, limit=20, phrases=phrases)
                     assert [p.passage_id for p in a] == [p.passage_id for p in b]
                     assert [p.score for p in a] == pytest.approx([p.score for p in b])
                     same_scores = [
@@ -352,31 +359,38 @@ class TestSameAnswers:
 
 
 class TestPostgresSchema:
-    def test_an_older_schema_is_migrated_when_opened(
-        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        """A schema-1 store (corpus only) keeps its data and gains the review queue and the
-        trace index when opened; each migration is recorded in schema_version."""
+    def test_an_older_schema_is_migrated_when_opened(self) -> None:
+        """A schema-1 store (corpus only, no pair columns) keeps its data and gains the review
+        queue, the trace index and each passage's adjacent pairs when opened (filled in from
+        the stored texts: it then ranks as a store ingested at the newest schema); each
+        migration is recorded in schema_version."""
         import psycopg
 
-        import evidencegate.corpus.postgres as postgres_module
-
+        question = "may accept a gift with a value of up to"
+        day = dt.date(2024, 6, 1)
         with postgres_schema() as url:
-            with monkeypatch.context() as patch:  # what an evidencegate of schema 1 wrote
-                patch.setattr(postgres_module, "SCHEMA_VERSION", 1)
-                with PostgresStore.open(url) as old:
-                    old.ingest([write(tmp_path, "v1.md", GIFTS_V1)])
-            with psycopg.connect(url, autocommit=True) as db:
+            with PostgresStore.open(url) as store:
+                store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
+                fresh = store.search(question, as_of=day)
+            with psycopg.connect(url, autocommit=True) as db:  # what schema 1 held
+                for table in ("run_scores", "flagged_responses", "feedback", "traces"):
+                    db.execute(f"DROP TABLE {table}")
+                db.execute("DROP TABLE pair_stats")
+                db.execute("ALTER TABLE passages DROP COLUMN pairs")
+                db.execute("DELETE FROM schema_version WHERE version > 1")
                 assert db.execute("SELECT to_regclass('run_scores')").fetchone() == (None,)
-                assert db.execute("SELECT max(version) FROM schema_version").fetchone() == (1,)
             with ReviewQueue.open(url) as queue:  # opening migrates
                 assert queue.flag("run-1", "check").run_id == "run-1"
             with PostgresStore.open(url, create=False) as store:
-                assert store.versions("POL-GIFTS")[0].version == "2022.1"
+                assert store.versions("HSB-POL-007")[0].version == "2022.1"
                 assert store.integrity_problems() == []
+                migrated = store.search(question, as_of=day)
+                plain = store.search(question, as_of=day, phrases=False)
             with psycopg.connect(url, autocommit=True) as db:
                 versions = [r[0] for r in db.execute("SELECT version FROM schema_version")]
             assert sorted(versions) == list(range(1, SCHEMA_VERSION + 1))
+            assert fresh and migrated == fresh
+            assert migrated[0].score > plain[0].score  # the phrase bonus is there
 
     def test_a_newer_schema_or_a_foreign_database_is_refused(self) -> None:
         """A store written by a newer evidencegate, or tables not made by it, are StoreErrors."""

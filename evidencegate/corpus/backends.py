@@ -50,6 +50,7 @@ class StoreBackend(Protocol):
         authorities: Sequence[str] | None = None,
         doc_ids: Sequence[str] | None = None,
         tenant: str | None = None,
+        phrases: bool = True,
     ) -> list[Passage]: ...
 
     def lookup(

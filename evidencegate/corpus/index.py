@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import io
+import itertools
 import json
 import math
 import os
@@ -50,13 +51,15 @@ import numpy.typing as npt
 import snowballstemmer
 
 from evidencegate._version import __version__
-from evidencegate.corpus.query import query_terms
+from evidencegate.corpus.query import STOPWORDS, query_terms
 from evidencegate.hygiene import instruction_flags
 from evidencegate.userio import ProgressBar
 
 __all__ = [
+    "IDF_FLOOR",
     "INDEX_FILENAME",
     "MERGE_FRACTION",
+    "PAIR_WEIGHT",
     "Hit",
     "SearchIndex",
     "VersionInfo",
@@ -65,17 +68,22 @@ __all__ = [
     "bm25_idf",
     "bm25_weight",
     "query_stems",
+    "question_terms",
 ]
 
 INDEX_FILENAME = "evidencegate.index.npz"
-_FORMAT = 1
-"""Version of the index file layout; another value is rebuilt."""
+_FORMAT = 2
+"""Version of the index file layout; another value is rebuilt (2: adjacent-pair postings)."""
 K1 = 1.2
 B = 0.75
 MERGE_FRACTION = 0.125
 """The delta is merged into the main segment once it holds this fraction of the main segment's
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
+PAIR_WEIGHT = 0.5
+"""What a pair of adjacent query terms found adjacent in a passage adds to its score, as a
+multiple of the pair's idf (see :meth:`SearchIndex.phrase_scores`)."""
+IDF_FLOOR = 1e-6
 _BUILD_CHUNK = 5000
 _FILTER_CACHE = 64
 """Distinct version masks whose content-row filter a search index keeps (see ``_filter``)."""
@@ -133,10 +141,29 @@ def query_stems(question: str) -> list[str]:
     return out
 
 
+def question_terms(question: str) -> tuple[list[str], list[str]]:
+    """What a search asks for: :func:`query_stems` of ``question`` (what BM25 scores) and
+    :func:`analyze` of it (every term in order: what the phrase bonus pairs), from one pass
+    over an ASCII question."""
+    if not question.isascii():
+        return query_stems(question), analyze(question)
+    stems = _STEMS
+    words = []
+    content: dict[str, str] = {}
+    for token in _TOKEN.findall(question.casefold()):
+        stem = stems.get(token)
+        if stem is None:
+            stem = stems[token] = _STEMMER.stemWord(token) if len(token) > 2 else token
+        words.append(stem)
+        if token not in STOPWORDS:
+            content.setdefault(token, stem)
+    return list(content.values()), words
+
+
 def bm25_idf(rows: float, df: float) -> float:
     """FTS5's BM25 idf of a term found in ``df`` of ``rows`` contents (never below 1e-6)."""
     idf = math.log((rows - df + 0.5) / (df + 0.5))
-    return idf if idf > 0 else 1e-6
+    return idf if idf > 0 else IDF_FLOOR
 
 
 def bm25_weight(idf: float, tf: float, length: float, average: float) -> float:
@@ -256,6 +283,12 @@ class _Segment:
     lengths: Int32Array
     contents: IntArray
     """SQLite ``contents.id`` of each row (ascending)."""
+    pair_keys: IntArray
+    """Every pair of terms found adjacent (in this order, inside the text or inside the
+    context) in some row, as ``first * len(terms) + second`` (ascending)..."""
+    pair_indptr: IntArray
+    pair_docs: Int32Array
+    """...and the rows holding each: ``pair_docs[pair_indptr[i]:pair_indptr[i + 1]]``."""
     flags: npt.NDArray[np.int32]
     """Each row's instruction flags (:func:`instruction_flags` of its text), as a number in
     the index's table of flag lists: computed once per distinct text, not per search."""
@@ -272,8 +305,8 @@ class _Occurrences:
 
 @dataclass(frozen=True, slots=True)
 class _Term:
-    """A query stem's idf and its postings (content rows, BM25 term-frequency parts) in the
-    main segment and the delta."""
+    """A query stem's idf and its postings (content rows, BM25 weights: the idf times each
+    row's term-frequency part) in the main segment and the delta."""
 
     idf: float
     postings: tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]
@@ -299,11 +332,13 @@ def _build_segment(
     terms: dict[str, int] = {}
     tokens = array("i")
     lengths = array("i")
+    text_lengths = array("i")
     contents = array("q")
     flags = array("i")
     done = 0
     for cid, text, context in rows:
         stems = analyze(text)
+        text_lengths.append(len(stems))
         stems.extend(analyze(context))
         tokens.extend([terms.setdefault(s, len(terms)) for s in stems])
         lengths.append(len(stems))
@@ -322,15 +357,63 @@ def _build_segment(
     posting_terms = keys // max(n, 1)
     indptr = np.zeros(len(terms) + 1, dtype=np.int64)
     np.cumsum(np.bincount(posting_terms, minlength=len(terms)), out=indptr[1:])
+    pair_keys, pair_indptr, pair_docs = _pair_postings(
+        term_ids, doc_ids, length_array, np.frombuffer(text_lengths, dtype=np.int32), len(terms)
+    )
     return _Segment(
         terms=terms,
         indptr=indptr,
         docs=(keys % max(n, 1)).astype(np.int32),
         tfs=np.minimum(counts, np.iinfo(np.uint16).max).astype(np.uint16),
         lengths=length_array,
+        pair_keys=pair_keys,
+        pair_indptr=pair_indptr,
+        pair_docs=pair_docs,
         contents=np.frombuffer(contents, dtype=np.int64).copy(),
         flags=np.frombuffer(flags, dtype=np.int32).copy(),
     )
+
+
+def _pair_postings(
+    term_ids: IntArray, doc_ids: IntArray, lengths: Int32Array, text_lengths: Int32Array, width: int
+) -> tuple[IntArray, IntArray, Int32Array]:
+    """The adjacent-pair postings of a segment's rows (``term_ids`` in order, row by row, each
+    row's text terms then its context terms): pairs never span two rows nor the text's end and
+    the context's start."""
+    n = len(lengths)
+    if len(term_ids) < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, np.int32)
+    starts = np.cumsum(lengths, dtype=np.int64) - lengths
+    position = np.arange(len(term_ids), dtype=np.int64) - np.repeat(starts, lengths)
+    first_length = np.repeat(text_lengths.astype(np.int64), lengths)[:-1]
+    own = doc_ids[:-1]
+    valid = (own == doc_ids[1:]) & (position[:-1] != first_length - 1)
+    codes = term_ids[:-1][valid] * width + term_ids[1:][valid]
+    rows = max(n, 1)
+    if width * width * rows < 2**62:  # one sort of (pair, row) keys
+        postings = _distinct(codes * rows + own[valid])
+        codes = postings // rows
+        new = np.ones(len(codes), dtype=bool)
+        new[1:] = codes[1:] != codes[:-1]
+        keys = codes[new]
+        pair_ids = np.cumsum(new) - 1
+    else:  # pair codes too wide for that: number the distinct pairs first
+        keys, inverse = np.unique(codes, return_inverse=True)
+        postings = _distinct(inverse.astype(np.int64) * rows + own[valid])
+        pair_ids = postings // rows
+    indptr = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pair_ids, minlength=len(keys)), out=indptr[1:])
+    return keys, indptr, (postings % rows).astype(np.int32)
+
+
+def _distinct(values: IntArray) -> IntArray:
+    """The distinct ``values``, ascending: one sort (numpy 2.4's ``unique`` of an int64 array
+    takes 20-40 times as long as ``sort``)."""
+    ordered = np.sort(values)
+    keep = np.ones(len(ordered), dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    out: IntArray = ordered[keep]
+    return out
 
 
 def _occurrences(
@@ -382,6 +465,7 @@ class SearchIndex:
         self._delta_versions = np.zeros(0, dtype=np.int32)
         self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
         self._terms: dict[str, _Term] = {}
+        self._pairs: dict[tuple[str, str], tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]] = {}
         self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
         self._occurrence_rows = np.repeat(
             np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
@@ -446,6 +530,9 @@ class SearchIndex:
                     docs=self.main.docs,
                     tfs=self.main.tfs,
                     lengths=self.main.lengths,
+                    pair_keys=self.main.pair_keys,
+                    pair_indptr=self.main.pair_indptr,
+                    pair_docs=self.main.pair_docs,
                     contents=self.main.contents,
                     flags=self.main.flags,
                     occ_ptr=self.occurrences.ptr,
@@ -478,6 +565,9 @@ class SearchIndex:
                     docs=data["docs"],
                     tfs=data["tfs"],
                     lengths=data["lengths"],
+                    pair_keys=data["pair_keys"],
+                    pair_indptr=data["pair_indptr"],
+                    pair_docs=data["pair_docs"],
                     contents=data["contents"],
                     flags=data["flags"],
                 )
@@ -496,7 +586,11 @@ class SearchIndex:
             return None, "no index yet"
         except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
             return None, f"unreadable index ({type(exc).__name__}: {exc})"
-        if len(terms) + 1 != len(main.indptr) or len(occurrences.ptr) != len(main.contents) + 1:
+        if (
+            len(terms) + 1 != len(main.indptr)
+            or len(occurrences.ptr) != len(main.contents) + 1
+            or len(main.pair_keys) + 1 != len(main.pair_indptr)
+        ):
             return None, "inconsistent index arrays"
         return index, ""
 
@@ -534,6 +628,7 @@ class SearchIndex:
         self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
         self._filters = {}
         self._terms = {}
+        self._pairs = {}
         self._statistics()
         self.generation = generation
 
@@ -602,19 +697,24 @@ class SearchIndex:
         weights: list[FloatArray] = []
         for stem in stems:
             term = self._term(stem)
-            for docs, parts in term.postings:
+            for docs, weighted in term.postings:
                 rows.append(docs)
-                weights.append(term.idf * parts)
+                weights.append(weighted)
         if not rows:
             return np.zeros(total)
-        scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
+        if len(rows) == 1:
+            scores = np.bincount(rows[0], weights[0], minlength=total)
+        else:
+            scores = np.bincount(np.concatenate(rows), np.concatenate(weights), minlength=total)
         return scores.astype(np.float64, copy=False)
 
     def _term(self, stem: str) -> _Term:
-        """``stem``'s idf and postings at the current generation (kept until the next
-        :meth:`refresh`; at most :data:`_TERM_CACHE` stems)."""
+        """``stem``'s idf and weighted postings at the current generation (kept until the
+        next :meth:`refresh`; at most :data:`_TERM_CACHE` stems), so that a search multiplies
+        nothing."""
         term = self._terms.get(stem)
         if term is None:
+            idf = bm25_idf(self._passages_total, self.df(stem))
             postings = []
             for segment, docs, parts in (
                 (self.main, self._main_docs, self._main_weights),
@@ -623,50 +723,121 @@ class SearchIndex:
                 tid = segment.terms.get(stem)
                 if tid is not None:
                     lo, hi = segment.indptr[tid], segment.indptr[tid + 1]
-                    postings.append((docs[lo:hi], parts[lo:hi]))
-            term = _Term(bm25_idf(self._passages_total, self.df(stem)), tuple(postings))
+                    postings.append((docs[lo:hi], idf * parts[lo:hi]))
+            term = _Term(idf, tuple(postings))
             if len(self._terms) >= _TERM_CACHE:
                 self._terms.clear()
             self._terms[stem] = term
         return term
 
-    def top(self, stems: Sequence[str], allowed: BoolArray, limit: int) -> list[Hit]:
+    def phrase_scores(self, words: Sequence[str]) -> FloatArray | None:
+        """Each content row's phrase bonus for the question's terms ``words`` in order
+        (stopwords included: :func:`analyze`): for each distinct pair of adjacent query terms
+        found adjacent in the row, in the same order, :data:`PAIR_WEIGHT` times the pair's own
+        idf (passages holding the pair, counted as BM25 counts a term's), once however often
+        the pair occurs. A row gains most from the pairs few other passages have, and from
+        many of them: a passage that holds the question's words as it words them. None when
+        no pair of the question is in the index."""
+        rows: list[npt.NDArray[np.intp]] = []
+        parts: list[FloatArray] = []
+        for pair in dict.fromkeys(itertools.pairwise(words)):
+            for docs, weights in self._pair(pair):
+                rows.append(docs)
+                parts.append(weights)
+        if not rows:
+            return None
+        bonus = np.bincount(np.concatenate(rows), np.concatenate(parts), minlength=self.rows)
+        return bonus.astype(np.float64, copy=False)
+
+    def _pair(self, pair: tuple[str, str]) -> tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]:
+        """The rows (main, then delta) where ``pair`` is adjacent, each with the pair's weight
+        (none when the pair's idf is at its floor); kept until :meth:`refresh`."""
+        found = self._pairs.get(pair)
+        if found is None:
+            rows = []
+            df = 0.0
+            for segment, offset in ((self.main, 0), (self.delta, len(self.main.contents))):
+                first, second = segment.terms.get(pair[0]), segment.terms.get(pair[1])
+                if first is None or second is None or not len(segment.pair_keys):
+                    continue
+                key = first * len(segment.terms) + second
+                at = int(np.searchsorted(segment.pair_keys, key))
+                if at < len(segment.pair_keys) and segment.pair_keys[at] == key:
+                    lo, hi = segment.pair_indptr[at], segment.pair_indptr[at + 1]
+                    docs = segment.pair_docs[lo:hi].astype(np.intp) + offset
+                    df += float(self._mult[docs].sum())
+                    rows.append(docs)
+            idf = bm25_idf(self._passages_total, df) if rows else 0.0
+            found = (
+                tuple((docs, np.full(len(docs), PAIR_WEIGHT * idf)) for docs in rows)
+                if idf > IDF_FLOOR
+                else ()
+            )
+            if len(self._pairs) >= _TERM_CACHE:
+                self._pairs.clear()
+            self._pairs[pair] = found
+        return found
+
+    def top(
+        self,
+        stems: Sequence[str],
+        allowed: BoolArray,
+        limit: int,
+        words: Sequence[str] = (),
+    ) -> list[Hit]:
         """The best passages whose version is ``allowed``: at least ``limit`` of them when that
         many match, plus every passage tied with the last one (the caller orders ties).
+
+        A passage's score is its content's BM25 score for ``stems`` plus, when ``words`` (the
+        question's terms in order) are given, its phrase bonus (:meth:`phrase_scores`); only
+        passages with a BM25 score match.
 
         Only content rows with an allowed passage compete (:meth:`_filter`); each has at least
         one, so the passages of the best ``limit`` such rows (and of every row tied with the
         last of them) hold every passage of the exhaustive filtered top ``limit``.
         """
+        passages, scores, flags = self.ranked(stems, allowed, limit, words)
+        return [Hit(p, s, f) for p, s, f in zip(passages, scores, flags, strict=True)]
+
+    def ranked(
+        self,
+        stems: Sequence[str],
+        allowed: BoolArray,
+        limit: int,
+        words: Sequence[str] = (),
+    ) -> tuple[list[int], list[float], list[tuple[str, ...]]]:
+        """:meth:`top` as three lists (passage rows, scores, flag lists), best first: what
+        :meth:`evidencegate.corpus.store.Store.search` reads, without a Hit per passage."""
         scores = self.scores(stems)
         pick, live = self._filter(allowed)
-        rows = np.flatnonzero((scores > 0) & live)
+        matched = scores > 0
+        matched &= live
+        rows = np.flatnonzero(matched)
         if len(rows) == 0:
-            return []
+            return [], [], []
+        if len(words) > 1:
+            bonus = self.phrase_scores(words)
+            if bonus is not None:  # every row at once: only matched rows are read below
+                scores += bonus
+        hit_scores = scores[rows]
         if len(rows) > limit:
-            values = scores[rows]
-            rows = rows[values >= _kth_largest(values, limit)]
+            keep = hit_scores >= _kth_largest(hit_scores, limit)
+            rows, hit_scores = rows[keep], hit_scores[keep]
         where = pick[rows]
         if where.min() >= 0:  # each row has exactly one allowed passage: the usual case
             passages = self.occurrences.passage[where]
         else:
             passages, owners = self._allowed(rows, allowed)
-            rows = rows[owners]  # the content row of each passage
-        hit_scores = scores[rows]
+            rows, hit_scores = rows[owners], hit_scores[owners]  # each passage's content row
         order = np.argsort(-hit_scores, kind="stable")
         if len(order) > limit:  # keep every passage tied with the last one kept
             order = order[hit_scores[order] >= hit_scores[order[limit - 1]]]
-        codes = self._row_flags[rows[order]]
         lists = self._flag_lists
-        return [
-            Hit(p, s, lists[c])
-            for p, s, c in zip(
-                passages[order].tolist(),
-                hit_scores[order].tolist(),
-                codes.tolist(),
-                strict=True,
-            )
-        ]
+        return (
+            passages[order].tolist(),
+            hit_scores[order].tolist(),
+            [lists[c] for c in self._row_flags[rows[order]].tolist()],
+        )
 
     def _filter(self, allowed: BoolArray) -> tuple[Positions, BoolArray]:
         """For the versions ``allowed``: each content row's only allowed passage (its position
@@ -723,12 +894,14 @@ class SearchIndex:
 
 
 def _kth_largest(values: FloatArray, k: int) -> float:
-    """The k-th largest of ``values`` (1 <= k <= len). A strided sample gives a threshold
-    that about 2k values pass; only those are partitioned (numpy's partition of 100k+ values,
-    many of them tied, costs milliseconds). Falls back to the whole array."""
+    """The k-th largest of ``values`` (1 <= k <= len). A strided sample (about 1024 values,
+    128 below 4096) gives a threshold that about 2k values pass; only those are partitioned
+    (numpy's partition of 100k+ values, many of them tied, costs milliseconds, and of a few
+    thousand several times a partition of the sample and of what passes). Falls back to the
+    whole array."""
     n = len(values)
-    if n > 8 * k and n > 4096:
-        sample = values[:: n // 1024]
+    if n > 16 * k:
+        sample = values[:: n // 1024 if n > 4096 else max(1, n // 128)]
         take = min(len(sample), 2 + 2 * k * len(sample) // n)
         estimate = np.partition(sample, len(sample) - take)[len(sample) - take]
         above = values[values >= estimate]

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import json
 import os
 import re
@@ -51,6 +52,7 @@ import snowballstemmer
 
 from evidencegate.closing import Closing
 from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
+from evidencegate.corpus.index import IDF_FLOOR, PAIR_WEIGHT
 from evidencegate.corpus.ingest import (
     AUTHORITIES,
     DEFAULT_TENANT,
@@ -208,9 +210,18 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
         "CREATE INDEX traces_by_time ON traces (started_at)",
     ),
+    2: (
+        "ALTER TABLE passages ADD COLUMN pairs text[] NOT NULL DEFAULT '{}'",
+        """CREATE TABLE pair_stats (
+            pair text COLLATE "C" PRIMARY KEY,
+            passages bigint NOT NULL
+        )""",
+    ),
 }
 """Statements that take a store from schema version N to N + 1 (0: an empty database).
-1 holds the corpus; 2 added the review queue and the trace index."""
+1 holds the corpus; 2 added the review queue and the trace index; 3 the adjacent term pairs of
+each passage and how many passages hold each pair (the phrase bonus), filled in for the
+passages already stored (:func:`_fill_pairs`)."""
 SCHEMA_VERSION = max(_MIGRATIONS) + 1
 
 _VERSION_COLUMNS = (
@@ -219,8 +230,9 @@ _VERSION_COLUMNS = (
 )
 _PASSAGE_COLUMNS = (
     "passage_id, version_id, page, char_start, char_end, label, text, context, length, terms, "
-    "frequencies"
+    "frequencies, pairs"
 )
+_FILL_BATCH = 2000
 
 
 def is_postgres_url(location: object) -> bool:
@@ -254,6 +266,23 @@ def _term(token: str) -> str:
 def index_terms(text: str) -> list[str]:
     """Every token of ``text`` as a search term, in order (repeats kept)."""
     return [_term(token) for token in _TOKEN.findall(text.casefold())]
+
+
+def adjacent_pairs(text: str, context: str) -> list[str]:
+    """The distinct pairs of adjacent terms of a passage, as ``"first second"``, in the order
+    first seen: inside its text and inside its context, never across the two (what the SQLite
+    index's pair postings hold)."""
+    pairs: dict[str, None] = {}
+    for piece in (text, context):
+        terms = index_terms(piece)
+        pairs.update(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(terms)))
+    return list(pairs)
+
+
+def _query_pairs(question: str) -> list[str]:
+    """The distinct pairs of adjacent terms of a question (stopwords included), in order."""
+    terms = index_terms(question)
+    return list(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(terms)))
 
 
 def _tsvector(counts: dict[str, int]) -> str:
@@ -344,8 +373,38 @@ def migrate(db: psycopg.Connection[tuple[Any, ...]], current: int, target: int) 
     while current < target:
         for statement in _MIGRATIONS[current]:
             db.execute(statement)
+        if current == 2:
+            _fill_pairs(db)
         current += 1
         db.execute("INSERT INTO schema_version (version) VALUES (%s)", (current,))
+
+
+def _fill_pairs(db: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Schema 3's pair columns for the passages stored before it: each passage's adjacent
+    pairs, and ``pair_stats`` counted from them (inside the migration's transaction)."""
+    counts: Counter[str] = Counter()
+    last = 0
+    while True:
+        rows = db.execute(
+            "SELECT id, text, context FROM passages WHERE id > %s ORDER BY id LIMIT %s",
+            (last, _FILL_BATCH),
+        ).fetchall()
+        if not rows:
+            break
+        updates = []
+        for pid, text, context in rows:
+            pairs = adjacent_pairs(text, context)
+            counts.update(pairs)
+            updates.append((pairs, pid))
+        with db.cursor() as cursor:
+            cursor.executemany("UPDATE passages SET pairs = %s WHERE id = %s", updates)
+        last = rows[-1][0]
+    if counts:
+        db.execute(
+            "INSERT INTO pair_stats (pair, passages) "
+            "SELECT * FROM unnest(%s::text[], %s::bigint[])",
+            (list(counts), list(counts.values())),
+        )
 
 
 class SqliteDialect:
@@ -512,7 +571,7 @@ class PostgresStore(Closing):
         """Refresh the planner's statistics after a large ingest (the autovacuum daemon would,
         later): with a fresh table's guesses the search's plan can be badly wrong."""
         with self._db() as db:
-            db.execute("ANALYZE versions, passages, term_stats, corpus_stats")
+            db.execute("ANALYZE versions, passages, term_stats, pair_stats, corpus_stats")
 
     def ingested_keys(self) -> frozenset[str]:
         """The keys (file content + options) of every file whose versions are all stored."""
@@ -539,9 +598,11 @@ class PostgresStore(Closing):
         authorities: Sequence[str] | None = None,
         doc_ids: Sequence[str] | None = None,
         tenant: str | None = None,
+        phrases: bool = True,
     ) -> list[Passage]:
         """BM25-ranked passages of versions in force on ``as_of`` (best first), filtered
-        before the top ``limit`` is taken; as :meth:`evidencegate.corpus.store.Store.search`."""
+        before the top ``limit`` is taken, with the phrase bonus unless ``phrases`` is false;
+        as :meth:`evidencegate.corpus.store.Store.search`."""
         if limit < 1:
             raise UsageError(f"limit must be >= 1 (got {limit})")
         for authority in authorities or ():
@@ -553,6 +614,7 @@ class PostgresStore(Closing):
         params: dict[str, Any] = {
             "terms": terms,
             "match": _tsquery(terms),
+            "pairs": _query_pairs(query) if phrases else [],
             "tenant": tenant or DEFAULT_TENANT,
             "day": as_of,
             "limit": limit,
@@ -577,8 +639,15 @@ class PostgresStore(Closing):
                     SELECT coalesce(max(ts.passages), 0)::float8 AS df
                     FROM term_stats AS ts WHERE ts.term = t.term
                 ) AS d
+            ), qp AS MATERIALIZED (
+                SELECT t.pair,
+                       {PAIR_WEIGHT} * ln((s.n - d.passages + 0.5) / (d.passages + 0.5)) AS weight
+                FROM unnest(%(pairs)s::text[]) AS t (pair)
+                CROSS JOIN stats AS s
+                JOIN pair_stats AS d ON d.pair = t.pair
+                WHERE ln((s.n - d.passages + 0.5) / (d.passages + 0.5)) > {IDF_FLOOR}
             ), hits AS MATERIALIZED (
-                SELECT p.id, p.length, p.frequencies
+                SELECT p.id, p.length, p.frequencies, p.pairs
                 FROM passages AS p JOIN versions AS v ON v.id = p.version_id
                 WHERE p.terms @@ %(match)s::tsquery AND v.tenant = %(tenant)s
                   AND v.effective_from <= %(day)s
@@ -593,10 +662,15 @@ class PostgresStore(Closing):
                     SELECT coalesce((h.frequencies ->> q.term)::float8, 0) AS tf
                 ) AS f
                 GROUP BY h.id
+            ), ranked AS (
+                SELECT sc.id, sc.score + coalesce(
+                    (SELECT sum(qp.weight) FROM qp WHERE qp.pair = ANY(h.pairs)), 0
+                ) AS score
+                FROM scored AS sc JOIN hits AS h ON h.id = sc.id
             )
             SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text,
                    p.label, v.title, v.authority, v.version_date, sc.score, p.context
-            FROM scored AS sc JOIN passages AS p ON p.id = sc.id
+            FROM ranked AS sc JOIN passages AS p ON p.id = sc.id
             JOIN versions AS v ON v.id = p.version_id
             ORDER BY sc.score DESC, p.passage_id, p.id
             LIMIT %(limit)s
@@ -800,7 +874,10 @@ class _Tokenised:
             for pid, page, start, end, label, text, context in version.passages:
                 terms = index_terms(text) + index_terms(context)
                 counts = dict(Counter(terms))
-                rows.append((pid, page, start, end, label, text, context, len(terms), counts))
+                pairs = adjacent_pairs(text, context)
+                rows.append(
+                    (pid, page, start, end, label, text, context, len(terms), counts, pairs)
+                )
             self.rows.append(rows)
 
 
@@ -877,14 +954,27 @@ def _store_version(
     version_id = int(inserted[0])
     tokens = 0
     frequencies: Counter[str] = Counter()
+    pair_counts: Counter[str] = Counter()
     with db.cursor() as cursor:
         with cursor.copy("COPY pages (version_id, page, label, heading, text) FROM STDIN") as copy:
             for number, page in enumerate(version.pages, 1):
                 copy.write_row((version_id, number, page.label, page.heading, page.text))
         with cursor.copy(f"COPY passages ({_PASSAGE_COLUMNS}) FROM STDIN") as copy:
-            for pid, page_number, start, end, label, text, context, length, counts in passages:
+            for (
+                pid,
+                page_number,
+                start,
+                end,
+                label,
+                text,
+                context,
+                length,
+                counts,
+                pairs,
+            ) in passages:
                 tokens += length
                 frequencies.update(counts.keys())
+                pair_counts.update(pairs)
                 vector, frequency = _tsvector(counts), json.dumps(counts, ensure_ascii=False)
                 copy.write_row(
                     (
@@ -899,6 +989,7 @@ def _store_version(
                         length,
                         vector,
                         frequency,
+                        pairs,
                     )
                 )
     db.execute(
@@ -909,6 +1000,11 @@ def _store_version(
         "INSERT INTO term_stats (term, passages) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
         "ON CONFLICT (term) DO UPDATE SET passages = term_stats.passages + excluded.passages",
         (list(frequencies), list(frequencies.values())),
+    )
+    db.execute(
+        "INSERT INTO pair_stats (pair, passages) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
+        "ON CONFLICT (pair) DO UPDATE SET passages = pair_stats.passages + excluded.passages",
+        (list(pair_counts), list(pair_counts.values())),
     )
     return version_id, version_result(version, sha, None, len(passages))
 

@@ -477,6 +477,8 @@ class FeedbackRetriever:
         and BM25 with the feedback terms added (when there are any)."""
 
         def ranked(text: str) -> list[Passage]:
+            # BM25 alone: these queries join the question, synonyms and feedback terms, so
+            # their adjacent words are no phrase (the store's phrase bonus is for quotes).
             return self.store.search(
                 text,
                 as_of=as_of,
@@ -484,6 +486,7 @@ class FeedbackRetriever:
                 authorities=authorities,
                 doc_ids=doc_ids,
                 tenant=tenant,
+                phrases=False,
             )
 
         # The question in the documents' words too: the other members of its synonym groups.
