@@ -226,21 +226,75 @@ def shares(
     weighs every candidate sentence against the question with the same weights, so the
     question's units and their weights are looked up once."""
     asked, lex = tuple(question_terms), lex or lexicon()
+    matcher = _matcher(asked, lex)
     if weights:
         unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
+    else:
+        unit_weights, total = matcher.ones, matcher.count
 
     def share(text_terms: Sequence[str]) -> float:
-        units = _units_matched(asked, tuple(text_terms), lex)
-        if not units:
+        if not matcher.count:
             return 0.0
-        if not weights:
-            return sum(1.0 for _, _, matched in units if matched) / sum(1.0 for _ in units)
-        return (
-            sum(w for w, (_, _, matched) in zip(unit_weights, units, strict=True) if matched)
-            / total
-        )
+        matched = matcher.matched(tuple(text_terms), lex)
+        return sum(w for w, hit in zip(unit_weights, matched, strict=True) if hit) / total
 
     return share
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    """A question's units (:func:`match_units`, in order) set out to be matched against many
+    texts: :meth:`matched` is ``[m for _, _, m in _units_matched(...)]``, computed from one set
+    intersection of the units' members with the text's keys instead of a test per unit."""
+
+    count: float
+    """The number of units (a float: it divides like ``sum(1.0 for _ in units)``)."""
+    ones: tuple[float, ...]
+    """1.0 per unit: the weights of an unweighted share."""
+    members: frozenset[str]
+    """Every member of every unit."""
+    units_of: dict[str, tuple[int, ...]]
+    """Each member to the units (indices) it belongs to."""
+    phrased: tuple[tuple[int, tuple[tuple[str, ...], ...], bool], ...]
+    """Each unit with phrases: its index, its phrases' words, and whether a phrase word is a
+    group key ("~..."), which is then looked for among the text's terms alone."""
+
+    def matched(self, text_terms: tuple[str, ...], lex: Lexicon) -> list[bool]:
+        keys = _text_keys(text_terms, lex)
+        matched = [False] * len(self.ones)
+        for member in self.members & keys:
+            for index in self.units_of[member]:
+                matched[index] = True
+        have: frozenset[str] | None = None
+        for index, phrases, keyed in self.phrased:
+            if matched[index]:
+                continue
+            if keyed:
+                have = frozenset(text_terms) if have is None else have
+                matched[index] = any(have.issuperset(words) for words in phrases)
+            else:
+                matched[index] = any(keys.issuperset(words) for words in phrases)
+        return matched
+
+
+@lru_cache(maxsize=_CACHE)
+def _matcher(question_terms: tuple[str, ...], lex: Lexicon) -> _Matcher:
+    parts = _unit_parts(question_terms, lex)
+    units_of: dict[str, list[int]] = {}
+    for index, (unit, _, _) in enumerate(parts):
+        for member in unit:
+            units_of.setdefault(member, []).append(index)
+    return _Matcher(
+        count=sum(1.0 for _ in parts),
+        ones=tuple(1.0 for _ in parts),
+        members=frozenset(units_of),
+        units_of={member: tuple(indices) for member, indices in units_of.items()},
+        phrased=tuple(
+            (index, phrases, any(w.startswith("~") for words in phrases for w in words))
+            for index, (_, _, phrases) in enumerate(parts)
+            if phrases
+        ),
+    )
 
 
 @lru_cache(maxsize=_CACHE)
