@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from evidencegate.analysis import (
     ASK_WORDS,
@@ -101,10 +102,11 @@ class ExtractiveGenerator:
         avoid: Sequence[str] = (),
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
-        ranked = self._ranked(question, profile, evidence, avoid)
+        read = self._read(evidence, avoid)  # once per draft: every ask of it reads the same
+        ranked = self._ranked(question, profile, evidence, avoid, read=read)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
-        by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid)
+        by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid, read=read)
         if by_ask is not None:
             return by_ask
         return self._select(profile, ranked)
@@ -117,6 +119,7 @@ class ExtractiveGenerator:
         *,
         as_of: dt.date,
         avoid: Sequence[str],
+        read: _Read | None = None,
     ) -> Draft | None:
         """One claim per ask of a question asking several things ("what X, and how often Y"):
         each the best candidate for that ask's own words, read with the whole question (so
@@ -134,7 +137,11 @@ class ExtractiveGenerator:
         for ask in asks:
             profile = profile_question(ask, as_of=as_of)
             # Only sentences are kept (``whole``): the ask's own table cells are not scored.
-            own = self._ranked(ask, profile, evidence, avoid, tables=False) if profile.terms else []
+            own = (
+                self._ranked(ask, profile, evidence, avoid, tables=False, read=read)
+                if profile.terms
+                else []
+            )
             profiles.append(profile)
             rankings.append(
                 [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
@@ -173,19 +180,14 @@ class ExtractiveGenerator:
         avoid: Sequence[str],
         *,
         tables: bool = True,
+        read: _Read | None = None,
     ) -> list[_Scored] | str:
         """Every candidate answer scored, best first; or why there is none. Without
-        ``tables``, sentences only (no table cells, no figures derived from them)."""
+        ``tables``, sentences only (no table cells, no figures derived from them). ``read``
+        is :meth:`_read` of the evidence and ``avoid`` when already made."""
         skip = set(avoid)
-        primary = [p for p in evidence if p.authority in self.authorities]
-        candidates = [
-            candidate
-            for passage in primary
-            for candidate in _with_parent_lead(
-                _candidates(passage, self.min_quote_chars), passage, primary, self.pages
-            )
-            if candidate.text not in skip
-        ]
+        read = self._read(evidence, avoid) if read is None else read
+        candidates, sentence_terms, context_terms = read
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         cells_profile = profile
@@ -203,19 +205,6 @@ class ExtractiveGenerator:
         enhanced = with_enhancements(question, profile.names)
         if enhanced != profile.names:
             profile = replace(profile, names=enhanced)  # "IA-5 enhancement 1" is IA-5(1)
-        # A sentence is read in its place: the heading path and title of its passage count as
-        # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
-        # An item under its parent paragraph's lead-in is read with it in its place, as a
-        # heading: the item itself must state what is asked (the lead-in's words are its
-        # siblings' too).
-        sentence_terms = [
-            (
-                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
-                *term_tuple(_referred(c)),
-            )
-            for c in candidates
-        ]
-        context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
         asked = profile.terms
         weights = idf_weights(asked, sentence_terms)
         # A question setting out a scenario before it asks ("A customer disputes a debit on
@@ -387,6 +376,35 @@ class ExtractiveGenerator:
             return "every matching sentence concerns another period"
         scored.sort(key=lambda item: (-item[0], *item[1].order))
         return scored
+
+    def _read(self, evidence: Sequence[Passage], avoid: Sequence[str]) -> _Read:
+        """The candidate sentences of the primary evidence (not those in ``avoid``), each
+        with its own terms and the terms of its place: what every ask of a question scores,
+        the same for each."""
+        skip = set(avoid)
+        primary = [p for p in evidence if p.authority in self.authorities]
+        candidates = [
+            candidate
+            for passage in primary
+            for candidate in _with_parent_lead(
+                _candidates(passage, self.min_quote_chars), passage, primary, self.pages
+            )
+            if candidate.text not in skip
+        ]
+        # A sentence is read in its place: the heading path and title of its passage count as
+        # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
+        # An item under its parent paragraph's lead-in is read with it in its place, as a
+        # heading: the item itself must state what is asked (the lead-in's words are its
+        # siblings' too).
+        sentence_terms = [
+            (
+                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
+                *term_tuple(_referred(c)),
+            )
+            for c in candidates
+        ]
+        context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
+        return _Read(candidates, sentence_terms, context_terms)
 
     def _select(self, profile: QuestionProfile, scored: list[_Scored]) -> Draft:
         """The claims of a draft: the best candidate, and more only for a multi-part question."""
@@ -813,6 +831,14 @@ def _states_row(label: str, asked_words: Sequence[str]) -> bool:
         return False
     n = len(name)
     return any(list(asked_words[i : i + n]) == name for i in range(len(asked_words) - n + 1))
+
+
+class _Read(NamedTuple):
+    """:meth:`ExtractiveGenerator._read`: the candidates, their terms and their places' terms."""
+
+    candidates: list[_Candidate]
+    sentence_terms: list[tuple[str, ...]]
+    context_terms: list[tuple[str, ...]]
 
 
 @dataclass(frozen=True)
