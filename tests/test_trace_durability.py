@@ -14,6 +14,7 @@ from evidencegate.contracts import Action, Decision, GatedAnswer, Outcome, StopR
 from evidencegate.exceptions import TraceFormatError, UsageError
 from evidencegate.policy import Policy
 from evidencegate.testing import ticking_clock
+from evidencegate.trace import recorder as recorder_module
 from evidencegate.trace.chain import decode_line, encode_line, verify_trace
 from evidencegate.trace.events import DecisionEvent, RunEndEvent, ScopeEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
@@ -22,6 +23,10 @@ SCOPE = ScopeEvent(pass_no=1, answer_type="amount", years=[], names=[], doc_ids=
 DECISION = DecisionEvent(
     decision=Decision(pass_no=1, action=Action.REGENERATE, reason="unsupported claims")
 )
+CLOSING = [
+    DecisionEvent(decision=Decision(pass_no=1, action=action, reason=StopReason.NO_EVIDENCE))
+    for action in (Action.FINAL, Action.ABSTAIN)
+]
 RUN_END = RunEndEvent(
     answer=GatedAnswer(
         question="q",
@@ -91,6 +96,48 @@ class TestDurability:
             rec.emit(RUN_END)
             assert len(fsyncs) == base + 3
         assert verify_trace(path).complete
+
+    def test_closing_decision_synced_with_run_end(self, tmp_path: Path, fsyncs: list[int]) -> None:
+        """per_run: a closing decision (FINAL, ABSTAIN) is written at once and fsynced by the
+        run_end line after it; a decision that continues the run is fsynced on its own."""
+        path = tmp_path / "t.jsonl"
+        with TraceRecorder(path, run_id="r", durability="per_run") as rec:
+            rec.emit(SCOPE)
+            rec.emit(DECISION)
+            base = len(fsyncs)
+            for closing in CLOSING:
+                rec.emit(closing)
+                assert len(fsyncs) == base
+            assert path.read_bytes().count(b"\n") == 4  # written, not buffered in the process
+            rec.emit(RUN_END)
+            assert len(fsyncs) == base + 1
+            after_end = len(fsyncs)
+        assert len(fsyncs) == after_end + 1  # the anchor log only: nothing left unsynced
+        assert verify_trace(path).complete
+
+    def test_closing_decision_without_run_end_synced_at_close(
+        self, tmp_path: Path, fsyncs: list[int]
+    ) -> None:
+        """A run closed after its closing decision but before run_end has the decision
+        fsynced on close, before the anchor is appended."""
+        path = tmp_path / "t.jsonl"
+        order: list[str] = []
+        real_append = recorder_module.append_anchor
+
+        def append(*args: object, **kwargs: object) -> object:
+            order.append(f"anchor after {len(fsyncs)} fsyncs")
+            return real_append(*args, **kwargs)  # type: ignore[arg-type]
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(recorder_module, "append_anchor", append)
+            with TraceRecorder(path, run_id="r", durability="per_run") as rec:
+                rec.emit(SCOPE)
+                rec.emit(CLOSING[0])
+                assert fsyncs == []
+        # the file and its directory entry, then the anchor
+        assert order == ["anchor after 2 fsyncs"]
+        report = verify_trace(path)
+        assert report.ok and not report.complete and report.lines == 2
 
     def test_close_syncs_an_unfinished_run(self, tmp_path: Path, fsyncs: list[int]) -> None:
         """A run closed without run_end still has its last lines fsynced before the anchor."""
