@@ -169,29 +169,6 @@ def _unit_parts(
     )
 
 
-@lru_cache(maxsize=_CACHE)
-def _units_matched(
-    question_terms: tuple[str, ...], text_terms: tuple[str, ...], lex: Lexicon
-) -> tuple[tuple[frozenset[str], tuple[str, ...], bool], ...]:
-    """Each unit of the question (:func:`match_units`, in order), its plain terms (not group
-    keys) and whether the text matches it (:func:`unit_matched`)."""
-    keys = _text_keys(text_terms, lex)
-    have: frozenset[str] | None = None
-    out: list[tuple[frozenset[str], tuple[str, ...], bool]] = []
-    for unit, plain, phrases in _unit_parts(question_terms, lex):
-        matched = not unit.isdisjoint(keys)
-        if not matched and phrases:
-            if any(w.startswith("~") for words in phrases for w in words):
-                have = frozenset(text_terms) if have is None else have
-                matched = any(have.issuperset(words) for words in phrases)
-            else:
-                # The keys are the text's terms and "~group" keys: for words that are no group
-                # keys, the same test without a set of a long text's terms made per question.
-                matched = any(keys.issuperset(words) for words in phrases)
-        out.append((unit, plain, matched))
-    return tuple(out)
-
-
 def synonyms_of(question_terms: Sequence[str], lex: Lexicon | None = None) -> list[str]:
     """The other members, as written, of every group the question's terms belong to."""
     lex = lex or lexicon()
@@ -244,8 +221,8 @@ def shares(
 @dataclass(frozen=True)
 class _Matcher:
     """A question's units (:func:`match_units`, in order) set out to be matched against many
-    texts: :meth:`matched` is ``[m for _, _, m in _units_matched(...)]``, computed from one set
-    intersection of the units' members with the text's keys instead of a test per unit."""
+    texts (:meth:`matched`): the members of all units are intersected with a text's keys
+    once, instead of a test per unit."""
 
     count: float
     """The number of units (a float: it divides like ``sum(1.0 for _ in units)``)."""
@@ -260,6 +237,9 @@ class _Matcher:
     group key ("~..."), which is then looked for among the text's terms alone."""
 
     def matched(self, text_terms: tuple[str, ...], lex: Lexicon) -> list[bool]:
+        """Whether the text matches each unit (:func:`unit_matched`): a member of the unit is
+        among the text's keys, or every word of one of its phrases is (among the text's terms
+        when a phrase word is a group key)."""
         keys = _text_keys(text_terms, lex)
         matched = [False] * len(self.ones)
         for member in self.members & keys:
@@ -319,8 +299,10 @@ def matched_units(
     question_terms: Sequence[str], text_terms: Sequence[str], lex: Lexicon | None = None
 ) -> set[frozenset[str]]:
     """The question's units that the text matches."""
-    units = _units_matched(tuple(question_terms), tuple(text_terms), lex or lexicon())
-    return {u for u, _, matched in units if matched}
+    asked, lex = tuple(question_terms), lex or lexicon()
+    parts = _unit_parts(asked, lex)
+    matched = _matcher(asked, lex).matched(tuple(text_terms), lex)
+    return {unit for (unit, _, _), hit in zip(parts, matched, strict=True) if hit}
 
 
 def focus_terms(
