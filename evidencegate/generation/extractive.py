@@ -1131,6 +1131,11 @@ _REFERS_BACK = re.compile(r"\bsuch\b(?!\s+as\b)", re.IGNORECASE)
 """A sentence speaking of "each such appraisal": what it is about is said before it."""
 
 
+@lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
+def _refers_back(text: str) -> bool:
+    return _REFERS_BACK.search(text) is not None
+
+
 def _antecedent(candidate: _Candidate) -> str:
     """The lead-in a candidate is read after when it stands in another passage (its parent
     paragraph's): a heading of the item, whose words are its siblings' too."""
@@ -1143,7 +1148,7 @@ def _referred(candidate: _Candidate) -> str:
     """The sentence before a candidate that refers back to it ("A creditor shall provide a
     copy of each such appraisal ... three business days prior to consummation" after the
     sentence saying which appraisals): what the candidate speaks of is said there."""
-    if candidate.lead is not None or not _REFERS_BACK.search(candidate.sentence.text):
+    if candidate.lead is not None or not _refers_back(candidate.sentence.text):
         return ""
     passage = candidate.passage
     before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
