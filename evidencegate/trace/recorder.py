@@ -15,6 +15,11 @@ quarter of ``ask``'s time). Under ``per_run`` the first line's creation is not f
 the file and its directory entry are made durable at the first decision point (a power cut
 before it may leave no file or an empty one, which a new run replaces), so a ``per_run`` ask
 fsyncs at its decisions, at its end and once for the directory, plus the anchor log's append.
+The directory's fsync starts when the file is created, on a thread of its own, and the first
+decision point waits for it: it overlaps with the run's work instead of adding to its time.
+(The new name may so reach the disk before the first line does, as the kernel's own writeback
+could already make it do: what ``per_run`` promises is that both are durable at the first
+decision point.)
 
 A run's closing decision (``FINAL`` or ``ABSTAIN``: the loop has stopped) is the one decision
 not fsynced on its own: the loop writes ``run_end`` right after it, with nothing done in
@@ -31,6 +36,7 @@ import contextlib
 import datetime as dt
 import os
 import tempfile
+import threading
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -85,6 +91,7 @@ class TraceRecorder(Closing):
         self.durability: Durability = durability
         self._unsynced = False
         self._new_entry = False  # the directory entry not yet fsynced (per_run creation)
+        self._entry_sync: threading.Thread | None = None  # its fsync, under way
         self.run_id: str = uuid.uuid4().hex if run_id is None else run_id
         self.path: Path | None = None if path is None else Path(path)
         self._clock = _utc_now if clock is None else clock
@@ -126,6 +133,8 @@ class TraceRecorder(Closing):
                 if self._file is None:
                     self._file = _create_with_first_line(self.path, data + b"\n", sync=sync)
                     self._unsynced = self._new_entry = not sync
+                    if self._new_entry:
+                        self._entry_sync = _start_directory_sync(self.path.parent)
                 else:
                     self._file.write(data + b"\n")
                     self._file.flush()
@@ -167,7 +176,12 @@ class TraceRecorder(Closing):
         os.fsync(self._file.fileno())
         self._unsynced = False
         if self._new_entry and self.path is not None:
-            _fsync_directory(self.path.parent)  # the name, once its first line is durable
+            # The new name, started at creation: durable with the first line from here on.
+            if self._entry_sync is None:
+                _fsync_directory(self.path.parent)
+            else:
+                self._entry_sync.join()
+                self._entry_sync = None
             self._new_entry = False
 
     def _timestamp(self) -> str:
@@ -223,6 +237,19 @@ def _create_with_first_line(path: Path, first: bytes, *, sync: bool = True) -> B
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
     return path.open("ab")
+
+
+def _start_directory_sync(directory: Path) -> threading.Thread | None:
+    """Start fsyncing ``directory`` on a thread (joined by the caller); None when no thread
+    can be started (the caller then fsyncs it itself)."""
+    thread = threading.Thread(
+        target=_fsync_directory, args=(directory,), name="evidencegate-trace-dirsync", daemon=True
+    )
+    try:
+        thread.start()
+    except RuntimeError:  # no more threads: the caller syncs in line
+        return None
+    return thread
 
 
 def _fsync_directory(directory: Path) -> None:
