@@ -201,19 +201,27 @@ def shares(
 ) -> Callable[[Sequence[str]], float]:
     """:func:`covered_share` with the question and the weights fixed, for many texts: a draft
     weighs every candidate sentence against the question with the same weights, so the
-    question's units and their weights are looked up once."""
+    question's units and their weights are looked up once, and the share of each set of
+    matched units is summed once."""
     asked, lex = tuple(question_terms), lex or lexicon()
     matcher = _matcher(asked, lex)
     if weights:
         unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
     else:
         unit_weights, total = matcher.ones, matcher.count
+    summed: dict[int, float] = {}
 
     def share(text_terms: Sequence[str]) -> float:
         if not matcher.count:
             return 0.0
-        matched = matcher.matched(tuple(text_terms), lex)
-        return sum(w for w, hit in zip(unit_weights, matched, strict=True) if hit) / total
+        mask = matcher.mask(tuple(text_terms), lex)
+        value = summed.get(mask)
+        if value is None:
+            # The matched units' weights added in the units' order, as they always were.
+            value = summed[mask] = (
+                sum(w for i, w in enumerate(unit_weights) if mask >> i & 1) / total
+            )
+        return value
 
     return share
 
@@ -221,8 +229,8 @@ def shares(
 @dataclass(frozen=True)
 class _Matcher:
     """A question's units (:func:`match_units`, in order) set out to be matched against many
-    texts (:meth:`matched`): the members of all units are intersected with a text's keys
-    once, instead of a test per unit."""
+    texts (:meth:`mask`): the members of all units are intersected with a text's keys once,
+    instead of a test per unit."""
 
     count: float
     """The number of units (a float: it divides like ``sum(1.0 for _ in units)``)."""
@@ -230,47 +238,49 @@ class _Matcher:
     """1.0 per unit: the weights of an unweighted share."""
     members: frozenset[str]
     """Every member of every unit."""
-    units_of: dict[str, tuple[int, ...]]
-    """Each member to the units (indices) it belongs to."""
+    bits: dict[str, int]
+    """Each member to the units it belongs to, as a bit mask (bit i: unit i)."""
     phrased: tuple[tuple[int, tuple[tuple[str, ...], ...], bool], ...]
-    """Each unit with phrases: its index, its phrases' words, and whether a phrase word is a
+    """Each unit with phrases: its bit, its phrases' words, and whether a phrase word is a
     group key ("~..."), which is then looked for among the text's terms alone."""
 
-    def matched(self, text_terms: tuple[str, ...], lex: Lexicon) -> list[bool]:
-        """Whether the text matches each unit (:func:`unit_matched`): a member of the unit is
-        among the text's keys, or every word of one of its phrases is (among the text's terms
-        when a phrase word is a group key)."""
+    def mask(self, text_terms: tuple[str, ...], lex: Lexicon) -> int:
+        """The units the text matches (:func:`unit_matched`), bit i for unit i: a member of
+        the unit is among the text's keys, or every word of one of its phrases is (among the
+        text's terms when a phrase word is a group key)."""
         keys = _text_keys(text_terms, lex)
-        matched = [False] * len(self.ones)
+        mask = 0
+        bits = self.bits
         for member in self.members & keys:
-            for index in self.units_of[member]:
-                matched[index] = True
+            mask |= bits[member]
         have: frozenset[str] | None = None
-        for index, phrases, keyed in self.phrased:
-            if matched[index]:
+        for bit, phrases, keyed in self.phrased:
+            if mask & bit:
                 continue
             if keyed:
                 have = frozenset(text_terms) if have is None else have
-                matched[index] = any(have.issuperset(words) for words in phrases)
+                found = any(have.issuperset(words) for words in phrases)
             else:
-                matched[index] = any(keys.issuperset(words) for words in phrases)
-        return matched
+                found = any(keys.issuperset(words) for words in phrases)
+            if found:
+                mask |= bit
+        return mask
 
 
 @lru_cache(maxsize=_CACHE)
 def _matcher(question_terms: tuple[str, ...], lex: Lexicon) -> _Matcher:
     parts = _unit_parts(question_terms, lex)
-    units_of: dict[str, list[int]] = {}
+    bits: dict[str, int] = {}
     for index, (unit, _, _) in enumerate(parts):
         for member in unit:
-            units_of.setdefault(member, []).append(index)
+            bits[member] = bits.get(member, 0) | 1 << index
     return _Matcher(
         count=sum(1.0 for _ in parts),
         ones=tuple(1.0 for _ in parts),
-        members=frozenset(units_of),
-        units_of={member: tuple(indices) for member, indices in units_of.items()},
+        members=frozenset(bits),
+        bits=bits,
         phrased=tuple(
-            (index, phrases, any(w.startswith("~") for words in phrases for w in words))
+            (1 << index, phrases, any(w.startswith("~") for words in phrases for w in words))
             for index, (_, _, phrases) in enumerate(parts)
             if phrases
         ),
@@ -300,9 +310,8 @@ def matched_units(
 ) -> set[frozenset[str]]:
     """The question's units that the text matches."""
     asked, lex = tuple(question_terms), lex or lexicon()
-    parts = _unit_parts(asked, lex)
-    matched = _matcher(asked, lex).matched(tuple(text_terms), lex)
-    return {unit for (unit, _, _), hit in zip(parts, matched, strict=True) if hit}
+    mask = _matcher(asked, lex).mask(tuple(text_terms), lex)
+    return {unit for i, (unit, _, _) in enumerate(_unit_parts(asked, lex)) if mask >> i & 1}
 
 
 def focus_terms(
