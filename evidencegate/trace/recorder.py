@@ -15,8 +15,8 @@ quarter of ``ask``'s time). Under ``per_run`` the first line's creation is not f
 the file and its directory entry are made durable at the first decision point (a power cut
 before it may leave no file or an empty one, which a new run replaces), so a ``per_run`` ask
 fsyncs at its decisions, at its end and once for the directory, plus the anchor log's append.
-The directory's fsync starts when the file is created, on a thread of its own, and the first
-decision point waits for it: it overlaps with the run's work instead of adding to its time.
+The directory's fsync starts when the file is created, on a thread beside the run's, and the
+first decision point waits for it: it overlaps with the run's work instead of adding to its time.
 (The new name may so reach the disk before the first line does, as the kernel's own writeback
 could already make it do: what ``per_run`` promises is that both are durable at the first
 decision point.)
@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import queue
 import tempfile
 import threading
 import uuid
@@ -91,7 +92,7 @@ class TraceRecorder(Closing):
         self.durability: Durability = durability
         self._unsynced = False
         self._new_entry = False  # the directory entry not yet fsynced (per_run creation)
-        self._entry_sync: threading.Thread | None = None  # its fsync, under way
+        self._entry_sync: threading.Event | None = None  # its fsync, under way
         self.run_id: str = uuid.uuid4().hex if run_id is None else run_id
         self.path: Path | None = None if path is None else Path(path)
         self._clock = _utc_now if clock is None else clock
@@ -134,7 +135,7 @@ class TraceRecorder(Closing):
                     self._file = _create_with_first_line(self.path, data + b"\n", sync=sync)
                     self._unsynced = self._new_entry = not sync
                     if self._new_entry:
-                        self._entry_sync = _start_directory_sync(self.path.parent)
+                        self._entry_sync = _DIRECTORY_SYNCS.start(self.path.parent)
                 else:
                     self._file.write(data + b"\n")
                     self._file.flush()
@@ -180,7 +181,7 @@ class TraceRecorder(Closing):
             if self._entry_sync is None:
                 _fsync_directory(self.path.parent)
             else:
-                self._entry_sync.join()
+                self._entry_sync.wait()
                 self._entry_sync = None
             self._new_entry = False
 
@@ -239,17 +240,51 @@ def _create_with_first_line(path: Path, first: bytes, *, sync: bool = True) -> B
     return path.open("ab")
 
 
-def _start_directory_sync(directory: Path) -> threading.Thread | None:
-    """Start fsyncing ``directory`` on a thread (joined by the caller); None when no thread
-    can be started (the caller then fsyncs it itself)."""
-    thread = threading.Thread(
-        target=_fsync_directory, args=(directory,), name="evidencegate-trace-dirsync", daemon=True
-    )
-    try:
-        thread.start()
-    except RuntimeError:  # no more threads: the caller syncs in line
-        return None
-    return thread
+class _DirectorySyncs:
+    """One daemon thread per process that fsyncs the directories of new trace files, in the
+    order asked; each request gets an event set once its fsync is done.
+
+    A persistent thread, not one per file: starting a thread waits for it to run, which on a
+    busy machine costs about what it saves. After a fork the child starts its own thread (the
+    parent's does not exist there)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[tuple[Path, threading.Event]] | None = None
+        self._pid: int | None = None
+
+    def start(self, directory: Path) -> threading.Event | None:
+        """Ask for ``directory`` to be fsynced; None when no thread can run it (the caller
+        then fsyncs it itself)."""
+        done = threading.Event()
+        with self._lock:
+            if self._queue is None or self._pid != os.getpid():
+                requests: queue.SimpleQueue[tuple[Path, threading.Event]] = queue.SimpleQueue()
+                worker = threading.Thread(
+                    target=_sync_directories,
+                    args=(requests,),
+                    name="evidencegate-trace-dirsync",
+                    daemon=True,
+                )
+                try:
+                    worker.start()
+                except RuntimeError:  # no more threads: the caller syncs in line
+                    return None
+                self._queue, self._pid = requests, os.getpid()
+            self._queue.put((directory, done))
+        return done
+
+
+def _sync_directories(requests: queue.SimpleQueue[tuple[Path, threading.Event]]) -> None:
+    while True:
+        directory, done = requests.get()
+        try:
+            _fsync_directory(directory)
+        finally:
+            done.set()
+
+
+_DIRECTORY_SYNCS = _DirectorySyncs()
 
 
 def _fsync_directory(directory: Path) -> None:
