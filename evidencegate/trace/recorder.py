@@ -32,10 +32,10 @@ before ``ask`` returns, at one fsync instead of two; the decisions that continue
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import datetime as dt
 import os
-import queue
 import tempfile
 import threading
 import uuid
@@ -135,7 +135,7 @@ class TraceRecorder(Closing):
                     self._file = _create_with_first_line(self.path, data + b"\n", sync=sync)
                     self._unsynced = self._new_entry = not sync
                     if self._new_entry:
-                        self._entry_sync = _DIRECTORY_SYNCS.start(self.path.parent)
+                        self._entry_sync = _start_directory_sync(self.path.parent)
                 else:
                     self._file.write(data + b"\n")
                     self._file.flush()
@@ -240,51 +240,27 @@ def _create_with_first_line(path: Path, first: bytes, *, sync: bool = True) -> B
     return path.open("ab")
 
 
-class _DirectorySyncs:
-    """One daemon thread per process that fsyncs the directories of new trace files, in the
-    order asked; each request gets an event set once its fsync is done.
+def _start_directory_sync(directory: Path) -> threading.Event | None:
+    """Start fsyncing ``directory`` on a thread of its own; the event is set once it is done.
+    None when no thread can be started (the caller then fsyncs it itself).
 
-    A persistent thread, not one per file: starting a thread waits for it to run, which on a
-    busy machine costs about what it saves. After a fork the child starts its own thread (the
-    parent's does not exist there)."""
+    A bare ``_thread`` thread: ``threading.Thread.start`` waits until the new thread runs,
+    which on a busy machine costs about what the overlap saves. It ends with its fsync, so it
+    adds no lasting thread to the process (nor to ``threading.active_count``, which decides
+    whether batch ingest may fork)."""
+    done = threading.Event()
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[tuple[Path, threading.Event]] | None = None
-        self._pid: int | None = None
-
-    def start(self, directory: Path) -> threading.Event | None:
-        """Ask for ``directory`` to be fsynced; None when no thread can run it (the caller
-        then fsyncs it itself)."""
-        done = threading.Event()
-        with self._lock:
-            if self._queue is None or self._pid != os.getpid():
-                requests: queue.SimpleQueue[tuple[Path, threading.Event]] = queue.SimpleQueue()
-                worker = threading.Thread(
-                    target=_sync_directories,
-                    args=(requests,),
-                    name="evidencegate-trace-dirsync",
-                    daemon=True,
-                )
-                try:
-                    worker.start()
-                except RuntimeError:  # no more threads: the caller syncs in line
-                    return None
-                self._queue, self._pid = requests, os.getpid()
-            self._queue.put((directory, done))
-        return done
-
-
-def _sync_directories(requests: queue.SimpleQueue[tuple[Path, threading.Event]]) -> None:
-    while True:
-        directory, done = requests.get()
+    def sync() -> None:
         try:
             _fsync_directory(directory)
         finally:
             done.set()
 
-
-_DIRECTORY_SYNCS = _DirectorySyncs()
+    try:
+        _thread.start_new_thread(sync, ())
+    except RuntimeError:  # no more threads: the caller syncs in line
+        return None
+    return done
 
 
 def _fsync_directory(directory: Path) -> None:
