@@ -720,7 +720,12 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
 
 def _based(said: Sequence[str]) -> list[str]:
     """``said`` with each irregular past form as its verb ("kept" as "keep")."""
-    return [_IRREGULAR_PAST.get(t, t) for t in said]
+    return list(_based_terms(tuple(said)))
+
+
+@lru_cache(maxsize=1024)  # pure; every fact is weighed against the same texts and claims
+def _based_terms(said: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_IRREGULAR_PAST.get(t, t) for t in said)
 
 
 _IRREGULAR_PAST = {
