@@ -146,9 +146,11 @@ def unit_matched(
     unit: frozenset[str], keys: set[str] | frozenset[str], text_terms: Sequence[str]
 ) -> bool:
     """Does a text (its :func:`text_keys` and terms) match a question unit?"""
-    if unit & keys:
+    if not unit.isdisjoint(keys):
         return True
     phrases = [u for u in unit if " " in u]
+    if not phrases:
+        return False  # no set of the text's terms to make (most units have no phrase)
     have = set(text_terms)
     return any(all(word in have for word in phrase.split()) for phrase in phrases)
 
