@@ -329,7 +329,8 @@ def focus_terms(
     """
     if len(texts) < 2:
         return []
-    keys = [text_keys(t) for t in texts]
+    lex = lexicon()
+    keys = [_text_keys(tuple(t), lex) for t in texts]  # read only: the cached sets, no copies
     focus: list[str] = []
     skip = set(exclude)
     for unit in match_units(question_terms):
