@@ -102,11 +102,13 @@ class ExtractiveGenerator:
         avoid: Sequence[str] = (),
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
-        read = self._read(evidence, avoid)  # once per draft: every ask of it reads the same
-        ranked = self._ranked(question, profile, evidence, avoid, read=read)
+        prepared = self._prepared(evidence, avoid)  # once per draft: every ask reads the same
+        ranked = self._ranked(question, profile, evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
-        by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid, read=read)
+        by_ask = self._by_ask(
+            question, ranked, evidence, as_of=as_of, avoid=avoid, prepared=prepared
+        )
         if by_ask is not None:
             return by_ask
         return self._select(profile, ranked)
@@ -119,7 +121,7 @@ class ExtractiveGenerator:
         *,
         as_of: dt.date,
         avoid: Sequence[str],
-        read: _Read | None = None,
+        prepared: _Prepared | None = None,
     ) -> Draft | None:
         """One claim per ask of a question asking several things ("what X, and how often Y"):
         each the best candidate for that ask's own words, read with the whole question (so
@@ -138,7 +140,7 @@ class ExtractiveGenerator:
             profile = profile_question(ask, as_of=as_of)
             # Only sentences are kept (``whole``): the ask's own table cells are not scored.
             own = (
-                self._ranked(ask, profile, evidence, avoid, tables=False, read=read)
+                self._ranked(ask, profile, evidence, avoid, tables=False, prepared=prepared)
                 if profile.terms
                 else []
             )
@@ -180,14 +182,15 @@ class ExtractiveGenerator:
         avoid: Sequence[str],
         *,
         tables: bool = True,
-        read: _Read | None = None,
+        prepared: _Prepared | None = None,
     ) -> list[_Scored] | str:
         """Every candidate answer scored, best first; or why there is none. Without
-        ``tables``, sentences only (no table cells, no figures derived from them). ``read``
-        is :meth:`_read` of the evidence and ``avoid`` when already made."""
+        ``tables``, sentences only (no table cells, no figures derived from them).
+        ``prepared`` is :meth:`_prepared` of the evidence and ``avoid`` when already made."""
         skip = set(avoid)
-        read = self._read(evidence, avoid) if read is None else read
-        candidates, sentence_terms, context_terms = read
+        if prepared is None:
+            prepared = self._prepared(evidence, avoid)
+        candidates, sentence_terms, context_terms = prepared
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         cells_profile = profile
@@ -377,7 +380,7 @@ class ExtractiveGenerator:
         scored.sort(key=lambda item: (-item[0], *item[1].order))
         return scored
 
-    def _read(self, evidence: Sequence[Passage], avoid: Sequence[str]) -> _Read:
+    def _prepared(self, evidence: Sequence[Passage], avoid: Sequence[str]) -> _Prepared:
         """The candidate sentences of the primary evidence (not those in ``avoid``), each
         with its own terms and the terms of its place: what every ask of a question scores,
         the same for each."""
@@ -404,7 +407,7 @@ class ExtractiveGenerator:
             for c in candidates
         ]
         context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
-        return _Read(candidates, sentence_terms, context_terms)
+        return _Prepared(candidates, sentence_terms, context_terms)
 
     def _select(self, profile: QuestionProfile, scored: list[_Scored]) -> Draft:
         """The claims of a draft: the best candidate, and more only for a multi-part question."""
@@ -833,8 +836,9 @@ def _states_row(label: str, asked_words: Sequence[str]) -> bool:
     return any(list(asked_words[i : i + n]) == name for i in range(len(asked_words) - n + 1))
 
 
-class _Read(NamedTuple):
-    """:meth:`ExtractiveGenerator._read`: the candidates, their terms and their places' terms."""
+class _Prepared(NamedTuple):
+    """:meth:`ExtractiveGenerator._prepared`: the candidates, their terms and their places'
+    terms."""
 
     candidates: list[_Candidate]
     sentence_terms: list[tuple[str, ...]]
