@@ -1087,6 +1087,7 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
     return 1.0
 
 
+@lru_cache(maxsize=4096)  # pure; every ask of a question weighs the same names and sentences
 def _spelled_out(name: str, text: str) -> bool:
     """Does ``text`` state ``name`` by a synonym of the lexicon (an acronym written out)?"""
     asked = terms(name)
