@@ -13,7 +13,8 @@
    question's analysis in the caches; the passages' are warm either way, as in a service).
 2. Where an offline ``per_run`` ask spends its time, per stage (retrieval, the critic's two
    phases, drafting, verification, trace writing with its fsyncs, the rest of the loop): mean
-   wall ms per ask, each stage's own time (a stage called inside another counts once).
+   wall ms per ask, each stage's own time (a stage called inside another counts once); and
+   the fsyncs per ask.
 3. ``verify_trace`` events/s on one large trace (the events of example runs repeated), beside
    the same verification with the pure-Python ``rfc8785`` encoder (the path before the fast one).
 
@@ -168,18 +169,27 @@ def bench_stages(store: Store, work: Path, qs: list[tuple[str, dt.date]]) -> lis
     ):
         setattr(component, method, stages.wrap(name, getattr(component, method)))
     emit, close = TraceRecorder.emit, TraceRecorder.close
+    fsync = os.fsync
+    fsyncs: list[int] = []
+
+    def counted(fd: int) -> None:
+        fsyncs.append(fd)  # the trace file, its directory (on a thread), the anchor log
+        fsync(fd)
+
     with (
         mock.patch.object(TraceRecorder, "emit", stages.wrap("trace writing", emit)),
         mock.patch.object(TraceRecorder, "close", stages.wrap("trace writing", close)),
+        mock.patch.object(os, "fsync", counted),
     ):
         for index, (question, as_of) in enumerate(qs):
             with stages.stage("rest of the loop"):
                 gate.ask(question, as_of=as_of, trace_out=work / f"stages-{index}.jsonl")
     total = sum(stages.seconds.values())
+    per_ask = len(fsyncs) / len(qs)
     return [
         f"| {name} | {seconds * 1000 / len(qs):.2f} ms | {seconds / total:.0%} |"
         for name, seconds in sorted(stages.seconds.items(), key=lambda item: -item[1])
-    ]
+    ] + [f"| fsyncs per ask (trace file, its directory, the anchor log) | {per_ask:.2f} | |"]
 
 
 def bench_verify(work: Path, events: int) -> list[str]:

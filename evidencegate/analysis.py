@@ -1055,6 +1055,7 @@ _IMPERATIVE_VERBS = frozenset(
 """Verbs that open a requirement written as an instruction ("a. Develop a plan ...")."""
 
 
+@lru_cache(maxsize=8192)  # pure; drafting asks it of every candidate sentence, every ask
 def is_normative(sentence: str) -> bool:
     """Does the sentence state a requirement (shall, must, is required, an instruction)?
 

@@ -167,9 +167,11 @@ def unit_matched(
     unit: frozenset[str], keys: set[str] | frozenset[str], text_terms: Sequence[str]
 ) -> bool:
     """Does a text (its :func:`text_keys` and terms) match a question unit?"""
-    if unit & keys:
+    if not unit.isdisjoint(keys):
         return True
     phrases = [u for u in unit if " " in u]
+    if not phrases:
+        return False  # no set of the text's terms to make (most units have no phrase)
     have = set(text_terms)
     return any(all(word in have for word in phrase.split()) for phrase in phrases)
 
@@ -188,29 +190,6 @@ def _unit_parts(
         )
         for unit in _match_units(question_terms, lex)
     )
-
-
-@lru_cache(maxsize=_CACHE)
-def _units_matched(
-    question_terms: tuple[str, ...], text_terms: tuple[str, ...], lex: Lexicon
-) -> tuple[tuple[frozenset[str], tuple[str, ...], bool], ...]:
-    """Each unit of the question (:func:`match_units`, in order), its plain terms (not group
-    keys) and whether the text matches it (:func:`unit_matched`)."""
-    keys = _text_keys(text_terms, lex)
-    have: frozenset[str] | None = None
-    out: list[tuple[frozenset[str], tuple[str, ...], bool]] = []
-    for unit, plain, phrases in _unit_parts(question_terms, lex):
-        matched = not unit.isdisjoint(keys)
-        if not matched and phrases:
-            if any(w.startswith("~") for words in phrases for w in words):
-                have = frozenset(text_terms) if have is None else have
-                matched = any(have.issuperset(words) for words in phrases)
-            else:
-                # The keys are the text's terms and "~group" keys: for words that are no group
-                # keys, the same test without a set of a long text's terms made per question.
-                matched = any(keys.issuperset(words) for words in phrases)
-        out.append((unit, plain, matched))
-    return tuple(out)
 
 
 def synonyms_of(question_terms: Sequence[str], lex: Lexicon | None = None) -> list[str]:
@@ -245,23 +224,90 @@ def shares(
 ) -> Callable[[Sequence[str]], float]:
     """:func:`covered_share` with the question and the weights fixed, for many texts: a draft
     weighs every candidate sentence against the question with the same weights, so the
-    question's units and their weights are looked up once."""
+    question's units and their weights are looked up once, and the share of each set of
+    matched units is summed once."""
     asked, lex = tuple(question_terms), lex or lexicon()
+    matcher = _matcher(asked, lex)
     if weights:
         unit_weights, total = _unit_weights(asked, lex, tuple(weights.items()))
+    else:
+        unit_weights, total = matcher.ones, matcher.count
+    summed: dict[int, float] = {}
 
     def share(text_terms: Sequence[str]) -> float:
-        units = _units_matched(asked, tuple(text_terms), lex)
-        if not units:
+        if not matcher.count:
             return 0.0
-        if not weights:
-            return sum(1.0 for _, _, matched in units if matched) / sum(1.0 for _ in units)
-        return (
-            sum(w for w, (_, _, matched) in zip(unit_weights, units, strict=True) if matched)
-            / total
-        )
+        mask = matcher.mask(tuple(text_terms), lex)
+        value = summed.get(mask)
+        if value is None:
+            # The matched units' weights added in the units' order, as they always were.
+            value = summed[mask] = (
+                sum(w for i, w in enumerate(unit_weights) if mask >> i & 1) / total
+            )
+        return value
 
     return share
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    """A question's units (:func:`match_units`, in order) set out to be matched against many
+    texts (:meth:`mask`): the members of all units are intersected with a text's keys once,
+    instead of a test per unit."""
+
+    count: float
+    """The number of units (a float: it divides like ``sum(1.0 for _ in units)``)."""
+    ones: tuple[float, ...]
+    """1.0 per unit: the weights of an unweighted share."""
+    members: frozenset[str]
+    """Every member of every unit."""
+    bits: dict[str, int]
+    """Each member to the units it belongs to, as a bit mask (bit i: unit i)."""
+    phrased: tuple[tuple[int, tuple[tuple[str, ...], ...], bool], ...]
+    """Each unit with phrases: its bit, its phrases' words, and whether a phrase word is a
+    group key ("~..."), which is then looked for among the text's terms alone."""
+
+    def mask(self, text_terms: tuple[str, ...], lex: Lexicon) -> int:
+        """The units the text matches (:func:`unit_matched`), bit i for unit i: a member of
+        the unit is among the text's keys, or every word of one of its phrases is (among the
+        text's terms when a phrase word is a group key)."""
+        keys = _text_keys(text_terms, lex)
+        mask = 0
+        bits = self.bits
+        for member in self.members & keys:
+            mask |= bits[member]
+        have: frozenset[str] | None = None
+        for bit, phrases, keyed in self.phrased:
+            if mask & bit:
+                continue
+            if keyed:
+                have = frozenset(text_terms) if have is None else have
+                found = any(have.issuperset(words) for words in phrases)
+            else:
+                found = any(keys.issuperset(words) for words in phrases)
+            if found:
+                mask |= bit
+        return mask
+
+
+@lru_cache(maxsize=_CACHE)
+def _matcher(question_terms: tuple[str, ...], lex: Lexicon) -> _Matcher:
+    parts = _unit_parts(question_terms, lex)
+    bits: dict[str, int] = {}
+    for index, (unit, _, _) in enumerate(parts):
+        for member in unit:
+            bits[member] = bits.get(member, 0) | 1 << index
+    return _Matcher(
+        count=sum(1.0 for _ in parts),
+        ones=tuple(1.0 for _ in parts),
+        members=frozenset(bits),
+        bits=bits,
+        phrased=tuple(
+            (1 << index, phrases, any(w.startswith("~") for words in phrases for w in words))
+            for index, (_, _, phrases) in enumerate(parts)
+            if phrases
+        ),
+    )
 
 
 @lru_cache(maxsize=_CACHE)
@@ -286,8 +332,9 @@ def matched_units(
     question_terms: Sequence[str], text_terms: Sequence[str], lex: Lexicon | None = None
 ) -> set[frozenset[str]]:
     """The question's units that the text matches."""
-    units = _units_matched(tuple(question_terms), tuple(text_terms), lex or lexicon())
-    return {u for u, _, matched in units if matched}
+    asked, lex = tuple(question_terms), lex or lexicon()
+    mask = _matcher(asked, lex).mask(tuple(text_terms), lex)
+    return {unit for i, (unit, _, _) in enumerate(_unit_parts(asked, lex)) if mask >> i & 1}
 
 
 def focus_terms(
@@ -303,7 +350,8 @@ def focus_terms(
     """
     if len(texts) < 2:
         return []
-    keys = [text_keys(t) for t in texts]
+    lex = lexicon()
+    keys = [_text_keys(tuple(t), lex) for t in texts]  # read only: the cached sets, no copies
     focus: list[str] = []
     skip = set(exclude)
     for unit in match_units(question_terms):

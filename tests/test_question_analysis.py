@@ -18,7 +18,16 @@ from evidencegate.analysis import (
 )
 from evidencegate.contracts import DocumentVersion
 from evidencegate.corpus.scope import entity_names, label_citation, resolve_scope
-from evidencegate.lexicon import Lexicon, covered_share, focus_terms, match_units, synonyms_of
+from evidencegate.lexicon import (
+    Lexicon,
+    covered_share,
+    focus_terms,
+    match_units,
+    matched_units,
+    synonyms_of,
+    text_keys,
+    unit_matched,
+)
 from evidencegate.text import terms
 
 AS_OF = dt.date(2023, 6, 1)
@@ -235,6 +244,41 @@ class TestLexicon:
         assert covered_share(question, stating, weights, lex) > covered_share(
             question, other, weights, lex
         )
+
+    def test_shares_are_the_unit_by_unit_shares(self, lex: Lexicon) -> None:
+        """covered_share and matched_units give what testing each unit with unit_matched gives
+        (members, synonyms and phrases, weighed or not), for many texts against one question."""
+        question = terms("capital expenditure: may staff keep a present without sign-off?")
+        weights = {"capital": 3.0, "expenditure": 2.0, "staff": 0.5, "present": 2.5}
+        texts = [
+            terms(t)
+            for t in (
+                "Capital expenditure was 1,577.",
+                "Employees may keep a gift with prior permission.",
+                "The expenditure of capital on staff.",
+                "Purchases of property, plant and equipment; gifts need approval.",
+                "Nothing related here.",
+                "",
+            )
+        ]
+        units = match_units(question, lex)
+        for text in texts:
+            keys = text_keys(text, lex)
+            hit = [unit_matched(u, keys, text) for u in units]
+            assert matched_units(question, text, lex) == {
+                u for u, h in zip(units, hit, strict=True) if h
+            }
+            # a unit weighs as its heaviest plain term, a phrase as its heaviest word
+            plain = [
+                max(
+                    (max(weights.get(w, 1.0) for w in t.split()) for t in u if t[0] != "~"),
+                    default=1.0,
+                )
+                for u in units
+            ]
+            expected = sum(w for w, h in zip(plain, hit, strict=True) if h) / sum(plain)
+            assert covered_share(question, text, weights, lex) == expected
+            assert covered_share(question, text, lex=lex) == sum(hit) / len(units)
 
     def test_shipped_lexicon_loads(self) -> None:
         """The packaged synonym groups load and join 'present' with 'gift'."""

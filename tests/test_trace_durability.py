@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from evidencegate.contracts import Action, Decision, GatedAnswer, Outcome, StopR
 from evidencegate.exceptions import TraceFormatError, UsageError
 from evidencegate.policy import Policy
 from evidencegate.testing import ticking_clock
+from evidencegate.trace import recorder as recorder_module
 from evidencegate.trace.chain import decode_line, encode_line, verify_trace
 from evidencegate.trace.events import DecisionEvent, RunEndEvent, ScopeEvent, TraceEvent
 from evidencegate.trace.recorder import TraceRecorder
@@ -22,6 +24,10 @@ SCOPE = ScopeEvent(pass_no=1, answer_type="amount", years=[], names=[], doc_ids=
 DECISION = DecisionEvent(
     decision=Decision(pass_no=1, action=Action.REGENERATE, reason="unsupported claims")
 )
+CLOSING = [
+    DecisionEvent(decision=Decision(pass_no=1, action=action, reason=StopReason.NO_EVIDENCE))
+    for action in (Action.FINAL, Action.ABSTAIN)
+]
 RUN_END = RunEndEvent(
     answer=GatedAnswer(
         question="q",
@@ -38,13 +44,13 @@ RUN_END = RunEndEvent(
 
 
 @pytest.fixture
-def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts os.fsync calls (and still makes them)."""
-    calls: list[int] = []
+def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records each os.fsync call, "dir" or "file" (and still makes it)."""
+    calls: list[str] = []
     real = os.fsync
 
     def counting(fd: int) -> None:
-        calls.append(fd)
+        calls.append("dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
         real(fd)
 
     monkeypatch.setattr(os, "fsync", counting)
@@ -58,7 +64,7 @@ def record(path: Path, events: list[TraceEvent], durability: str) -> None:
 
 
 class TestDurability:
-    def test_per_event_fsyncs_every_line(self, tmp_path: Path, fsyncs: list[int]) -> None:
+    def test_per_event_fsyncs_every_line(self, tmp_path: Path, fsyncs: list[str]) -> None:
         """per_event: one fsync per appended line (the first line's creation fsyncs too)."""
         record(tmp_path / "t.jsonl", [SCOPE, SCOPE, SCOPE, DECISION], "per_event")
         file_syncs = len(fsyncs)
@@ -67,7 +73,7 @@ class TestDurability:
         # neither the first line's creation nor the two scope lines in between are synced
         assert file_syncs - len(fsyncs) == 3
 
-    def test_per_run_fsyncs_of_a_run(self, tmp_path: Path, fsyncs: list[int]) -> None:
+    def test_per_run_fsyncs_of_a_run(self, tmp_path: Path, fsyncs: list[str]) -> None:
         """per_run, a run with one decision: the decision's line with the directory entry of the
         new file, the run's end, the anchor log; nothing else."""
         path = tmp_path / "t.jsonl"
@@ -76,23 +82,66 @@ class TestDurability:
         report = verify_trace(path)
         assert report.ok and report.complete
 
-    def test_per_run_syncs_at_decisions_and_end(self, tmp_path: Path, fsyncs: list[int]) -> None:
-        """per_run: lines between decision points reach the file unsynced, the rest synced."""
+    def test_per_run_syncs_at_decisions_and_end(self, tmp_path: Path, fsyncs: list[str]) -> None:
+        """per_run: lines between decision points reach the file unsynced, the rest synced;
+        the new file's directory entry is durable by the first decision point."""
         path = tmp_path / "t.jsonl"
         with TraceRecorder(path, run_id="r", durability="per_run") as rec:
             rec.emit(SCOPE)
-            base = len(fsyncs)
             rec.emit(SCOPE)
-            assert len(fsyncs) == base
+            assert fsyncs.count("file") == 0
             assert path.read_bytes().count(b"\n") == 2  # written, not buffered in the process
             rec.emit(DECISION)
-            assert len(fsyncs) == base + 2  # the file, then its new directory entry
+            # the file, and its new directory entry (started at creation, waited for here)
+            assert sorted(fsyncs) == ["dir", "file"]
             rec.emit(SCOPE)
             rec.emit(RUN_END)
-            assert len(fsyncs) == base + 3
+            assert sorted(fsyncs) == ["dir", "file", "file"]
         assert verify_trace(path).complete
 
-    def test_close_syncs_an_unfinished_run(self, tmp_path: Path, fsyncs: list[int]) -> None:
+    def test_closing_decision_synced_with_run_end(self, tmp_path: Path, fsyncs: list[str]) -> None:
+        """per_run: a closing decision (FINAL, ABSTAIN) is written at once and fsynced by the
+        run_end line after it; a decision that continues the run is fsynced on its own."""
+        path = tmp_path / "t.jsonl"
+        with TraceRecorder(path, run_id="r", durability="per_run") as rec:
+            rec.emit(SCOPE)
+            rec.emit(DECISION)
+            base = len(fsyncs)  # the file and the directory: the thread was waited for
+            for closing in CLOSING:
+                rec.emit(closing)
+                assert len(fsyncs) == base
+            assert path.read_bytes().count(b"\n") == 4  # written, not buffered in the process
+            rec.emit(RUN_END)
+            assert len(fsyncs) == base + 1
+            after_end = len(fsyncs)
+        assert len(fsyncs) == after_end + 1  # the anchor log only: nothing left unsynced
+        assert verify_trace(path).complete
+
+    def test_closing_decision_without_run_end_synced_at_close(
+        self, tmp_path: Path, fsyncs: list[str]
+    ) -> None:
+        """A run closed after its closing decision but before run_end has the decision
+        fsynced on close, before the anchor is appended."""
+        path = tmp_path / "t.jsonl"
+        order: list[str] = []
+        real_append = recorder_module.append_anchor
+
+        def append(*args: object, **kwargs: object) -> object:
+            order.append(f"anchor after {len(fsyncs)} fsyncs")
+            return real_append(*args, **kwargs)  # type: ignore[arg-type]
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(recorder_module, "append_anchor", append)
+            with TraceRecorder(path, run_id="r", durability="per_run") as rec:
+                rec.emit(SCOPE)
+                rec.emit(CLOSING[0])
+                assert "file" not in fsyncs
+        # the file and its directory entry, then the anchor
+        assert order == ["anchor after 2 fsyncs"]
+        report = verify_trace(path)
+        assert report.ok and not report.complete and report.lines == 2
+
+    def test_close_syncs_an_unfinished_run(self, tmp_path: Path, fsyncs: list[str]) -> None:
         """A run closed without run_end still has its last lines fsynced before the anchor."""
         path = tmp_path / "t.jsonl"
         with TraceRecorder(path, run_id="r", durability="per_run") as rec:

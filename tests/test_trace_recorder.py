@@ -250,7 +250,7 @@ class TestTraceRecorder:
 
         monkeypatch.setattr(os, "fsync", failing_fsync)
         with pytest.raises(OSError, match="No space left"):
-            recorder.emit(decision_event())
+            recorder.emit(end_event())  # a sync point (a closing decision waits for run_end)
         monkeypatch.undo()
         with pytest.raises(UsageError, match="is closed"):
             recorder.emit(decision_event())

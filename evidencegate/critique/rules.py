@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from evidencegate.analysis import (
     ASK_WORDS,
@@ -1095,9 +1096,14 @@ focus word no rival sentence states to count as the asker's own."""
 def _body_terms(text: str) -> list[str]:
     """The terms of ``text``, with the words its symbols stand for ("$54,600" states a dollar
     figure, "5%" a percent): "what dollar cap" is answered by "$53,000"."""
+    return list(_body_term_tuple(text))
+
+
+@lru_cache(maxsize=4096)  # pure; both critic phases read the same passages and sentences
+def _body_term_tuple(text: str) -> tuple[str, ...]:
     said = terms(text)
     said += [word for symbol, word in _SYMBOL_WORDS if symbol.search(text)]
-    return said
+    return tuple(said)
 
 
 _SYMBOL_WORDS = (
@@ -1119,7 +1125,12 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
 
 def _based(said: Sequence[str]) -> list[str]:
     """``said`` with each irregular past form as its verb ("kept" as "keep")."""
-    return [_IRREGULAR_PAST.get(t, t) for t in said]
+    return list(_based_terms(tuple(said)))
+
+
+@lru_cache(maxsize=1024)  # pure; every fact is weighed against the same texts and claims
+def _based_terms(said: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(_IRREGULAR_PAST.get(t, t) for t in said)
 
 
 _IRREGULAR_PAST = {
@@ -1154,8 +1165,15 @@ _IRREGULAR_PAST = {
 def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
     """Each of ``wanted`` as ``have`` inflects it ("disabled" is stemmed "disabl", "disable"
     "disable"), or as it is."""
+    forms, stated = _stem_forms(tuple(have))
+    return [w if w in stated else forms.get(_stem_form(w), w) for w in wanted]
+
+
+@lru_cache(maxsize=1024)  # pure; every fact of a question is weighed against the same texts
+def _stem_forms(have: tuple[str, ...]) -> tuple[dict[str, str], frozenset[str]]:
+    """Each stem form of ``have`` to its last term of that form, and the terms so kept."""
     forms = {_stem_form(t): t for t in have}
-    return [w if w in forms.values() else forms.get(_stem_form(w), w) for w in wanted]
+    return forms, frozenset(forms.values())
 
 
 def _stem_form(term: str) -> str:

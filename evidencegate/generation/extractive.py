@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from evidencegate.analysis import (
     ASK_WORDS,
@@ -121,10 +122,13 @@ class ExtractiveGenerator:
         avoid: Sequence[str] = (),
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
-        ranked = self._ranked(question, profile, evidence, avoid)
+        prepared = self._prepared(evidence, avoid)  # once per draft: every ask reads the same
+        ranked = self._ranked(question, profile, evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
-        by_ask = self._by_ask(question, ranked, evidence, as_of=as_of, avoid=avoid)
+        by_ask = self._by_ask(
+            question, ranked, evidence, as_of=as_of, avoid=avoid, prepared=prepared
+        )
         if by_ask is not None:
             return by_ask
         return self._select(profile, ranked)
@@ -137,6 +141,7 @@ class ExtractiveGenerator:
         *,
         as_of: dt.date,
         avoid: Sequence[str],
+        prepared: _Prepared | None = None,
     ) -> Draft | None:
         """One claim per ask of a question asking several things ("what X, and how often Y"):
         each the best candidate for that ask's own words, read with the whole question (so
@@ -154,7 +159,11 @@ class ExtractiveGenerator:
         for ask in asks:
             profile = profile_question(ask, as_of=as_of)
             # Only sentences are kept (``whole``): the ask's own table cells are not scored.
-            own = self._ranked(ask, profile, evidence, avoid, tables=False) if profile.terms else []
+            own = (
+                self._ranked(ask, profile, evidence, avoid, tables=False, prepared=prepared)
+                if profile.terms
+                else []
+            )
             profiles.append(profile)
             rankings.append(
                 [] if isinstance(own, str) else [item for item in own if _key(item[1]) in whole]
@@ -193,19 +202,15 @@ class ExtractiveGenerator:
         avoid: Sequence[str],
         *,
         tables: bool = True,
+        prepared: _Prepared | None = None,
     ) -> list[_Scored] | str:
         """Every candidate answer scored, best first; or why there is none. Without
-        ``tables``, sentences only (no table cells, no figures derived from them)."""
+        ``tables``, sentences only (no table cells, no figures derived from them).
+        ``prepared`` is :meth:`_prepared` of the evidence and ``avoid`` when already made."""
         skip = set(avoid)
-        primary = [p for p in evidence if p.authority in self.authorities]
-        candidates = [
-            candidate
-            for passage in [*primary, *_unretrieved_items(primary, self.pages)]
-            for candidate in _with_parent_lead(
-                _candidates(passage, self.min_quote_chars), passage, primary, self.pages
-            )
-            if candidate.text not in skip
-        ]
+        if prepared is None:
+            prepared = self._prepared(evidence, avoid)
+        candidates, sentence_terms, context_terms = prepared
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         cells_profile = profile
@@ -223,19 +228,6 @@ class ExtractiveGenerator:
         enhanced = with_enhancements(question, profile.names)
         if enhanced != profile.names:
             profile = replace(profile, names=enhanced)  # "IA-5 enhancement 1" is IA-5(1)
-        # A sentence is read in its place: the heading path and title of its passage count as
-        # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
-        # An item under its parent paragraph's lead-in is read with it in its place, as a
-        # heading: the item itself must state what is asked (the lead-in's words are its
-        # siblings' too).
-        sentence_terms = [
-            (
-                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
-                *term_tuple(_referred(c)),
-            )
-            for c in candidates
-        ]
-        context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
         # A question's word as the evidence inflects it: the light stemmer keeps the final
         # "e" of some forms only ("waived" is "waiv", "waive" stays "waive").
         vocabulary = {t for ts in sentence_terms for t in ts}
@@ -469,6 +461,35 @@ class ExtractiveGenerator:
             return "every matching sentence concerns another period"
         scored.sort(key=lambda item: (-item[0], *item[1].order))
         return scored
+
+    def _prepared(self, evidence: Sequence[Passage], avoid: Sequence[str]) -> _Prepared:
+        """The candidate sentences of the primary evidence (not those in ``avoid``), each
+        with its own terms and the terms of its place: what every ask of a question scores,
+        the same for each."""
+        skip = set(avoid)
+        primary = [p for p in evidence if p.authority in self.authorities]
+        candidates = [
+            candidate
+            for passage in [*primary, *_unretrieved_items(primary, self.pages)]
+            for candidate in _with_parent_lead(
+                _candidates(passage, self.min_quote_chars), passage, primary, self.pages
+            )
+            if candidate.text not in skip
+        ]
+        # A sentence is read in its place: the heading path and title of its passage count as
+        # the words it is about ("the threshold amount is $51,800" under "Consumer Lease").
+        # An item under its parent paragraph's lead-in is read with it in its place, as a
+        # heading: the item itself must state what is asked (the lead-in's words are its
+        # siblings' too).
+        sentence_terms = [
+            (
+                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
+                *term_tuple(_referred(c)),
+            )
+            for c in candidates
+        ]
+        context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
+        return _Prepared(candidates, sentence_terms, context_terms)
 
     def _select(self, profile: QuestionProfile, scored: list[_Scored]) -> Draft:
         """The claims of a draft: the best candidate, and more only for a multi-part question."""
@@ -939,6 +960,15 @@ def _states_row(label: str, asked_words: Sequence[str]) -> bool:
     return any(list(asked_words[i : i + n]) == name for i in range(len(asked_words) - n + 1))
 
 
+class _Prepared(NamedTuple):
+    """:meth:`ExtractiveGenerator._prepared`: the candidates, their terms and their places'
+    terms."""
+
+    candidates: list[_Candidate]
+    sentence_terms: list[tuple[str, ...]]
+    context_terms: list[tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class _Candidate:
     """A sentence of a passage that could answer, with the list lead-in it needs to be read."""
@@ -1234,6 +1264,7 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
     return 1.0
 
 
+@lru_cache(maxsize=4096)  # pure; every ask of a question weighs the same names and sentences
 def _spelled_out(name: str, text: str) -> bool:
     """Does ``text`` state ``name`` by a synonym of the lexicon (an acronym written out)?"""
     asked = terms(name)
@@ -1331,6 +1362,11 @@ _REFERS_BACK = re.compile(r"\bsuch\b(?!\s+as\b)", re.IGNORECASE)
 """A sentence speaking of "each such appraisal": what it is about is said before it."""
 
 
+@lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
+def _refers_back(text: str) -> bool:
+    return _REFERS_BACK.search(text) is not None
+
+
 def _antecedent(candidate: _Candidate) -> str:
     """The lead-in a candidate is read after when it stands in another passage (its parent
     paragraph's): a heading of the item, whose words are its siblings' too."""
@@ -1343,7 +1379,7 @@ def _referred(candidate: _Candidate) -> str:
     """The sentence before a candidate that refers back to it ("A creditor shall provide a
     copy of each such appraisal ... three business days prior to consummation" after the
     sentence saying which appraisals): what the candidate speaks of is said there."""
-    if candidate.lead is not None or not _REFERS_BACK.search(candidate.sentence.text):
+    if candidate.lead is not None or not _refers_back(candidate.sentence.text):
         return ""
     passage = candidate.passage
     before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
