@@ -37,7 +37,7 @@ from evidencegate.analysis import (
     states_action,
 )
 from evidencegate.canonical import sha256_hex
-from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.contracts import Citation, Claim, Draft, Page, Passage
 from evidencegate.corpus.retrieval import (
     described,
     described_fit,
@@ -1469,21 +1469,25 @@ def _unretrieved_items(evidence: Sequence[Passage], pages: SourceLookup | None) 
             if (passage.doc_id, passage.version, number) in seen:
                 continue
             seen.add((passage.doc_id, passage.version, number))
-            out.append(
-                Passage(
-                    passage_id="",
-                    doc_id=passage.doc_id,
-                    version=passage.version,
-                    page=number,
-                    char_start=0,
-                    char_end=len(source.page.text),
-                    text=source.page.text,
-                    authority=passage.authority,
-                    label=source.page.label,
-                    context=source.page.heading,
-                )
-            )
+            out.append(_page_passage(passage, number, source.page))
     return out
+
+
+def _page_passage(passage: Passage, number: int, page: Page) -> Passage:
+    """Page ``number`` of ``passage``'s document version as a passage of its whole text, not
+    retrieved (no passage id): a lead-in's item or an item's parent paragraph."""
+    return Passage(
+        passage_id="",
+        doc_id=passage.doc_id,
+        version=passage.version,
+        page=number,
+        char_start=0,
+        char_end=len(page.text),
+        text=page.text,
+        authority=passage.authority,
+        label=page.label,
+        context=page.heading,
+    )
 
 
 _ITEM_REACH = 12
@@ -1500,18 +1504,7 @@ def _parent_page(passage: Passage, parent_label: str, pages: SourceLookup | None
         source = pages.lookup(passage.doc_id, passage.version, number)
         page_label = (source.page.label or "").strip() if source is not None else ""
         if page_label == parent_label and source is not None:
-            return Passage(
-                passage_id="",
-                doc_id=passage.doc_id,
-                version=passage.version,
-                page=number,
-                char_start=0,
-                char_end=len(source.page.text),
-                text=source.page.text,
-                authority=passage.authority,
-                label=source.page.label,
-                context=source.page.heading,
-            )
+            return _page_passage(passage, number, source.page)
         if not page_label.startswith(parent_label + "-"):
             return None  # out of the parent's paragraphs: it is not before the item
     return None
