@@ -837,7 +837,26 @@ def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
             and all(mentions)
         ):
             return KIND + " ".join(head) + " (the claims name none in particular)"
+    # The case a question asks about ("without showing identification"): a claim stating the
+    # rule of another case (a cash deposit of $10,000 or more) does not answer it.
+    frame = _HEAD_FRAME | ASK_WORDS | _ASKING_FRAME | _LIGHT_WORDS
+    for match in _WITHOUT_ASKED.finditer(profile.question):
+        words = [w for w in match.group("case").split() if not w.lower().endswith("ing")]
+        words = [w for w in words if w.lower() not in _HEAD_STOPS | _CASE_ADVERBS]
+        noun = terms(words[-1])[-1:] if words else []
+        if not noun or noun[0] in frame:
+            continue
+        if not unit_matched(_unit(_inflected(noun, said)[0]), keys, said):
+            return KIND + "without " + noun[0] + " (the claims state another case)"
     return None
+
+
+_WITHOUT_ASKED = re.compile(r"\bwithout\s+(?P<case>(?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)")
+"""The case a question sets ("without showing identification", "without prior approval")."""
+_CASE_ADVERBS = frozenset(
+    re.findall(r"\w+", "first again further ever yet still now also too anybody anyone someone")
+)
+"""Words after "without" that name no case ("without asking first", "without asking anyone")."""
 
 
 _HEAD_ASKED = re.compile(
