@@ -704,6 +704,45 @@ class TestTheClaimAnswersTheAsk:
         ]
         assert not self.facts(self.COMPLAINTS, question, approval, "kind")
 
+    def test_which_or_what_thing_is_answered_by_a_claim_stating_that_thing(self) -> None:
+        from evidencegate.critique.rules import _head_missing, _placed
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("POL-1", "6.2", text))
+            return _head_missing(profile(question), [claim])
+
+        hold = "5.3 Employees must not destroy, alter or move a Record under a Legal Hold."
+        fine = "5.4 An employee who destroys a Record under a Legal Hold pays a fine of $500."
+        question = "What fine does an employee face for destroying a record under a legal hold?"
+        assert missing(question, hold) == "kind: fine (the claims do not state what is asked)"
+        assert missing(question, fine) is None
+        shred = "6.2 Paper Records must be destroyed by an approved contractor."
+        named = "6.2 Paper Records must be destroyed by the approved contractor Shredco Ltd."
+        question = "Which approved contractor shreds the Bank's paper records?"
+        assert missing(question, shred) == (
+            "kind: approv contractor (the claims name none in particular)"
+        )
+        assert missing(question, named) is None
+        # Words framing the ask ask for nothing of their own; "what is the ..." is no such ask.
+        assert missing("What kind of lock does AC-11 require?", hold) is None
+        assert missing("What is the fine for destroying a record?", hold) is None
+
+    def test_a_case_the_question_sets_is_stated_by_the_claim(self) -> None:
+        from evidencegate.critique.rules import _head_missing, _placed
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("POL-1", "6.1", text))
+            return _head_missing(profile(question), [claim])
+
+        funds = "6.1 Employees must establish the source of funds for any cash deposit of $10,000."
+        question = "What is the largest cash deposit a customer may make without identification?"
+        assert missing(question, funds) == (
+            "kind: without identification (the claims state another case)"
+        )
+        gift = "4.1 Employees may accept a gift of up to $150 per year without prior approval."
+        assert missing("What gift may staff accept without asking first?", gift) is None
+        assert missing("How much may staff accept without prior approval?", gift) is None
+
     def test_a_time_question_is_not_answered_by_days_counted_otherwise_or_a_non_time(
         self,
     ) -> None:

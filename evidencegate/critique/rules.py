@@ -271,6 +271,7 @@ class RulesCritic:
                 _predicate_rival(profile, supported_texts, evidence),
                 _content_missing(profile, supported_texts),
                 _actor_missing(profile, supported_texts),
+                _head_missing(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -795,6 +796,101 @@ def _actor_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | Non
     if any(_ACTOR_STATED.search(text) for text in answer):
         return None
     return KIND + "who (the claims name no one who acts)"
+
+
+def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The thing a "which X" or "what X" question asks for ("what fine does ...", "which TLS
+    version does ...") when no claim (read in its place) states it, nor a synonym the lexicon
+    gives it: the claims then state a neighbouring rule of the same topic (that destroying a
+    record under a legal hold is forbidden, not the fine for it). Answered by "an approved
+    contractor" neither, when the question asks which one. As a ``kind:`` fact, or None.
+
+    The asked thing is the noun before the question's verb ("what fine does", "which TLS
+    version does"): its modifiers and the question's topic words are left to the topic and
+    focus facts; words framing the ask ("what kind of", "which requirement", "what automatic
+    actions") ask for nothing of their own."""
+    if not answer:
+        return None
+    said = _based([t for text in answer for t in terms(text)])
+    keys = text_keys(said)
+    bodies = "\n".join(_split(text)[0] for text in answer)
+    for match in _HEAD_ASKED.finditer(profile.question):
+        words = match.group("head").replace(",", " ").split()
+        if any(w.lower() in _HEAD_STOPS for w in words):
+            continue
+        frame = _HEAD_FRAME | ASK_WORDS | _ASKING_FRAME | _LIGHT_WORDS
+        head = [t for t in terms(" ".join(words)) if t not in frame]
+        noun = terms(words[-1])[-1:]
+        if not head or not noun or noun[0] in frame:
+            continue  # "what automatic actions": the kind of answer, not a thing asked for
+        if not unit_matched(_unit(_inflected(noun, said)[0]), keys, said):
+            return KIND + noun[0] + " (the claims do not state what is asked)"
+        last = re.escape(words[-1].lower().rstrip("s"))
+        if (
+            match.group("wh").lower() == "which"
+            and (
+                mentions := re.findall(
+                    rf"(?:\b(an?|any|each|every)\s+(?:[\w-]+\s+){{0,2}}?)?\b{last}s?\b",
+                    bodies,
+                    re.IGNORECASE,
+                )
+            )
+            and all(mentions)
+        ):
+            return KIND + " ".join(head) + " (the claims name none in particular)"
+    # The case a question asks about ("without showing identification"): a claim stating the
+    # rule of another case (a cash deposit of $10,000 or more) does not answer it.
+    frame = _HEAD_FRAME | ASK_WORDS | _ASKING_FRAME | _LIGHT_WORDS
+    for match in _WITHOUT_ASKED.finditer(profile.question):
+        words = [w for w in match.group("case").split() if not w.lower().endswith("ing")]
+        words = [w for w in words if w.lower() not in _HEAD_STOPS | _CASE_ADVERBS]
+        noun = terms(words[-1])[-1:] if words else []
+        if not noun or noun[0] in frame:
+            continue
+        if not unit_matched(_unit(_inflected(noun, said)[0]), keys, said):
+            return KIND + "without " + noun[0] + " (the claims state another case)"
+    return None
+
+
+_WITHOUT_ASKED = re.compile(r"\bwithout\s+(?P<case>(?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)")
+"""The case a question sets ("without showing identification", "without prior approval")."""
+_CASE_ADVERBS = frozenset(
+    re.findall(r"\w+", "first again further ever yet still now also too anybody anyone someone")
+)
+"""Words after "without" that name no case ("without asking first", "without asking anyone")."""
+
+
+_HEAD_ASKED = re.compile(
+    r"\b(?P<wh>which|what)\s+(?P<head>(?:[A-Za-z][\w'-]*,?\s+){0,3}?[A-Za-z][\w'-]*),?\s+"
+    r"(?:does|do|did|is|are|was|were|must|should|shall|can|could|may|might|will|would|has|"
+    r"have|had|[a-z]+(?:s|ed)\s+(?:the|a|an|its|their|our|your|his|her)\b)",
+    re.IGNORECASE,
+)
+"""A question asking for a thing by its kind, up to its verb ("what fine does", "which TLS
+version is", "which contractor shreds the ...")."""
+_HEAD_STOPS = frozenset(
+    re.findall(
+        r"\w+",
+        "a an the this that these those it its is are was were be been do does did has have "
+        "had if when of to for in on at by with about from as not no",
+    )
+)
+"""Words that show the match is no "which X" ask ("what is the ...", "which of the ...")."""
+_HEAD_FRAME = frozenset(
+    terms(
+        "kind kinds type types sort sorts form forms amount amounts number numbers percentage "
+        "percent share figure figures time times date dates day days period periods rule rules "
+        "requirement requirements step steps thing things information detail details way ways "
+        "situation situations case cases condition conditions circumstance circumstances "
+        "action actions measure measures exactly specific specifically particular other else "
+        "minimum maximum exact precise value values level levels limit limits threshold "
+        "thresholds deadline deadlines frequency timeframe timeframes timeline turnaround "
+        "mechanism mechanisms obligation obligations duty duties point points occasion "
+        "occasions choice choices option options event events measure measures"
+    )
+)
+"""Words that say what kind of answer is wanted, not what it is about (the kind of figure is
+the kind fact's, ``_kind_missing``)."""
 
 
 _ACTOR_ASKED = re.compile(
