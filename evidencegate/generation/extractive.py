@@ -66,6 +66,7 @@ from evidencegate.generation.tables import (
     measured_terms,
     part_table,
     table_cells,
+    table_title,
     table_unit,
 )
 from evidencegate.lexicon import (
@@ -579,7 +580,13 @@ class ExtractiveGenerator:
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
                 name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
-                fit = covered_share(asked, measured_terms(row[0].label, profile.question))
+                label, title = row[0].label, ""
+                if name_terms == ["total"]:
+                    # A bare "Total" row is the whole of what its table's title names
+                    # ("... summarizes our Research and development expense:").
+                    title = table_title(source.page.text, row[0])
+                    label = f"{title} {label}"
+                fit = covered_share(asked, measured_terms(label, profile.question))
                 if fit < 0.33 or (
                     fit < 1 and _other_kind(profile.question, row[0].name or row[0].label)
                 ):
@@ -611,6 +618,7 @@ class ExtractiveGenerator:
                     self.min_quote_chars,
                     named_row,
                     unit,
+                    title,
                 )
                 if candidate.text in skip:
                     continue
@@ -619,7 +627,10 @@ class ExtractiveGenerator:
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
                 score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(asked)))
-                if named_row:
+                if named_row or (title and fit >= 1):
+                    # A titled "Total" row stating all of the measure is the whole of what the
+                    # question names, as a row naming it word for word is (a segment's own
+                    # row, "Research and development" on the segment's page, is a part).
                     score += NAMED_ROW_BONUS
                 if several and len(chosen) < len(years):
                     # "for 2022 and for 2021": a row stating one of them answers in part.
@@ -710,6 +721,8 @@ def _size(
         passage.version,
         tuple(_whole_key(c.label) for c in cells),
         tuple(c.year for c in cells),
+        # Two tables' bare "Total" rows are totals of what each table's title names.
+        candidate.title if isinstance(candidate, _Cell) else "",
     )
     return key, abs(figure.value)
 
@@ -810,6 +823,8 @@ class _Cell:
     unit: tuple[int, int] | None = None
     """Where the page states the table's unit ("(Dollars in millions)"), quoted beside the
     cell: "743" alone is no amount, "743 (Dollars in millions)" is."""
+    title: str = ""
+    """The table's title line, quoted beside a bare "Total" row: it names what the total is of."""
 
     @property
     def cell(self) -> TableCell:
@@ -821,10 +836,11 @@ class _Cell:
             return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
 
         unit = f" ({self.unit_text})" if self.unit_text else ""
+        label = f"{self.title} {self.cell.label}" if self.title else self.cell.label
         if len(self.cells) == 1:
-            return f"{self.cell.label}, {self.cell.year}: {value(self.cell)}{unit}"
+            return f"{label}, {self.cell.year}: {value(self.cell)}{unit}"
         stated = "; ".join(f"{c.year}: {value(c)}" for c in self.cells)
-        return f"{self.cell.label}, {stated}{unit}"
+        return f"{label}, {stated}{unit}"
 
     @property
     def unit_text(self) -> str:
@@ -859,6 +875,8 @@ class _Cell:
         if self.unit is not None and self.unit[0] < header_start:
             header_start = self.unit[0]  # the unit's title line and the header, one quote
         quotes = [row, " ".join(self.page_text[header_start : cell.header_end].split())]
+        if self.title:
+            quotes.append(self.title)
         years = ":".join(str(c.year) for c in self.cells)
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{years}"
         return Claim(
