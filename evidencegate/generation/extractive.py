@@ -553,6 +553,9 @@ class ExtractiveGenerator:
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
+        # "Total" and "net" say which figure of a measure, not which measure: a row sharing
+        # only them ("Total short-term debt" for "total net revenue") states another.
+        asked_core = [t for t in asked if t not in _QUALIFYING_TERMS] or asked
         years = _asked_years(profile)
         several = len(years) >= 2
         # "What percentage ...": a row of amounts does not answer it, a row of percents may.
@@ -586,9 +589,13 @@ class ExtractiveGenerator:
                     # ("... summarizes our Research and development expense:").
                     title = table_title(source.page.text, row[0])
                     label = f"{title} {label}"
-                fit = covered_share(asked, measured_terms(label, profile.question))
-                if fit < 0.33 or (
-                    fit < 1 and _other_kind(profile.question, row[0].name or row[0].label)
+                label = _in_question_number(label, profile.question)
+                stated = measured_terms(label, profile.question)
+                fit = covered_share(asked, stated)
+                if (
+                    not covered_share(asked_core, stated)
+                    or fit < 0.33
+                    or (fit < 1 and _other_kind(profile.question, row[0].name or row[0].label))
                 ):
                     continue
                 by_year = {c.year: c for c in row}
@@ -725,6 +732,26 @@ def _size(
         candidate.title if isinstance(candidate, _Cell) else "",
     )
     return key, abs(figure.value)
+
+
+_QUALIFYING_TERMS = frozenset(terms("total net"))
+
+_PLURAL_SENSES = (("sales", "sale"), ("earnings", "earning"), ("savings", "saving"))
+"""Words whose plural names another thing than the singular in a filing: "net sales" are
+revenue, "held for sale" and "gain on sale" an act of selling; both read as one term."""
+
+
+def _in_question_number(label: str, question: str) -> str:
+    """``label`` without the words of :data:`_PLURAL_SENSES` in the number the question does
+    not use: "Liabilities held for sale" states nothing of "net sales"."""
+    for plural, singular in _PLURAL_SENSES:
+        has_plural = re.search(rf"\b{plural}\b", question, re.IGNORECASE) is not None
+        has_singular = re.search(rf"\b{singular}\b", question, re.IGNORECASE) is not None
+        if has_plural and not has_singular:
+            label = re.sub(rf"\b{singular}\b", " ", label, flags=re.IGNORECASE)
+        elif has_singular and not has_plural:
+            label = re.sub(rf"\b{plural}\b", " ", label, flags=re.IGNORECASE)
+    return label
 
 
 _BOOKKEEPING = frozenset({"total", "expense", "expenses", "cost", "costs"})
