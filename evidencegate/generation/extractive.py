@@ -738,7 +738,8 @@ _QUALIFYING_TERMS = frozenset(terms("total net"))
 
 _PLURAL_SENSES = (("sales", "sale"), ("earnings", "earning"), ("savings", "saving"))
 """Words whose plural names another thing than the singular in a filing: "net sales" are
-revenue, "held for sale" and "gain on sale" an act of selling; both read as one term."""
+revenue, "held for sale" and "gain on sale" an act of selling; both read as one term. A label's
+singular states it only for a question using the singular."""
 
 
 def _in_question_number(label: str, question: str) -> str:
@@ -747,7 +748,8 @@ def _in_question_number(label: str, question: str) -> str:
     for plural, singular in _PLURAL_SENSES:
         has_plural = re.search(rf"\b{plural}\b", question, re.IGNORECASE) is not None
         has_singular = re.search(rf"\b{singular}\b", question, re.IGNORECASE) is not None
-        if has_plural and not has_singular:
+        if not has_singular:
+            # Nor for a word the lexicon reads as the plural ("revenue": "sales").
             label = re.sub(rf"\b{singular}\b", " ", label, flags=re.IGNORECASE)
         elif has_singular and not has_plural:
             label = re.sub(rf"\b{plural}\b", " ", label, flags=re.IGNORECASE)
