@@ -592,8 +592,12 @@ class ExtractiveGenerator:
                 label = _in_question_number(label, profile.question)
                 stated = measured_terms(label, profile.question)
                 fit = covered_share(asked, stated)
+                core_fit = covered_share(asked_core, stated)
                 if (
-                    not covered_share(asked_core, stated)
+                    not core_fit
+                    # A bare "Total" is of the measure only when its title states most of it
+                    # ("Other expense (income), net consists of": no research expense total).
+                    or (name_terms == ["total"] and core_fit < MIN_TOTAL_FIT)
                     or fit < 0.33
                     or (fit < 1 and _other_kind(profile.question, row[0].name or row[0].label))
                 ):
@@ -929,6 +933,10 @@ LABEL_PRECISION_WEIGHT = 0.3
 
 PARTIAL_YEARS_PENALTY = 0.5
 """What a row loses, by the share of the asked years it has no figure for."""
+
+MIN_TOTAL_FIT = 0.6
+"""The share of the measure (beyond "total" and "net") a bare "Total" row's table title must
+state: most of it, as a row label must (its company's name aside)."""
 
 NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
