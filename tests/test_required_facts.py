@@ -345,6 +345,23 @@ class TestWhatEstablishesAFact:
         focus = _focus(profile(question), texts)
         assert "1" not in focus and "get" not in focus
 
+    def test_words_asking_for_the_companys_own_figure_are_no_focus(self) -> None:
+        """ "Net revenue ... for all the company", "company-wide": the statements give the
+        company's figure without saying so; a row need not state "company"."""
+        from evidencegate.critique.rules import _focus
+
+        texts = [
+            "Net revenue $ 86,392 $ 79,474",
+            "The company sells snacks in many markets.",
+            "Total short-term debt $ 136",
+            "Operating profit $ 11,512",
+        ]
+        question = "Please, what is net revenue of PepsiCo in the year 2022 for all the company?"
+        assert "company" not in _focus(profile(question), texts)
+        question = "What R&D expense did PepsiCo recognize company-wide in 2022?"
+        focus = _focus(profile(question), texts)
+        assert "company-wide" not in focus and "recogniz" not in focus
+
     def test_a_figure_for_each_listed_measure(self) -> None:
         corpus = InMemoryCorpus()
         corpus.add(

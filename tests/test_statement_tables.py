@@ -365,3 +365,65 @@ class TestShares:
         assert claims
         assert "41%" in claims[0].text
         assert all("operating assets" not in c.text for c in claims)
+
+
+RND = (
+    "Northwind Tools Inc.\n"
+    "Research and Development The following table summarizes our research and development "
+    "expense:\n(Dollars in millions)\nYears ended June 30, 2024 2023 2022\n"
+    "Tools $ 410 $ 380 $ 350\nServices 120 110 100\nTotal $ 530 $ 490 $ 450\n"
+)
+TOOLS = (
+    "Tools segment\nResults of Operations\n(Dollars in millions)\n"
+    "Years ended June 30, 2024 2023\nRevenues $ 5,120 $ 4,870\n"
+    "Research and development $ 410 $ 380\n"
+)
+INTANGIBLES = (
+    "The gross carrying amounts of our acquired intangible assets were as follows:\n"
+    "(Dollars in millions)\nYears ended June 30, 2024 2023\n"
+    "Patents 900 880\nTrademarks 650 640\nTotal $ 1,550 $ 1,520\n"
+)
+HELD = (
+    "Consolidated Balance Sheets\n(Dollars in millions)\nAs of June 30, 2024 2023\n"
+    "Assets held for sale 192 80\nLiabilities held for sale 65 20\n"
+    "Total short-term debt 136 120\n"
+)
+
+
+class TestTitledTotals:
+    def test_a_total_row_is_of_what_its_title_names(self) -> None:
+        """A bare "Total" row answers the measure its table's title states, quoted with the
+        title; a segment's own row of the measure and another table's "Total" do not."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [TOOLS, RND, INTANGIBLES])
+        claims = _draft(corpus, "What was Northwind's total R&D expense in fiscal 2024?")
+        assert claims, "the titled total is drafted"
+        assert "$530" in claims[0].text
+        assert all("410" not in c.text and "1,550" not in c.text for c in claims)
+        assert any("research and development" in q.quote for q in claims[0].citations)
+        assert _verified(corpus, claims[0])
+
+    def test_a_total_row_of_another_title_is_not_the_measure(self) -> None:
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INTANGIBLES])
+        claims = _draft(corpus, "What was Northwind's total R&D expense in fiscal 2024?")
+        assert all("1,550" not in c.text for c in claims)
+
+
+class TestNearMissRows:
+    def test_held_for_sale_is_no_net_sales(self) -> None:
+        """ "Sale" (the act) is not "sales" (revenue): a held-for-sale row answers no question
+        on net sales; it still answers one on assets held for sale."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [HELD])
+        assert not _draft(corpus, "What were Northwind's net sales in fiscal 2024?")
+        held = _draft(corpus, "What were Northwind's assets held for sale at June 30, 2024?")
+        assert held and "192" in held[0].text
+
+    def test_revenue_is_neither_a_sale_nor_a_total_of_another_measure(self) -> None:
+        """ "Revenue" reads as "sales" in the lexicon, yet no held-for-sale row states it; and
+        a row sharing only "total" with the question ("Total short-term debt" for "total
+        revenue") is another measure: nothing answers."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [HELD])
+        assert not _draft(corpus, "What was Northwind's total revenue in fiscal 2024?")

@@ -67,6 +67,7 @@ from evidencegate.generation.tables import (
     measured_terms,
     part_table,
     table_cells,
+    table_title,
     table_unit,
 )
 from evidencegate.lexicon import (
@@ -573,6 +574,9 @@ class ExtractiveGenerator:
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
+        # "Total" and "net" say which figure of a measure, not which measure: a row sharing
+        # only them ("Total short-term debt" for "total net revenue") states another.
+        asked_core = [t for t in asked if t not in _QUALIFYING_TERMS] or asked
         years = _asked_years(profile)
         several = len(years) >= 2
         # "What percentage ...": a row of amounts does not answer it, a row of percents may.
@@ -600,9 +604,23 @@ class ExtractiveGenerator:
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
                 name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
-                fit = covered_share(asked, measured_terms(row[0].label, profile.question))
-                if fit < 0.33 or (
-                    fit < 1 and _other_kind(profile.question, row[0].name or row[0].label)
+                label, title = row[0].label, ""
+                if name_terms == ["total"]:
+                    # A bare "Total" row is the whole of what its table's title names
+                    # ("... summarizes our Research and development expense:").
+                    title = table_title(source.page.text, row[0])
+                    label = f"{title} {label}"
+                label = _in_question_number(label, profile.question)
+                stated = measured_terms(label, profile.question)
+                fit = covered_share(asked, stated)
+                core_fit = covered_share(asked_core, stated)
+                if (
+                    not core_fit
+                    # A bare "Total" is of the measure only when its title states most of it
+                    # ("Other expense (income), net consists of": no research expense total).
+                    or (name_terms == ["total"] and core_fit < MIN_TOTAL_FIT)
+                    or fit < 0.33
+                    or (fit < 1 and _other_kind(profile.question, row[0].name or row[0].label))
                 ):
                     continue
                 by_year = {c.year: c for c in row}
@@ -632,6 +650,7 @@ class ExtractiveGenerator:
                     self.min_quote_chars,
                     named_row,
                     unit,
+                    title,
                 )
                 if candidate.text in skip:
                     continue
@@ -640,7 +659,10 @@ class ExtractiveGenerator:
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
                 score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(asked)))
-                if named_row:
+                if named_row or (title and fit >= 1):
+                    # A titled "Total" row stating all of the measure is the whole of what the
+                    # question names, as a row naming it word for word is (a segment's own
+                    # row, "Research and development" on the segment's page, is a part).
                     score += NAMED_ROW_BONUS
                 if several and len(chosen) < len(years):
                     # "for 2022 and for 2021": a row stating one of them answers in part.
@@ -731,8 +753,32 @@ def _size(
         passage.version,
         tuple(_whole_key(c.label) for c in cells),
         tuple(c.year for c in cells),
+        # Two tables' bare "Total" rows are totals of what each table's title names.
+        candidate.title if isinstance(candidate, _Cell) else "",
     )
     return key, abs(figure.value)
+
+
+_QUALIFYING_TERMS = frozenset(terms("total net"))
+
+_PLURAL_SENSES = (("sales", "sale"), ("earnings", "earning"), ("savings", "saving"))
+"""Words whose plural names another thing than the singular in a filing: "net sales" are
+revenue, "held for sale" and "gain on sale" an act of selling; both read as one term. A label's
+singular states it only for a question using the singular."""
+
+
+def _in_question_number(label: str, question: str) -> str:
+    """``label`` without the words of :data:`_PLURAL_SENSES` in the number the question does
+    not use: "Liabilities held for sale" states nothing of "net sales"."""
+    for plural, singular in _PLURAL_SENSES:
+        has_plural = re.search(rf"\b{plural}\b", question, re.IGNORECASE) is not None
+        has_singular = re.search(rf"\b{singular}\b", question, re.IGNORECASE) is not None
+        if not has_singular:
+            # Nor for a word the lexicon reads as the plural ("revenue": "sales").
+            label = re.sub(rf"\b{singular}\b", " ", label, flags=re.IGNORECASE)
+        elif has_singular and not has_plural:
+            label = re.sub(rf"\b{plural}\b", " ", label, flags=re.IGNORECASE)
+    return label
 
 
 _BOOKKEEPING = frozenset({"total", "expense", "expenses", "cost", "costs"})
@@ -831,6 +877,8 @@ class _Cell:
     unit: tuple[int, int] | None = None
     """Where the page states the table's unit ("(Dollars in millions)"), quoted beside the
     cell: "743" alone is no amount, "743 (Dollars in millions)" is."""
+    title: str = ""
+    """The table's title line, quoted beside a bare "Total" row: it names what the total is of."""
 
     @property
     def cell(self) -> TableCell:
@@ -842,10 +890,11 @@ class _Cell:
             return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
 
         unit = f" ({self.unit_text})" if self.unit_text else ""
+        label = f"{self.title} {self.cell.label}" if self.title else self.cell.label
         if len(self.cells) == 1:
-            return f"{self.cell.label}, {self.cell.year}: {value(self.cell)}{unit}"
+            return f"{label}, {self.cell.year}: {value(self.cell)}{unit}"
         stated = "; ".join(f"{c.year}: {value(c)}" for c in self.cells)
-        return f"{self.cell.label}, {stated}{unit}"
+        return f"{label}, {stated}{unit}"
 
     @property
     def unit_text(self) -> str:
@@ -880,6 +929,8 @@ class _Cell:
         if self.unit is not None and self.unit[0] < header_start:
             header_start = self.unit[0]  # the unit's title line and the header, one quote
         quotes = [row, " ".join(self.page_text[header_start : cell.header_end].split())]
+        if self.title:
+            quotes.append(self.title)
         years = ":".join(str(c.year) for c in self.cells)
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{cell.row_start}:{years}"
         return Claim(
@@ -903,6 +954,10 @@ LABEL_PRECISION_WEIGHT = 0.3
 
 PARTIAL_YEARS_PENALTY = 0.5
 """What a row loses, by the share of the asked years it has no figure for."""
+
+MIN_TOTAL_FIT = 0.6
+"""The share of the measure (beyond "total" and "net") a bare "Total" row's table title must
+state: most of it, as a row label must (its company's name aside)."""
 
 NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current

@@ -19,7 +19,14 @@ from functools import lru_cache
 
 from evidencegate.text import terms
 
-__all__ = ["TableCell", "measured_terms", "part_table", "table_cells", "table_unit"]
+__all__ = [
+    "TableCell",
+    "measured_terms",
+    "part_table",
+    "table_cells",
+    "table_title",
+    "table_unit",
+]
 
 _TOKEN = re.compile(r"\S+")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -93,11 +100,9 @@ _COMMON_ACRONYMS = frozenset(
 )
 
 
-def part_table(page_text: str, cell: TableCell, question: str) -> bool:
-    """Is the cell's table about a part of the filer the question does not name: a segment
-    by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
-    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
-    header, up to the previous table's last row."""
+def _title_lines(page_text: str, cell: TableCell) -> list[str]:
+    """The lines of the cell's table title, nearest first: the header's line up to the
+    years, then the lines above it up to the previous table's last row."""
     line_start = page_text.rfind("\n", 0, cell.header_start) + 1
     title = [page_text[line_start : cell.header_start]]
     for line in reversed(page_text[:line_start].splitlines()[-_TITLE_LINES:]):
@@ -105,6 +110,38 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
         if words and _NUMBER.match(words[-1]) and not _YEAR.match(words[-1]):
             break  # a row of the table above
         title.append(line)
+    return title
+
+
+def table_title(page_text: str, cell: TableCell) -> str:
+    """What the cell's table is of, read from its title: the nearest line above the header
+    that is neither a unit ("(Dollars in millions)") nor a sentence ending in a full stop
+    (prose of the table above); "" when there is none. "Research and Development The
+    following table summarizes our Research and development expense:" titles a table whose
+    "Total" row is the company's research and development expense."""
+    for line in _title_lines(page_text, cell):
+        text = " ".join(_UNIT.sub(" ", line).split())
+        if not re.search(r"[A-Za-z]{3}", text) or (
+            len(text.split()) <= _PERIOD_LINE_WORDS and _PERIOD_LINE.search(text)
+        ):
+            continue
+        return "" if text.endswith(".") else " ".join(line.split())
+    return ""
+
+
+_PERIOD_LINE_WORDS = 6
+_PERIOD_LINE = re.compile(
+    r"\b(?:years?|months|weeks|ended|ending|as\s+of|december|june|september|march)\b", re.I
+)
+"""A header's period words ("Years ended December 31,"): no title of what the table is of."""
+
+
+def part_table(page_text: str, cell: TableCell, question: str) -> bool:
+    """Is the cell's table about a part of the filer the question does not name: a segment
+    by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
+    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
+    header, up to the previous table's last row."""
+    title = _title_lines(page_text, cell)
     text = " ".join(title)
     asked = set(_ACRONYM.findall(question))
     # A segment's acronym titles its own table: in the header's line or the line just above
