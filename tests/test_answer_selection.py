@@ -42,6 +42,21 @@ PER_ROW = (
 )
 
 
+def _cfr_paragraph(label: str, page: int, text: str, *, context: str) -> Passage:
+    """A paragraph of a made-up CFR part, one page per labelled paragraph."""
+    return Passage(
+        passage_id=label,
+        doc_id="12 CFR 1099",
+        version="1",
+        page=page,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        context=context,
+    )
+
+
 class TestTableCells:
     @pytest.mark.parametrize("text", [PER_LINE, PER_ROW])
     def test_cells_carry_row_and_year(self, text: str) -> None:
@@ -449,17 +464,7 @@ class TestSentenceSelection:
         is drafted after the parent's lead-in, each quoted from its own passage."""
 
         def paragraph(label: str, page: int, text: str) -> Passage:
-            return Passage(
-                passage_id=label,
-                doc_id="12 CFR 1099",
-                version="1",
-                page=page,
-                char_start=0,
-                char_end=len(text),
-                text=text,
-                label=label,
-                context=f"{label}\n§ 1099.7 Repossession.",
-            )
+            return _cfr_paragraph(label, page, text, context=f"{label}\n§ 1099.7 Repossession.")
 
         lead = paragraph("1099-7-b", 1, "A lessor shall not repossess a leased car unless:")
         item = paragraph("1099-7-b-1", 2, "The lessee is more than 60 days late;")
@@ -527,17 +532,7 @@ class TestSentenceSelection:
         out no case of its own, however close their words; the rule does."""
 
         def paragraph(label: str, page: int, text: str) -> Passage:
-            return Passage(
-                passage_id=label,
-                doc_id="12 CFR 1099",
-                version="1",
-                page=page,
-                char_start=0,
-                char_end=len(text),
-                text=text,
-                label=label,
-                context="§ 1099.9 Force-placed insurance.",
-            )
+            return _cfr_paragraph(label, page, text, context="§ 1099.9 Force-placed insurance.")
 
         rule = paragraph(
             "1099-9-a",
