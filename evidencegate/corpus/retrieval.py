@@ -41,6 +41,8 @@ from evidencegate.corpus.rows import (
     measure_terms,
     proportion_fit,
     proportion_words,
+    statement_row_fit,
+    unplaced,
 )
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import covered_share, synonyms_of
@@ -579,8 +581,17 @@ class FeedbackRetriever:
             if measures:
                 # A table row stating the measure asked for, the more so the less it says
                 # besides ("Goodwill" over "Goodwill impairment charges").
-                row = max(measure_row_fit(passage.text, m) for m in measures)
+                # Not the words of the document's title: the filer a terse question names in
+                # lower case ("amcor fy22 net sales") is no word of the row.
+                row = max(
+                    measure_row_fit(passage.text, unplaced(m, passage.context)) for m in measures
+                )
                 bonus += step * (1 + row) if row else 0.0
+                # The filer's own statement stating the whole measure ("Net sales" on the
+                # Consolidated Statements of Income) over a segment's or a discussion's table
+                # repeating the label.
+                if row and any(statement_row_fit(passage.text, m, passage.context) for m in measures):
+                    bonus += step
             if whole and proportion_fit(passage.text, whole) > 0:
                 bonus += step
             if description is not None:
