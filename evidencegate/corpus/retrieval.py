@@ -590,7 +590,9 @@ class FeedbackRetriever:
                 # The filer's own statement stating the whole measure ("Net sales" on the
                 # Consolidated Statements of Income) over a segment's or a discussion's table
                 # repeating the label.
-                if row and any(statement_row_fit(passage.text, m, passage.context) for m in measures):
+                if row and any(
+                    statement_row_fit(passage.text, m, passage.context) for m in measures
+                ):
                     bonus += step
             if whole and proportion_fit(passage.text, whole) > 0:
                 bonus += step
