@@ -27,10 +27,10 @@ __all__ = [
     "proportion_fit",
     "proportion_words",
     "row_labels",
-    "statement_row_fit",
-    "unplaced",
     "stated_wholes",
+    "statement_row_fit",
     "states_measure_row",
+    "unplaced",
     "with_synonyms",
 ]
 

@@ -575,9 +575,6 @@ class ExtractiveGenerator:
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
-        # "Total" and "net" say which figure of a measure, not which measure: a row sharing
-        # only them ("Total short-term debt" for "total net revenue") states another.
-        asked_core = [t for t in asked if t not in _QUALIFYING_TERMS] or asked
         years = _asked_years(profile)
         several = len(years) >= 2
         # "What percentage ...": a row of amounts does not answer it, a row of percents may.
@@ -599,6 +596,8 @@ class ExtractiveGenerator:
             # company in lower case ("boeing 2022 net loss attributable to shareholders").
             placed = set(_phrase_words(passage.context))
             p_asked = unplaced(asked, passage.context)
+            # "Total" and "net" say which figure of a measure, not which measure: a row sharing
+            # only them ("Total short-term debt" for "total net revenue") states another.
             p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS] or p_asked
             p_words = [w for w in asked_words if w not in placed]
             rows: dict[int, list[TableCell]] = {}
