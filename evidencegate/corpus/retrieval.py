@@ -69,6 +69,9 @@ _ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count", "other"})
 """Answer types a table row's figure answers (a question of no type too: "what were its
 accounts payable")."""
 _ASK_WEIGHT = 1.0
+_STATEMENT_WORDS = "consolidated statements"
+"""The words titling a filer's primary statements ("Consolidated Statements of Income",
+"Consolidated Balance Sheets")."""
 """The weight of the ranking of one ask of a question asking several things, in the fusion."""
 
 
@@ -516,6 +519,17 @@ class FeedbackRetriever:
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
                     rankings.append(Ranking(ranked(item_words), _ITEM_WEIGHT))
+        if (
+            profile.answer_type in _ROW_TYPES
+            and doc_ids
+            and (asked := measure_terms(profile.measure))
+        ):
+            # A figure of a filing the question names ("JNJ 2022 sales to customers") stands on
+            # its primary statements, whose rows share few words with the question while many
+            # pages of discussion repeat them: the statements are also asked for by the measure.
+            named = " ".join(profile.names)
+            ranking = ranked(" ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)]))
+            rankings.append(Ranking(ranking, _ITEM_WEIGHT))
         asks = _joined_asks(query)
         if len(asks) > 1:
             # A question asking several things ("how long to send the final response, and how
