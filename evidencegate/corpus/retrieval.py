@@ -526,10 +526,16 @@ class FeedbackRetriever:
         ):
             # A figure of a filing the question names ("JNJ 2022 sales to customers") stands on
             # its primary statements, whose rows share few words with the question while many
-            # pages of discussion repeat them: the statements are also asked for by the measure.
+            # pages of discussion repeat them: the statements are also asked for by the measure,
+            # and those with a row of the whole measure ranked (none in a corpus of rules).
             named = " ".join(profile.names)
-            ranking = ranked(" ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)]))
-            rankings.append(Ranking(ranking, _ITEM_WEIGHT))
+            ranking = [
+                p
+                for p in ranked(" ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)]))
+                if statement_row_fit(p.text, asked, p.context)
+            ]
+            if ranking:
+                rankings.append(Ranking(ranking, _ITEM_WEIGHT))
         asks = _joined_asks(query)
         if len(asks) > 1:
             # A question asking several things ("how long to send the final response, and how
