@@ -261,6 +261,18 @@ class TestFilings:
         cited = {c.doc_id for claim in answer.claims for c in claim.citations}
         assert cited <= {"AMCOR_2023_10K"}
 
+    def test_a_terse_basic_line_from_the_income_statement(self, filings: Path) -> None:
+        """'amcor fy23 net sales $m': the filer in lower case names the filing, not the row,
+        and the statement of income's "Net sales" row answers, not a segment's table."""
+        with EvidenceGate.open(filings) as gate:
+            answer = gate.ask(
+                "amcor fy23 net sales $m",
+                as_of=dt.date(2023, 9, 30),
+                trace_out=filings.parent / "t3.jsonl",
+            )
+        assert answer.outcome is Outcome.ANSWERED
+        assert "14,694" in answer.answer
+
 
 class TestCriticAsksForTheAnswer:
     """The rules critic's sufficiency: evidence near the question is not evidence answering it."""

@@ -12,7 +12,9 @@ from evidencegate.corpus.rows import (
     proportion_fit,
     proportion_words,
     row_labels,
+    statement_row_fit,
     states_measure_row,
+    unplaced,
 )
 from evidencegate.text import terms
 
@@ -84,3 +86,34 @@ def test_a_sentence_states_a_share_of_the_asked_whole_or_of_another() -> None:
     assert proportion_fit("Approximately 4% of operating assets were abroad.", revenues) == -1
     assert proportion_fit("Revenues grew in 2024.", revenues) == 0
     assert proportion_fit("Non-U.S. customers accounted for 41% of our revenues.", ()) == 0
+
+
+TITLE = "Northwind Tools Inc. Form 10-K for the fiscal year ended June 30, 2024"
+INCOME = (
+    "Northwind Tools Inc.\nConsolidated Statements of Income\n(Dollars in millions)\n"
+    "Fiscal years ended June 30, 2024 2023\nNet sales 9,120 8,870\n"
+    "Net income attributable to Northwind 610 575\n"
+)
+SEGMENTS = "Segment information\n(Dollars in millions) 2024 2023\nNet sales 4,100 3,900\n"
+
+
+def test_the_document_title_names_the_filer_not_the_row() -> None:
+    """A terse question's filer in lower case ("northwind fy24 net sales") is a word of the
+    document's title: the row fits on the rest of the measure."""
+    measure = _measure("northwind fy24 net sales")
+    assert "northwind" in measure
+    assert unplaced(measure, TITLE) == ["net", "sale"]
+    assert measure_row_fit(INCOME, unplaced(measure, TITLE)) > measure_row_fit(INCOME, measure)
+    assert unplaced(["cash"], "cash") == ["cash"]  # nothing left: the measure as asked
+
+
+def test_the_primary_statement_states_the_whole_measure() -> None:
+    """The consolidated statement with a row of the whole measure; not a segment's table with
+    the same row, nor a statement whose row states only part of it ("held for sale, net")."""
+    measure = _measure("northwind fy24 net sales")
+    assert statement_row_fit(INCOME, measure, TITLE)
+    assert not statement_row_fit(SEGMENTS, measure, TITLE)
+    held = "Consolidated Balance Sheets\n2024 2023\nAssets held for sale, net 40 30\n"
+    assert not statement_row_fit(held, measure, TITLE)
+    attributable = _measure("northwind 2024 net income attributable")
+    assert statement_row_fit(INCOME, attributable, TITLE)

@@ -427,3 +427,24 @@ class TestNearMissRows:
         corpus = InMemoryCorpus()
         corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [HELD])
         assert not _draft(corpus, "What was Northwind's total revenue in fiscal 2024?")
+
+
+def test_a_lower_case_filer_in_a_terse_question_names_no_row() -> None:
+    """'northwind 2024 net loss attributable to shareholders': the filer's name is a word of
+    the document's title, so the row naming the filer ("... attributable to Northwind
+    shareholders") is the row asked for word for word, over a bare "Net loss"."""
+    page = (
+        "Northwind Tools Inc.\nConsolidated Statements of Operations\n(Dollars in millions)\n"
+        "Fiscal years ended June 30, 2024 2023\nNet sales 9,120 8,870\n"
+        "Net loss (640) (600)\nLess: net loss attributable to noncontrolling interests (30) (25)\n"
+        "Net loss attributable to Northwind shareholders (610) (575)\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "northwind 2024 net loss attributable to shareholders"
+    found = corpus.search(question, as_of=AS_OF, limit=8)
+    title = "Northwind Tools Inc. Form 10-K for the fiscal year ended June 30, 2024"
+    evidence = [p.model_copy(update={"context": title}) for p in found]
+    claims = ExtractiveGenerator(pages=corpus).draft(question, evidence, as_of=AS_OF).claims
+    assert claims
+    assert claims[0].text.startswith("Net loss attributable to Northwind shareholders, 2024: (610)")

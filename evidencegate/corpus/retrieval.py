@@ -41,6 +41,8 @@ from evidencegate.corpus.rows import (
     measure_terms,
     proportion_fit,
     proportion_words,
+    statement_row_fit,
+    unplaced,
 )
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import covered_share, synonyms_of
@@ -67,6 +69,9 @@ _ROW_TYPES = frozenset({"amount", "percentage", "comparison", "count", "other"})
 """Answer types a table row's figure answers (a question of no type too: "what were its
 accounts payable")."""
 _ASK_WEIGHT = 1.0
+_STATEMENT_WORDS = "consolidated statements"
+"""The words titling a filer's primary statements ("Consolidated Statements of Income",
+"Consolidated Balance Sheets")."""
 """The weight of the ranking of one ask of a question asking several things, in the fusion."""
 
 
@@ -514,6 +519,23 @@ class FeedbackRetriever:
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
                     rankings.append(Ranking(ranked(item_words), _ITEM_WEIGHT))
+        if (
+            profile.answer_type in _ROW_TYPES
+            and doc_ids
+            and (asked := measure_terms(profile.measure))
+        ):
+            # A figure of a filing the question names ("JNJ 2022 sales to customers") stands on
+            # its primary statements, whose rows share few words with the question while many
+            # pages of discussion repeat them: the statements are also asked for by the measure,
+            # and those with a row of the whole measure ranked (none in a corpus of rules).
+            named = " ".join(profile.names)
+            ranking = [
+                p
+                for p in ranked(" ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)]))
+                if statement_row_fit(p.text, asked, p.context)
+            ]
+            if ranking:
+                rankings.append(Ranking(ranking, _ITEM_WEIGHT))
         asks = _joined_asks(query)
         if len(asks) > 1:
             # A question asking several things ("how long to send the final response, and how
@@ -579,8 +601,19 @@ class FeedbackRetriever:
             if measures:
                 # A table row stating the measure asked for, the more so the less it says
                 # besides ("Goodwill" over "Goodwill impairment charges").
-                row = max(measure_row_fit(passage.text, m) for m in measures)
+                # Not the words of the document's title: the filer a terse question names in
+                # lower case ("amcor fy22 net sales") is no word of the row.
+                row = max(
+                    measure_row_fit(passage.text, unplaced(m, passage.context)) for m in measures
+                )
                 bonus += step * (1 + row) if row else 0.0
+                # The filer's own statement stating the whole measure ("Net sales" on the
+                # Consolidated Statements of Income) over a segment's or a discussion's table
+                # repeating the label.
+                if row and any(
+                    statement_row_fit(passage.text, m, passage.context) for m in measures
+                ):
+                    bonus += step
             if whole and proportion_fit(passage.text, whole) > 0:
                 bonus += step
             if description is not None:

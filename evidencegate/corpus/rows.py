@@ -28,7 +28,9 @@ __all__ = [
     "proportion_words",
     "row_labels",
     "stated_wholes",
+    "statement_row_fit",
     "states_measure_row",
+    "unplaced",
     "with_synonyms",
 ]
 
@@ -109,6 +111,44 @@ def measure_row_fit(text: str, measure: Sequence[str]) -> float:
             if precision >= MIN_ROW_PRECISION:
                 best = max(best, precision)
     return best
+
+
+_STATEMENT_TITLE = re.compile(
+    r"^\s*consolidated\s+(?:statements?\s+of\s+(?:income|operations|earnings|cash\s+flows|"
+    r"financial\s+position|comprehensive\s+income)|balance\s+sheets?)\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_TITLE_REACH = 300
+"""How far into a passage a statement's title stands: its first lines ("Table of Contents",
+the filer's name, then the title)."""
+
+
+def unplaced(measure: Sequence[str], place: str) -> list[str]:
+    """``measure`` without the terms its passage's place (the document's title) states: a
+    terse question's company ("amcor fy22 net sales") names the filing, not the row."""
+    named = set(terms(place))
+    return [t for t in measure if t not in named] or list(measure)
+
+
+def statement_row_fit(text: str, measure: Sequence[str], place: str = "") -> bool:
+    """Is ``text`` a page of the filer's primary statements (titled "Consolidated Statements
+    of Income", "Consolidated Balance Sheet", ...) with a row whose label states every term of
+    ``measure`` that its ``place`` (the document's title, naming the filer) does not, and
+    little besides? The statements state the whole company's basic lines ("Net sales", "Total
+    assets"); a segment's table or a discussion's excerpt repeats a row of the same label for a
+    part or a reconciliation."""
+    if not measure or _STATEMENT_TITLE.search(text[:_TITLE_REACH]) is None:
+        return False
+    named = set(terms(place))
+    wanted = tuple(t for t in measure if t not in named)
+    if not wanted:
+        return False
+    stated = with_synonyms(wanted)
+    for label in row_labels(text):
+        own = [t for t in label if t not in named]
+        if own and covered_share(wanted, own) >= 1.0 and covered_share(own, stated) >= MIN_ROW_FIT:
+            return True
+    return False
 
 
 @lru_cache(maxsize=1024)

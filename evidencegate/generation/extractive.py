@@ -53,6 +53,7 @@ from evidencegate.corpus.rows import (
     measure_terms,
     proportion_fit,
     proportion_words,
+    unplaced,
     with_synonyms,
 )
 from evidencegate.corpus.scope import label_citation
@@ -574,9 +575,6 @@ class ExtractiveGenerator:
         if not asked:
             return []
         asked_words = _phrase_words(profile.question)
-        # "Total" and "net" say which figure of a measure, not which measure: a row sharing
-        # only them ("Total short-term debt" for "total net revenue") states another.
-        asked_core = [t for t in asked if t not in _QUALIFYING_TERMS] or asked
         years = _asked_years(profile)
         several = len(years) >= 2
         # "What percentage ...": a row of amounts does not answer it, a row of percents may.
@@ -594,6 +592,14 @@ class ExtractiveGenerator:
             source = self.pages.lookup(*where)
             if source is None:
                 continue
+            # The words of the document's title name the filer, no row: a terse question's
+            # company in lower case ("boeing 2022 net loss attributable to shareholders").
+            placed = set(_phrase_words(passage.context))
+            p_asked = unplaced(asked, passage.context)
+            # "Total" and "net" say which figure of a measure, not which measure: a row sharing
+            # only them ("Total short-term debt" for "total net revenue") states another.
+            p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS] or p_asked
+            p_words = [w for w in asked_words if w not in placed]
             rows: dict[int, list[TableCell]] = {}
             for cell in table_cells(source.page.text):
                 rows.setdefault(cell.row_start, []).append(cell)
@@ -612,8 +618,8 @@ class ExtractiveGenerator:
                     label = f"{title} {label}"
                 label = _in_question_number(label, profile.question)
                 stated = measured_terms(label, profile.question)
-                fit = covered_share(asked, stated)
-                core_fit = covered_share(asked_core, stated)
+                fit = covered_share(p_asked, stated)
+                core_fit = covered_share(p_core, stated)
                 if (
                     not core_fit
                     # A bare "Total" is of the measure only when its title states most of it
@@ -640,7 +646,13 @@ class ExtractiveGenerator:
                     continue  # "how many employees": a count, never an amount of money
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
-                named_row = _states_row(row[0].name or row[0].label, asked_words)
+                own_name = row[0].name or row[0].label
+                named_row = _states_row(own_name, asked_words) or (
+                    p_words != asked_words
+                    and _states_row(
+                        " ".join(w for w in _phrase_words(own_name) if w not in placed), p_words
+                    )
+                )
                 if named_only and not named_row:
                     continue
                 candidate = _Cell(
@@ -658,7 +670,7 @@ class ExtractiveGenerator:
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
-                score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(asked)))
+                score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(p_asked)))
                 if named_row or (title and fit >= 1):
                     # A titled "Total" row stating all of the measure is the whole of what the
                     # question names, as a row naming it word for word is (a segment's own
