@@ -1214,10 +1214,10 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bhow\s+frequently\b|\b(?:holding|retention|notice|waiting|cooling|grace|review|"
             r"validity|refresh|response)\s+period\b|\bperiod\s+of\s+time\b|\bfor\s+what\s+period\b|"
             r"\bdeadline\b|\btime\s+limit\b|\bfrequency\b|\bvalid\s+for\b|"
-            # "remittance cancellation window", "reporting window": the time allowed
-            r"\b(?:time|reporting|report|cancell?ation|cancel|notice|dispute|error|filing|grace|"
-            r"cure|rescission|objection|comment|response|review|submission|claims?|look-?back)\s+"
-            r"windows?\b",
+            # "remittance cancellation window", "appeal window": the time allowed (not a
+            # teller's window); "notify the consumer within?": by when
+            r"\b(?!(?:teller|drive-through|drive-up|browser|pop-up|display|dialog|dialogue|shop|"
+            r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$",
         ),
         (
             "date",
