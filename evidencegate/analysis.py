@@ -1213,7 +1213,11 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\btiming\b|\b(?:refresh|review|renewal|rotation|reporting|audit|update)\s+cycle\b|"
             r"\bhow\s+frequently\b|\b(?:holding|retention|notice|waiting|cooling|grace|review|"
             r"validity|refresh|response)\s+period\b|\bperiod\s+of\s+time\b|\bfor\s+what\s+period\b|"
-            r"\bdeadline\b|\btime\s+limit\b|\bfrequency\b|\bvalid\s+for\b",
+            r"\bdeadline\b|\btime\s+limit\b|\bfrequency\b|\bvalid\s+for\b|"
+            # "remittance cancellation window", "appeal window": the time allowed (not a
+            # teller's window); "notify the consumer within?": by when
+            r"\b(?!(?:teller|drive-through|drive-up|browser|pop-up|display|dialog|dialogue|shop|"
+            r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$",
         ),
         (
             "date",
@@ -1252,7 +1256,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bcost\b|\bprice\b|\bfees?\b|\brevenues?\b|\bsales\b|\bincome\b|\bprofit\b|"
             r"\bexpenses?\b|\bexpenditures?\b|\bcapex\b|\bspend(?:ing)?\b|\bcash\b|\bassets\b|"
             r"\bliabilities\b|\bdebt\b|\bearnings\b|\bdividends?\b|\bpurchases?\b|\busd\b|"
-            r"\bdollars?\b|\$|\bmillions?\b|\bbillions?\b|\bworth\b|\bequity\b|\binventor(?:y|ies)\b",
+            r"\bdollars?\b|\$|\bmillions?\b|\bbillions?\b|\bworth\b|\bequity\b|\binventor(?:y|ies)\b|"
+            # "the civil money penalty per day", "the charge per mile": a figure for each unit
+            r"\bper\s+(?:day|week|month|year|violation|occurrence|transaction|item|mile|hour)\b",
         ),
         (
             "definition",

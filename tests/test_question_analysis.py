@@ -80,6 +80,12 @@ class TestAnswerType:
             ("What is the high-risk limit?", "amount"),
             ("Can the minimum holding period be waived?", "yes_no"),
             ("Must I report a breach within how many days?", "duration"),
+            # A window of time asks how long; a figure per unit asks an amount.
+            ("payment dispute window for card holders?", "duration"),
+            ("loss mit denial appeal window?", "duration"),
+            ("results of the investigation - notify the customer within?", "duration"),
+            ("Is the teller window open on Saturdays?", "yes_no"),
+            ("What is the civil money penalty per day for a late filing?", "amount"),
         ],
     )
     def test_kind_of_answer(self, question: str, expected: str) -> None:

@@ -783,3 +783,29 @@ class TestTheClaimAnswersTheAsk:
         )
         lock = "Lock the session after [Assignment: organization-defined time period]."
         assert missing(question, lock) is None
+
+
+class TestTermOfArtAbsent:
+    """A term of art the question names (a phrase of the lexicon) that no passage states: the
+    evidence is of a rule without that provision, as before it came into force."""
+
+    QUESTION = "What must the early intervention notice to a delinquent borrower contain?"
+    NOTICE = (
+        "A written notice to a delinquent borrower must contain the servicer's name and "
+        "mailing address."
+    )
+
+    def test_evidence_without_the_term_answers_nothing(self) -> None:
+        corpus = _one_document(
+            "Reg X", [self.NOTICE, "A servicer must answer a qualified written request."]
+        )
+        missing = _audit(_critic_for(corpus), self.QUESTION, corpus, [self.NOTICE])
+        assert any(f.startswith("topic: ") for f in missing), missing
+
+    def test_evidence_stating_the_term_answers(self) -> None:
+        heading = "Early intervention requirements. " + self.NOTICE
+        corpus = _one_document(
+            "Reg X", [heading, "A servicer must answer a qualified written request."]
+        )
+        missing = _audit(_critic_for(corpus), self.QUESTION, corpus, [heading])
+        assert not any(f.startswith("topic: ") for f in missing), missing

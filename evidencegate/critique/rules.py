@@ -460,9 +460,26 @@ class RulesCritic:
             if covered_share(wanted, pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
+            if any(_term_of_art_absent(u, keys, pool) for u in match_units(wanted)):
+                # A term of art the question names ("early intervention": a phrase of the
+                # lexicon) that no passage states, nor most of its words: the evidence is of a
+                # rule without that provision (not yet in force on the date asked).
+                return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = _based([t for text in texts for t in terms(text)])
         return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
+
+
+def _term_of_art_absent(unit: frozenset[str], keys: set[str], pool: Sequence[str]) -> bool:
+    """Is ``unit`` a phrase of the lexicon ("early intervention notice") that the evidence
+    ``pool`` states in no form, and most of whose words it never uses ("early", "intervention")?
+    A paraphrase's phrase ("home loan", "control enhancement") shares most of its words with
+    its evidence ("loan", "control")."""
+    phrases = [u.split() for u in unit if " " in u and not u.startswith("~")]
+    if not phrases or unit_matched(unit, keys, pool):
+        return False
+    have = set(pool)
+    return all(sum(w not in have for w in words) * 2 > len(words) for words in phrases)
 
 
 _TITLE_PAGE_CHARS = 2000
