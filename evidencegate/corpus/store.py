@@ -88,6 +88,7 @@ _BUSY_TIMEOUT_S = 300.0
 """How long a write waits for another writer's transaction (one file's commit) to end: long,
 because SQLite releases the locks of a process that dies, so only a live writer is waited for."""
 _IN_CHUNK = 500
+"""How many values one ``IN (...)`` list binds (SQLite caps a statement's parameters)."""
 _CACHE_KIB = 65536
 """SQLite's page cache per connection, at most (KiB)."""
 _MAX_ROWID = 2**63 - 1
@@ -626,15 +627,7 @@ def _cut(
 ) -> tuple[list[int], list[float], list[tuple[str, ...]]]:
     """The best ``limit`` of ranked passages (best first) when more than ``limit`` came back,
     ties ordered by passage_id then row id: only their passage_ids are read."""
-    names: dict[int, str] = {}
-    for at in range(0, len(ids), _IN_CHUNK):
-        chunk = ids[at : at + _IN_CHUNK]
-        names.update(
-            db.execute(
-                f"SELECT id, passage_id FROM passages WHERE id IN ({', '.join('?' * len(chunk))})",
-                chunk,
-            ).fetchall()
-        )
+    names: dict[int, str] = dict(_select_in(db, "SELECT id, passage_id FROM passages", "id", ids))
     keep = sorted(range(len(ids)), key=lambda i: (-scores[i], names[ids[i]], ids[i]))[:limit]
     return [ids[i] for i in keep], [scores[i] for i in keep], [flag_lists[i] for i in keep]
 
@@ -770,14 +763,7 @@ def _intern_texts(
         keys[text] = key
     ids = known.ids
     wanted = list({key for key in keys.values() if key not in ids})
-    for at in range(0, len(wanted), _IN_CHUNK):
-        chunk = wanted[at : at + _IN_CHUNK]
-        ids.update(
-            db.execute(
-                f"SELECT sha256, id FROM texts WHERE sha256 IN ({', '.join('?' * len(chunk))})",
-                chunk,
-            ).fetchall()
-        )
+    ids.update(_select_in(db, "SELECT sha256, id FROM texts", "sha256", wanted))
     new = [(key, text) for text, key in keys.items() if key not in ids]
     for (key, _text), row_id in zip(
         new, _insert_rows(db, "texts", "sha256, text", new), strict=True
@@ -813,6 +799,16 @@ def _insert_rows(
     return [db.execute(check, row).fetchone()[0] for row in rows]
 
 
+def _select_in(
+    db: sqlite3.Connection, select: str, column: str, values: Sequence[Any]
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``select`` whose ``column`` is one of ``values``, read in chunks of
+    :data:`_IN_CHUNK` bound parameters."""
+    for at in range(0, len(values), _IN_CHUNK):
+        chunk = values[at : at + _IN_CHUNK]
+        yield from db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
+
+
 def _intern_contents(
     db: sqlite3.Connection, pairs: Iterable[tuple[int, int]]
 ) -> dict[tuple[int, int], int]:
@@ -820,15 +816,11 @@ def _intern_contents(
     wanted = set(pairs)
     ids: dict[tuple[int, int], int] = {}
     text_ids = list({text for text, _ in wanted})
-    for at in range(0, len(text_ids), _IN_CHUNK):
-        chunk = text_ids[at : at + _IN_CHUNK]
-        for cid, text, context in db.execute(
-            "SELECT id, text_id, context_id FROM contents "
-            f"WHERE text_id IN ({', '.join('?' * len(chunk))})",
-            chunk,
-        ):
-            if (text, context) in wanted:
-                ids[(text, context)] = cid
+    for cid, text, context in _select_in(
+        db, "SELECT id, text_id, context_id FROM contents", "text_id", text_ids
+    ):
+        if (text, context) in wanted:
+            ids[(text, context)] = cid
     new = sorted(wanted - ids.keys())
     ids.update(zip(new, _insert_rows(db, "contents", "text_id, context_id", new), strict=True))
     return ids
