@@ -35,6 +35,7 @@ __all__ = [
     "ASK_WORDS",
     "FIGURE_TYPES",
     "PERIOD_WORDS",
+    "REQUIRING_WORDS",
     "AnswerType",
     "Period",
     "QuestionProfile",
@@ -325,8 +326,19 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
+        # "How many minutes", "how many attempts": the value itself, which a parameter the
+        # organization sets ("[Assignment: organization-defined time period]") does not state.
+        value = self.time_unit is not None or (
+            self.counted is not None and _HOW_MANY.search(self.question) is not None
+        )
         return _states_figure(
-            text, self.wants_figure, self.answer_type, self.numbers, self.time_unit, self.counted
+            text,
+            self.wants_figure,
+            self.answer_type,
+            self.numbers,
+            self.time_unit,
+            self.counted,
+            value,
         )
 
 
@@ -338,11 +350,15 @@ def _states_figure(
     numbers: tuple[str, ...],
     time_unit: str | None,
     counted: str | None,
+    value: bool = False,
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if _leaves_parameter(text, answer_type):
-        return True  # "[Assignment: organization-defined time period]": the organization sets it
+    if not value and _leaves_parameter(text, answer_type):
+        # "[Assignment: organization-defined time period]": the organization sets it. That
+        # answers "how long" or "within what time", not "how many minutes" or "how many
+        # attempts" (``value``): such a question asks for the value itself.
+        return True
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
     # Each pattern below states its word: a text without it is not searched with the pattern
@@ -663,7 +679,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         multi_part=kind in ("list", "comparison")
         or len(years) > 1
         or bool(_MULTI_PART.search(text)),
-        time_unit=unit.group(1).lower() if unit else None,
+        time_unit=next(u for u in unit.groups() if u).lower() if unit else None,
         counted=_counted_stem(counted.group(1)) if counted else None,
         normative=kind not in FIGURE_TYPES
         and kind != "yes_no"
@@ -919,6 +935,15 @@ PERIOD_WORDS = frozenset(
 """Words that say which period is asked ("latest", "fiscal year", "as reported"): the period,
 read from the question's years and dates, not its topic."""
 """Words of a question that say when, not what: not part of what a figure measures."""
+REQUIRING_WORDS = frozenset(
+    terms(
+        "require requires required requirement requirements oblige obliges obliged obligation "
+        "obligations mandate mandates mandatory"
+    )
+)
+"""Words by which a question asks what a rule requires ("process isolation requirement?",
+"what obligations does ... set"): the kind of sentence asked for, not its topic. Their
+synonyms (rule, regulation, control) are no words of the topic either."""
 _NORMATIVE_QUESTION = re.compile(
     r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"
     r"has\s+to|need\s+to|needs\s+to|comply|compliance|mandat\w*|expected\s+to|shall|"
@@ -1096,9 +1121,11 @@ def _instruction_verb(word: str, *, third_person: bool = False) -> bool:
 
 
 _DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 _TIME_UNIT = re.compile(
     r"\bhow\s+many\s+(?:(?:business|calendar|working|full|consecutive)\s+)?"
-    r"(day|week|month|year|hour|minute|quarter)s?\b",
+    r"(day|week|month|year|hour|minute|quarter)s?\b|"
+    r"\bin\s+(?:(?:business|calendar|working)\s+)?(day|week|month|year|hour|minute)s\s*\??\s*$",
     re.IGNORECASE,
 )
 _COUNTED = re.compile(
@@ -1217,7 +1244,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             # "remittance cancellation window", "appeal window": the time allowed (not a
             # teller's window); "notify the consumer within?": by when
             r"\b(?!(?:teller|drive-through|drive-up|browser|pop-up|display|dialog|dialogue|shop|"
-            r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$",
+            r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$|"
+            # "inactivity timeout in minutes?": the unit the answer is counted in
+            r"\bin\s+(?:days|weeks|months|years|hours|minutes)\s*\??\s*$",
         ),
         (
             "date",

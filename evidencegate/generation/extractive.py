@@ -400,6 +400,17 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
+                elif detail := [t for t in focus if not matched_units([t], c_terms)]:
+                    # The same for a detail the question asks about ("reuse of identifiers per
+                    # IA-4"): the item stating it, not the list that holds it among others. A
+                    # word of the rule's title ("the control on authority for handling
+                    # personal data") describes the whole rule, no item of it.
+                    stating = sum(
+                        bool(matched_units(detail, term_tuple(_PARAMETER_FRAME.sub(" ", i.text))))
+                        for i in candidate.listed
+                    )
+                    if stating == 1:
+                        score *= 0.85
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
             if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
@@ -483,10 +494,16 @@ class ExtractiveGenerator:
         # An item under its parent paragraph's lead-in is read with it in its place, as a
         # heading: the item itself must state what is asked (the lead-in's words are its
         # siblings' too).
+        # A parameter's frame ("[Assignment: organization-defined ...]") is the catalog's
+        # template, not what the sentence is about: "the assignment of identifiers" is asked of
+        # IA-4's "assign ... identifier", not of every control leaving a value to the
+        # organization. The parameter's own words ("personnel or roles") stay.
         sentence_terms = [
             (
-                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
-                *term_tuple(_referred(c)),
+                *term_tuple(
+                    _PARAMETER_FRAME.sub(" ", c.text if c.lead_passage is None else c.sentence.text)
+                ),
+                *term_tuple(_PARAMETER_FRAME.sub(" ", _referred(c))),
             )
             for c in candidates
         ]
@@ -1102,6 +1119,15 @@ class _Candidate:
                 ]
             ],
         )
+
+
+_PARAMETER_FRAME = re.compile(
+    r"\[\s*(?:Assignment|Selection)(?:\s*\(one\s+or\s+more\))?\s*:\s*"
+    r"(?:(?:organization|organisation)-defined\b)?",
+    re.IGNORECASE,
+)
+"""The frame of a parameter a control leaves to the organization ("[Assignment:
+organization-defined", "[Selection (one or more):"): words of the catalog's template."""
 
 
 _FRAME_TERMS = frozenset(

@@ -1,0 +1,187 @@
+"""Controls that leave a value to the organization, and lists of requirements: a parameter
+("[Assignment: organization-defined time period]") answers "how long", never "how many
+minutes"; its template words are no topic of the sentence; a question on one detail of a
+control is answered by the item stating it, not by the whole list."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from pathlib import Path
+from typing import Any
+
+from evidencegate.analysis import REQUIRING_WORDS, profile_question
+from evidencegate.contracts import Passage
+from evidencegate.corpus import Store
+from evidencegate.corpus.retrieval import FeedbackRetriever
+from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.text import terms
+
+AS_OF = dt.date(2022, 6, 1)
+
+DISCONNECT = (
+    "Terminate the network connection after [Assignment: organization-defined time period] of "
+    "inactivity."
+)
+LOGON = (
+    "Enforce a limit of [Assignment: organization-defined number] consecutive invalid logon "
+    "attempts."
+)
+
+
+def _states(question: str, text: str) -> bool:
+    return profile_question(question, as_of=AS_OF).states_figure(text)
+
+
+class TestParameterAsValue:
+    def test_a_parameter_answers_how_long(self) -> None:
+        """ "Within what time", "how long", "how often": the catalog's answer is that the
+        organization sets it."""
+        assert _states("Within what time must the network connection be terminated?", DISCONNECT)
+        assert _states("How long may a connection stay idle before it is terminated?", DISCONNECT)
+
+    def test_a_parameter_is_no_count_of_a_unit(self) -> None:
+        """ "How many minutes" asks for the value, which the catalog leaves to the
+        organization: the parameter states none."""
+        assert not _states("How many minutes of inactivity before the connection ends?", DISCONNECT)
+        assert _states(
+            "How many minutes of inactivity before the connection ends?",
+            "after 15 minutes of inactivity",
+        )
+
+    def test_a_unit_asked_at_the_end(self) -> None:
+        """ "inactivity timeout in minutes?": a duration counted in minutes."""
+        profile = profile_question(
+            "network disconnect - inactivity timeout in minutes?", as_of=AS_OF
+        )
+        assert profile.answer_type == "duration"
+        assert profile.time_unit == "minute"
+        assert not profile.states_figure(DISCONNECT)
+
+    def test_a_parameter_is_no_count_of_things(self) -> None:
+        assert not _states("How many consecutive invalid logon attempts does XA-7 allow?", LOGON)
+
+    def test_a_number_in_a_case_asks_no_count(self) -> None:
+        """ "when a user goes past the maximum number of tries" sets a case; the question asks
+        for no number, so the parameter is not refused as one."""
+        question = (
+            "Under the logon control XA-7, what can the system do when a user goes past the "
+            "maximum number of tries?"
+        )
+        assert _states(question, LOGON)
+
+
+def _control(pid: str, label: str, heading: str, text: str) -> Passage:
+    return Passage(
+        passage_id=pid,
+        doc_id="CAT",
+        version="1",
+        page=len(pid),
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        context=f"{label}\n{heading}\nControl Catalog",
+    )
+
+
+IDENTIFIERS = _control(
+    "xa4",
+    "XA-4",
+    "Identifier Management",
+    "Manage system identifiers by:\n  a. Receiving authorization from [Assignment: "
+    "organization-defined personnel or roles] to assign an individual, group, role, or device "
+    "identifier;\n  b. Selecting an identifier that identifies an individual, group, role, or "
+    "device;\n  c. Assigning the identifier to the intended individual, group, role, or "
+    "device; and\n  d. Preventing reuse of identifiers for [Assignment: organization-defined "
+    "time period].",
+)
+SOFTWARE = _control(
+    "xm14",
+    "XM-14",
+    "Signed Components",
+    "Prevent the installation of [Assignment: organization-defined software and firmware "
+    "components] without verification that the component has been digitally signed.",
+)
+PROCESSING = _control(
+    "xp2",
+    "XP-2",
+    "Authority to Process Personal Data",
+    "a. Determine and document the [Assignment: organization-defined authority] that permits "
+    "the [Assignment: organization-defined processing] of personal data; and\n  b. Restrict "
+    "the [Assignment: organization-defined processing] of personal data to only that which is "
+    "authorized.",
+)
+
+
+def _drafted(question: str, passages: list[Passage]) -> list[str]:
+    draft = ExtractiveGenerator().draft(question, passages, as_of=AS_OF)
+    return [c.text for c in draft.claims]
+
+
+class TestParameterFrame:
+    def test_the_template_is_no_topic(self) -> None:
+        """ "the assignment of identifiers" is asked of XA-4's "assign ... identifier": a
+        control whose only shared word is its parameter's "[Assignment:" does not state it."""
+        question = "Who has to approve the assignment of identifiers?"
+        profile = profile_question(question, as_of=AS_OF)
+        ranked = ExtractiveGenerator()._ranked(question, profile, [SOFTWARE, PROCESSING], ())
+        assert isinstance(ranked, list) and ranked
+        for _, candidate, matched in ranked:
+            assert not any("assign" in unit for units in matched for unit in units), candidate.text
+
+
+class TestItemOrList:
+    def test_a_detail_is_answered_by_its_item(self) -> None:
+        """ "reuse" is stated by item d. alone: the item answers, not the list holding it among
+        three other requirements."""
+        drafted = _drafted(
+            "what must happen with identifiers regarding reuse per XA-4?",
+            [IDENTIFIERS, SOFTWARE, PROCESSING],
+        )
+        assert len(drafted) == 1
+        assert "Preventing reuse" in drafted[0]
+        assert "Selecting an identifier" not in drafted[0]
+
+    def test_the_rule_described_by_its_title_is_read_whole(self) -> None:
+        """A word of the control's title ("authority") describes the whole rule: the list is
+        the answer, not the item that happens to repeat it."""
+        drafted = " ".join(
+            _drafted(
+                "What do we need to do to comply with XP-2, the control on authority for "
+                "processing personal data?",
+                [PROCESSING, IDENTIFIERS, SOFTWARE],
+            )
+        )
+        assert "Determine and document" in drafted
+        assert "only that which is authorized" in drafted
+
+
+class TestRequiringWordsNotExpanded:
+    def test_requirement_brings_no_rules(self, tmp_path: Path) -> None:
+        """ "process isolation requirement?": "requirement" is how the question asks, so its
+        synonyms ("rule", "regulation", "control") are not added to the query."""
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        (corpus / "CAT_1.md").write_text(
+            '---\ndoc_id: CAT\nversion: "1"\nversion_date: 2020-01-01\nauthority: primary\n'
+            "title: Catalog\n---\n# Catalog\n\n## Process Isolation\n\nMaintain a separate "
+            "execution domain for each executing system process.\n\n## Rules of Behavior\n\n"
+            "Establish the rules of behavior and receive acknowledgment of the rules.\n"
+        )
+        assert set(terms("requirement")) <= REQUIRING_WORDS
+        with Store.open(tmp_path / "s") as store:
+            store.messages = io.StringIO()
+            store.ingest([corpus / "CAT_1.md"])
+            queries: list[str] = []
+            search = store.search
+
+            def recorded(query: str, **kwargs: Any) -> list[Passage]:
+                queries.append(query)
+                return search(query, **kwargs)
+
+            store.search = recorded  # type: ignore[method-assign]
+            found = FeedbackRetriever(store).search("process isolation requirement?", as_of=AS_OF)
+            assert found and queries
+            assert not any(set(terms(q)) & set(terms("rule rules regulation")) for q in queries)
+            assert "execution domain" in found[0].text
