@@ -326,11 +326,9 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
-        # "How many minutes", "how many attempts": the value itself, which a parameter the
-        # organization sets ("[Assignment: organization-defined time period]") does not state.
-        value = self.time_unit is not None or (
-            self.counted is not None and _HOW_MANY.search(self.question) is not None
-        )
+        # "How many minutes": the value itself, which a parameter the organization sets
+        # ("[Assignment: organization-defined time period]") does not state.
+        value = self.time_unit is not None
         return _states_figure(
             text,
             self.wants_figure,
@@ -354,10 +352,11 @@ def _states_figure(
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if not value and _leaves_parameter(text, answer_type):
+    if not value and answer_type in ("duration", "date") and _leaves_parameter(text):
         # "[Assignment: organization-defined time period]": the organization sets it. That
-        # answers "how long" or "within what time", not "how many minutes" or "how many
-        # attempts" (``value``): such a question asks for the value itself.
+        # answers "how long", "how often" or "within what time", not "how many minutes"
+        # (``value``), nor an amount, a count or a percentage ("max concurrent sessions",
+        # "how many attempts"): such a question asks for the value itself.
         return True
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
@@ -382,14 +381,13 @@ def _word(word: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
-def _leaves_parameter(text: str, answer: AnswerType) -> bool:
-    """Does ``text`` leave the asked kind of figure to the organization ("[Assignment:
-    organization-defined time period]")? A parameter naming no figure ("[Assignment:
+def _leaves_parameter(text: str) -> bool:
+    """Does ``text`` leave the time asked about to the organization ("[Assignment:
+    organization-defined time period]")? A parameter naming no time ("[Assignment:
     organization-defined personnel or roles]", "... controlled areas]") answers no "how
-    often" or "how many"; "when" is also answered by the events it names ("following
-    [Assignment: organization-defined events]"), as is "how often" and "how soon"."""
-    named = _TIMING_PARAMETER if answer in ("date", "duration") else _FIGURE_PARAMETER
-    return any(named.search(m.group(0)) for m in _PARAMETER.finditer(text))
+    often"; "when" is also answered by the events it names ("following [Assignment:
+    organization-defined events]"), as is "how often" and "how soon"."""
+    return any(_TIMING_PARAMETER.search(m.group(0)) for m in _PARAMETER.finditer(text))
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
@@ -1121,7 +1119,6 @@ def _instruction_verb(word: str, *, third_person: bool = False) -> bool:
 
 
 _DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE)
-_HOW_MANY = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 _TIME_UNIT = re.compile(
     r"\bhow\s+many\s+(?:(?:business|calendar|working|full|consecutive)\s+)?"
     r"(day|week|month|year|hour|minute|quarter)s?\b|"

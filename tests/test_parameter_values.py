@@ -61,14 +61,12 @@ class TestParameterAsValue:
     def test_a_parameter_is_no_count_of_things(self) -> None:
         assert not _states("How many consecutive invalid logon attempts does XA-7 allow?", LOGON)
 
-    def test_a_number_in_a_case_asks_no_count(self) -> None:
-        """ "when a user goes past the maximum number of tries" sets a case; the question asks
-        for no number, so the parameter is not refused as one."""
-        question = (
-            "Under the logon control XA-7, what can the system do when a user goes past the "
-            "maximum number of tries?"
+    def test_a_parameter_is_no_amount(self) -> None:
+        """ "max concurrent sessions": a value, which the organization-defined number is not."""
+        assert not _states(
+            "max concurrent sessions per user account?",
+            "Limit the number of concurrent sessions to [Assignment: organization-defined number].",
         )
-        assert _states(question, LOGON)
 
 
 def _control(pid: str, label: str, heading: str, text: str) -> Passage:
@@ -185,3 +183,29 @@ class TestRequiringWordsNotExpanded:
             assert found and queries
             assert not any(set(terms(q)) & set(terms("rule rules regulation")) for q in queries)
             assert "execution domain" in found[0].text
+
+
+class TestWhichRule:
+    def test_requires_frames_a_question_asking_which_rule(self) -> None:
+        """ "which enhancement requires logging ...": "requires" says what kind of sentence is
+        asked, as when the question names its rule; a statement opening "Require that ..."
+        states another requirement."""
+        nonprivileged = _control(
+            "xc62",
+            "XC-6(2)",
+            "Least Privilege\nNon-privileged Access for Nonsecurity Functions",
+            "Require that users of system accounts with access to privileged functions use "
+            "non-privileged accounts when accessing nonsecurity functions.",
+        )
+        logged = _control(
+            "xc69",
+            "XC-6(9)",
+            "Least Privilege\nLog Use of Privileged Functions",
+            "Log the execution of privileged functions.",
+        )
+        drafted = _drafted(
+            "which enhancement requires logging the execution of privileged functions?",
+            [nonprivileged, logged, SOFTWARE],
+        )
+        assert drafted
+        assert drafted[0] == "Log the execution of privileged functions."

@@ -400,11 +400,15 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
-                elif detail := [t for t in focus if not matched_units([t], c_terms)]:
+                elif candidate.items > 2 and (
+                    detail := [t for t in focus if not matched_units([t], c_terms)]
+                ):
                     # The same for a detail the question asks about ("reuse of identifiers per
                     # IA-4"): the item stating it, not the list that holds it among others. A
                     # word of the rule's title ("the control on authority for handling
-                    # personal data") describes the whole rule, no item of it.
+                    # personal data") describes the whole rule, no item of it. Two items are
+                    # one step and the next ("review the test results; and initiate
+                    # corrective actions"), read together.
                     stating = sum(
                         bool(matched_units(detail, term_tuple(_PARAMETER_FRAME.sub(" ", i.text))))
                         for i in candidate.listed
@@ -1145,10 +1149,19 @@ not what it is about. A guidance sentence saying "requires" or "controls" matche
 requirement itself ("Develop a plan ...") seldom does."""
 
 
+_WHICH_RULE = re.compile(
+    r"\b(?:which|what)\s+(?:(?:control|security|privacy|nist)\s+)?"
+    r"(?:controls?|enhancements?|requirements?|rules?|provisions?|sections?|clauses?)\b",
+    re.IGNORECASE,
+)
+"""A question asking which rule states something ("which enhancement requires logging the
+execution of privileged functions"): it names none, but its "requires" frames it the same."""
+
+
 def _without_frame(profile: QuestionProfile) -> QuestionProfile:
-    """The profile without the words framing a requirement question that names its rule
-    (:data:`_FRAME_TERMS`); unchanged when that would leave no term."""
-    if not (profile.normative and profile.names):
+    """The profile without the words framing a requirement question that names its rule, or
+    asks which rule it is (:data:`_FRAME_TERMS`); unchanged when that would leave no term."""
+    if not (profile.normative and (profile.names or _WHICH_RULE.search(profile.question))):
         return profile
     named = {t for n in profile.names for t in terms(n)}
     kept = tuple(t for t in profile.terms if t not in _FRAME_TERMS or t in named)
