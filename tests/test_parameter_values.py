@@ -10,6 +10,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+from conftest import EXAMPLE_CORPUS
+
 from evidencegate.analysis import REQUIRING_WORDS, profile_question
 from evidencegate.contracts import Passage
 from evidencegate.corpus import Store
@@ -209,3 +211,49 @@ class TestWhichRule:
         )
         assert drafted
         assert drafted[0] == "Log the execution of privileged functions."
+
+
+class TestWhatTheThingSays:
+    def test_content_is_stated_by_the_thing_as_subject(self, tmp_path: Path) -> None:
+        """ "what must the acknowledgement of a complaint tell the customer": the sentence
+        whose subject is the acknowledgement ("The acknowledgement must name ..."), not the
+        one on what the Bank does with it ("The Bank must send ... a written
+        acknowledgement ..."), in the example corpus."""
+        question = "what must the acknowledgement of a complaint tell the customer?"
+        with Store.open(tmp_path / "s") as store:
+            store.messages = io.StringIO()
+            store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
+            as_of = dt.date(2024, 6, 1)
+            found = FeedbackRetriever(store).search(question, as_of=as_of)
+            draft = ExtractiveGenerator().draft(question, found, as_of=as_of)
+        drafted = [c.text for c in draft.claims]
+        assert drafted
+        assert "The acknowledgement must name the employee" in drafted[0]
+
+
+class TestKindAsked:
+    def test_the_thing_whose_kind_is_asked_is_stated(self) -> None:
+        """ "what kind of acknowledgment": a sentence not stating an acknowledgment answers
+        about its neighbours."""
+        behaviour = _control(
+            "xl4",
+            "XL-4",
+            "Rules of Behavior",
+            "a. Establish and provide to individuals requiring access to the system the rules "
+            "that describe their responsibilities and expected behavior for information and "
+            "system usage, security, and privacy;\n  b. Receive a documented acknowledgment "
+            "from such individuals, indicating that they have read, understand, and agree to "
+            "abide by the rules of behavior, before authorizing access to information and the "
+            "system;\n  c. Review and update the rules of behavior [Assignment: "
+            "organization-defined frequency]; and\n  d. Require individuals who have "
+            "acknowledged a previous version of the rules of behavior to read and "
+            "re-acknowledge them when the rules are revised or updated.",
+        )
+        drafted = _drafted(
+            "Before we give access, the user must give what kind of acknowledgment for the "
+            "rules of behavior?",
+            [behaviour, SOFTWARE, PROCESSING],
+        )
+        assert drafted
+        assert "documented acknowledgment" in drafted[0]
+        assert "Establish and provide" not in drafted[0]

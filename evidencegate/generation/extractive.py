@@ -301,6 +301,23 @@ class ExtractiveGenerator:
         # neighbour sharing the question's other words ("must report it").
         # A question asking for a figure ("how long do I have to keep ...") asks no permission.
         action = asked_action(question) if not profile.wants_figure else ()
+        # "what kind of acknowledgment ...": the thing whose kind is asked, which the answer
+        # states ("a documented acknowledgment"); a sentence not stating it answers about its
+        # neighbours (the rules the acknowledgment is of).
+        kind = _KIND_ASKED.search(question)
+        # "what must the acknowledgement of a complaint tell the customer?": what the
+        # acknowledgement says, stated by a sentence with it as its subject ("The
+        # acknowledgement must name ..."), not by one on what another does with it ("The Bank
+        # must send ... a written acknowledgement").
+        content = _CONTENT_ASKED.search(question)
+        content_of = (
+            [t for t in terms(content.group(1)) if t in asked or t in profile.terms]
+            if content
+            else []
+        )
+        kind_units = (
+            [t for t in terms(kind.group(1)) if t in asked or t in profile.terms] if kind else []
+        )
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -358,6 +375,15 @@ class ExtractiveGenerator:
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * focus_share(s_terms)
+            if kind_units and not matched_units(kind_units, s_terms):
+                score *= _KIND_UNSTATED
+            subject = (
+                _SUBJECT.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+                if content_of
+                else None
+            )
+            if subject and not matched_units(content_of, terms(subject.group(1))):
+                score *= _OTHER_SUBJECT
             if action and own > 0 and states_action(candidate.sentence.text, action):
                 score += ACTION_BONUS
             if given_money and (fit := _case_fit(candidate.sentence.text, given_money)):
@@ -1147,6 +1173,33 @@ require", "what obligations does SR-2 set out", "what do we need to do to comply
 they say the kind of sentence asked for (a requirement: :attr:`QuestionProfile.normative`),
 not what it is about. A guidance sentence saying "requires" or "controls" matches them, the
 requirement itself ("Develop a plan ...") seldom does."""
+
+
+_KIND_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\s+([A-Za-z][\w-]*)", re.IGNORECASE
+)
+"""A question asking what kind of thing ("what kind of lock", "which type of acknowledgment"):
+the thing, which its answer states."""
+_KIND_UNSTATED = 0.8
+"""The weight of a sentence that does not state the thing whose kind is asked."""
+
+
+_CONTENT_ASKED = re.compile(
+    r"(?:^\W*|[,:;-]\s+)(?:what|which\s+\w+)\s+(?:must|should|shall|does|do|will|has\s+to|have\s+to)\s+"
+    r"(?:the|a|an|each|every|this|that|its|their)\s+((?:[\w-]+\s+){0,3}?[\w-]+)"
+    r"(?:\s+(?:of|for|to)\s+(?:the\s+|a\s+|an\s+)?[\w-]+)?\s+"
+    r"(?:include|includes|contain|contains|state|states|say|says|tell|tells|specify|"
+    r"specifies|show|shows|list|lists|cover|covers|describe|describes|name|names)\b",
+    re.IGNORECASE,
+)
+"""A question asking what a thing says or holds ("what must the acknowledgement of a
+complaint tell the customer?", "what should the notice include?"): the thing."""
+_SUBJECT = re.compile(
+    r"^\s*((?:[\w'’-]+\s+){1,6}?)(?:must|shall|should|may|will|is|are)\b", re.IGNORECASE
+)
+"""A sentence's subject: its words before its first modal or verb "to be"."""
+_OTHER_SUBJECT = 0.7
+"""The weight of a sentence about another subject than the thing whose content is asked."""
 
 
 _WHICH_RULE = re.compile(
