@@ -1256,7 +1256,10 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b|"
             # "3M US plant count", "store count" (not "does the fee count as ...")
             r"(?<!\bdoes\s)(?<!\bdo\s)(?<!\bwill\s)\b[a-z]+\s+count\b(?!\s+(?:as|toward|towards|against|on)\b)|"
-            r"\bheadcount\b",
+            r"\bheadcount\b|"
+            # "What temperature in degrees", "key length in bits": a number of units
+            r"\bin\s+(?:degrees|bits|bytes|characters|miles|feet|meters|metres|kilometers|"
+            r"kilometres)\b",
         ),
         (
             "yes_no",

@@ -63,6 +63,18 @@ class TestParameterAsValue:
     def test_a_parameter_is_no_count_of_things(self) -> None:
         assert not _states("How many consecutive invalid logon attempts does XA-7 allow?", LOGON)
 
+    def test_a_quantity_in_its_unit(self) -> None:
+        """ "What temperature in degrees": a number of degrees, which the organization-defined
+        level is not."""
+        degrees = profile_question(
+            "What temperature in degrees must the room be kept at?", as_of=AS_OF
+        )
+        assert degrees.wants_figure == "quantity"
+        assert not degrees.states_figure(
+            "Maintain temperature levels at [Assignment: organization-defined acceptable levels]."
+        )
+        assert degrees.states_figure("Maintain the temperature between 18 and 27 degrees.")
+
     def test_a_parameter_is_no_amount(self) -> None:
         """ "max concurrent sessions": a value, which the organization-defined number is not."""
         assert not _states(
