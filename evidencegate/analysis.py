@@ -35,6 +35,7 @@ __all__ = [
     "ASK_WORDS",
     "FIGURE_TYPES",
     "PERIOD_WORDS",
+    "REQUIRING_WORDS",
     "AnswerType",
     "Period",
     "QuestionProfile",
@@ -325,8 +326,17 @@ class QuestionProfile:
         """
         if self.wants_figure is None:
             return False
+        # "How many minutes": the value itself, which a parameter the organization sets
+        # ("[Assignment: organization-defined time period]") does not state.
+        value = self.time_unit is not None
         return _states_figure(
-            text, self.wants_figure, self.answer_type, self.numbers, self.time_unit, self.counted
+            text,
+            self.wants_figure,
+            self.answer_type,
+            self.numbers,
+            self.time_unit,
+            self.counted,
+            value,
         )
 
 
@@ -338,11 +348,16 @@ def _states_figure(
     numbers: tuple[str, ...],
     time_unit: str | None,
     counted: str | None,
+    value: bool = False,
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if _leaves_parameter(text, answer_type):
-        return True  # "[Assignment: organization-defined time period]": the organization sets it
+    if not value and answer_type in ("duration", "date") and _leaves_parameter(text):
+        # "[Assignment: organization-defined time period]": the organization sets it. That
+        # answers "how long", "how often" or "within what time", not "how many minutes"
+        # (``value``), nor an amount, a count or a percentage ("max concurrent sessions",
+        # "how many attempts"): such a question asks for the value itself.
+        return True
     # Identifiers (AC-2(3), § 1002.6(b)) are names, their digits no figures.
     text = _without_identifiers(_without_given(text, numbers))
     # Each pattern below states its word: a text without it is not searched with the pattern
@@ -366,14 +381,13 @@ def _word(word: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
-def _leaves_parameter(text: str, answer: AnswerType) -> bool:
-    """Does ``text`` leave the asked kind of figure to the organization ("[Assignment:
-    organization-defined time period]")? A parameter naming no figure ("[Assignment:
+def _leaves_parameter(text: str) -> bool:
+    """Does ``text`` leave the time asked about to the organization ("[Assignment:
+    organization-defined time period]")? A parameter naming no time ("[Assignment:
     organization-defined personnel or roles]", "... controlled areas]") answers no "how
-    often" or "how many"; "when" is also answered by the events it names ("following
-    [Assignment: organization-defined events]"), as is "how often" and "how soon"."""
-    named = _TIMING_PARAMETER if answer in ("date", "duration") else _FIGURE_PARAMETER
-    return any(named.search(m.group(0)) for m in _PARAMETER.finditer(text))
+    often"; "when" is also answered by the events it names ("following [Assignment:
+    organization-defined events]"), as is "how often" and "how soon"."""
+    return any(_TIMING_PARAMETER.search(m.group(0)) for m in _PARAMETER.finditer(text))
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
@@ -663,7 +677,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         multi_part=kind in ("list", "comparison")
         or len(years) > 1
         or bool(_MULTI_PART.search(text)),
-        time_unit=unit.group(1).lower() if unit else None,
+        time_unit=next(u for u in unit.groups() if u).lower() if unit else None,
         counted=_counted_stem(counted.group(1)) if counted else None,
         normative=kind not in FIGURE_TYPES
         and kind != "yes_no"
@@ -919,6 +933,15 @@ PERIOD_WORDS = frozenset(
 """Words that say which period is asked ("latest", "fiscal year", "as reported"): the period,
 read from the question's years and dates, not its topic."""
 """Words of a question that say when, not what: not part of what a figure measures."""
+REQUIRING_WORDS = frozenset(
+    terms(
+        "require requires required requirement requirements oblige obliges obliged obligation "
+        "obligations mandate mandates mandatory"
+    )
+)
+"""Words by which a question asks what a rule requires ("process isolation requirement?",
+"what obligations does ... set"): the kind of sentence asked for, not its topic. Their
+synonyms (rule, regulation, control) are no words of the topic either."""
 _NORMATIVE_QUESTION = re.compile(
     r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"
     r"has\s+to|need\s+to|needs\s+to|comply|compliance|mandat\w*|expected\s+to|shall|"
@@ -1098,7 +1121,8 @@ def _instruction_verb(word: str, *, third_person: bool = False) -> bool:
 _DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b", re.IGNORECASE)
 _TIME_UNIT = re.compile(
     r"\bhow\s+many\s+(?:(?:business|calendar|working|full|consecutive)\s+)?"
-    r"(day|week|month|year|hour|minute|quarter)s?\b",
+    r"(day|week|month|year|hour|minute|quarter)s?\b|"
+    r"\bin\s+(?:(?:business|calendar|working)\s+)?(day|week|month|year|hour|minute)s\s*\??\s*$",
     re.IGNORECASE,
 )
 _COUNTED = re.compile(
@@ -1217,7 +1241,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             # "remittance cancellation window", "appeal window": the time allowed (not a
             # teller's window); "notify the consumer within?": by when
             r"\b(?!(?:teller|drive-through|drive-up|browser|pop-up|display|dialog|dialogue|shop|"
-            r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$",
+            r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$|"
+            # "inactivity timeout in minutes?": the unit the answer is counted in
+            r"\bin\s+(?:days|weeks|months|years|hours|minutes)\s*\??\s*$",
         ),
         (
             "date",
@@ -1230,7 +1256,10 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+of\b|\b(?:what|which)\s+multiple\b|"
             # "3M US plant count", "store count" (not "does the fee count as ...")
             r"(?<!\bdoes\s)(?<!\bdo\s)(?<!\bwill\s)\b[a-z]+\s+count\b(?!\s+(?:as|toward|towards|against|on)\b)|"
-            r"\bheadcount\b",
+            r"\bheadcount\b|"
+            # "What temperature in degrees", "key length in bits": a number of units
+            r"\bin\s+(?:degrees|bits|bytes|characters|miles|feet|meters|metres|kilometers|"
+            r"kilometres)\b",
         ),
         (
             "yes_no",

@@ -23,6 +23,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from evidencegate.analysis import (
+    REQUIRING_WORDS,
     Period,
     names_in,
     normalise_question,
@@ -501,7 +502,10 @@ class FeedbackRetriever:
         profile = profile_question(query, as_of=as_of)
         framing = proportion_words(query) if profile.answer_type in PROPORTION_TYPES else set()
         other_sense = set(synonyms_of(sorted(framing))) if framing else set()
-        synonyms = [s for s in synonyms_of(asked) if s not in other_sense]
+        # Nor are the words asking what a rule requires ("process isolation requirement?"):
+        # "rules" and "controls" would find the rules of behavior, not process isolation.
+        topic = [t for t in asked if t not in REQUIRING_WORDS]
+        synonyms = [s for s in synonyms_of(topic) if s not in other_sense]
         first = ranked(" ".join([query, *synonyms]))
         expansion = self._expansion(query, first[: self.feedback_docs])
         rankings = [Ranking(first)]

@@ -301,6 +301,23 @@ class ExtractiveGenerator:
         # neighbour sharing the question's other words ("must report it").
         # A question asking for a figure ("how long do I have to keep ...") asks no permission.
         action = asked_action(question) if not profile.wants_figure else ()
+        # "what kind of acknowledgment ...": the thing whose kind is asked, which the answer
+        # states ("a documented acknowledgment"); a sentence not stating it answers about its
+        # neighbours (the rules the acknowledgment is of).
+        kind = _KIND_ASKED.search(question)
+        # "what must the acknowledgement of a complaint tell the customer?": what the
+        # acknowledgement says, stated by a sentence with it as its subject ("The
+        # acknowledgement must name ..."), not by one on what another does with it ("The Bank
+        # must send ... a written acknowledgement").
+        content = _CONTENT_ASKED.search(question)
+        content_of = (
+            [t for t in terms(content.group(1)) if t in asked or t in profile.terms]
+            if content
+            else []
+        )
+        kind_units = (
+            [t for t in terms(kind.group(1)) if t in asked or t in profile.terms] if kind else []
+        )
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -358,6 +375,15 @@ class ExtractiveGenerator:
             if focus:
                 # What the question asks about specifically, stated by the sentence itself.
                 score += 0.3 * focus_share(s_terms)
+            if kind_units and not matched_units(kind_units, s_terms):
+                score *= _KIND_UNSTATED
+            subject = (
+                _SUBJECT.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+                if content_of
+                else None
+            )
+            if subject and not matched_units(content_of, terms(subject.group(1))):
+                score *= _OTHER_SUBJECT
             if action and own > 0 and states_action(candidate.sentence.text, action):
                 score += ACTION_BONUS
             if given_money and (fit := _case_fit(candidate.sentence.text, given_money)):
@@ -399,6 +425,21 @@ class ExtractiveGenerator:
                     # occasions and frequency of training).
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
+                        score *= 0.85
+                elif candidate.items > 2 and (
+                    detail := [t for t in focus if not matched_units([t], c_terms)]
+                ):
+                    # The same for a detail the question asks about ("reuse of identifiers per
+                    # IA-4"): the item stating it, not the list that holds it among others. A
+                    # word of the rule's title ("the control on authority for handling
+                    # personal data") describes the whole rule, no item of it. Two items are
+                    # one step and the next ("review the test results; and initiate
+                    # corrective actions"), read together.
+                    stating = sum(
+                        bool(matched_units(detail, term_tuple(_PARAMETER_FRAME.sub(" ", i.text))))
+                        for i in candidate.listed
+                    )
+                    if stating == 1:
                         score *= 0.85
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
             if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
@@ -483,10 +524,16 @@ class ExtractiveGenerator:
         # An item under its parent paragraph's lead-in is read with it in its place, as a
         # heading: the item itself must state what is asked (the lead-in's words are its
         # siblings' too).
+        # A parameter's frame ("[Assignment: organization-defined ...]") is the catalog's
+        # template, not what the sentence is about: "the assignment of identifiers" is asked of
+        # IA-4's "assign ... identifier", not of every control leaving a value to the
+        # organization. The parameter's own words ("personnel or roles") stay.
         sentence_terms = [
             (
-                *term_tuple(c.text if c.lead_passage is None else c.sentence.text),
-                *term_tuple(_referred(c)),
+                *term_tuple(
+                    _PARAMETER_FRAME.sub(" ", c.text if c.lead_passage is None else c.sentence.text)
+                ),
+                *term_tuple(_PARAMETER_FRAME.sub(" ", _referred(c))),
             )
             for c in candidates
         ]
@@ -1104,6 +1151,15 @@ class _Candidate:
         )
 
 
+_PARAMETER_FRAME = re.compile(
+    r"\[\s*(?:Assignment|Selection)(?:\s*\(one\s+or\s+more\))?\s*:\s*"
+    r"(?:(?:organization|organisation)-defined\b)?",
+    re.IGNORECASE,
+)
+"""The frame of a parameter a control leaves to the organization ("[Assignment:
+organization-defined", "[Selection (one or more):"): words of the catalog's template."""
+
+
 _FRAME_TERMS = frozenset(
     terms(
         "require requires required requirement requirements oblige obliges obliged obligation "
@@ -1119,10 +1175,46 @@ not what it is about. A guidance sentence saying "requires" or "controls" matche
 requirement itself ("Develop a plan ...") seldom does."""
 
 
+_KIND_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:kinds?|types?|sorts?|forms?)\s+of\s+([A-Za-z][\w-]*)", re.IGNORECASE
+)
+"""A question asking what kind of thing ("what kind of lock", "which type of acknowledgment"):
+the thing, which its answer states."""
+_KIND_UNSTATED = 0.8
+"""The weight of a sentence that does not state the thing whose kind is asked."""
+
+
+_CONTENT_ASKED = re.compile(
+    r"(?:^\W*|[,:;-]\s+)(?:what|which\s+\w+)\s+(?:must|should|shall|does|do|will|has\s+to|have\s+to)\s+"
+    r"(?:the|a|an|each|every|this|that|its|their)\s+((?:[\w-]+\s+){0,3}?[\w-]+)"
+    r"(?:\s+(?:of|for|to)\s+(?:the\s+|a\s+|an\s+)?[\w-]+)?\s+"
+    r"(?:include|includes|contain|contains|state|states|say|says|tell|tells|specify|"
+    r"specifies|show|shows|list|lists|cover|covers|describe|describes|name|names)\b",
+    re.IGNORECASE,
+)
+"""A question asking what a thing says or holds ("what must the acknowledgement of a
+complaint tell the customer?", "what should the notice include?"): the thing."""
+_SUBJECT = re.compile(
+    r"^\s*((?:[\w'’-]+\s+){1,6}?)(?:must|shall|should|may|will|is|are)\b", re.IGNORECASE
+)
+"""A sentence's subject: its words before its first modal or verb "to be"."""
+_OTHER_SUBJECT = 0.7
+"""The weight of a sentence about another subject than the thing whose content is asked."""
+
+
+_WHICH_RULE = re.compile(
+    r"\b(?:which|what)\s+(?:(?:control|security|privacy|nist)\s+)?"
+    r"(?:controls?|enhancements?|requirements?|rules?|provisions?|sections?|clauses?)\b",
+    re.IGNORECASE,
+)
+"""A question asking which rule states something ("which enhancement requires logging the
+execution of privileged functions"): it names none, but its "requires" frames it the same."""
+
+
 def _without_frame(profile: QuestionProfile) -> QuestionProfile:
-    """The profile without the words framing a requirement question that names its rule
-    (:data:`_FRAME_TERMS`); unchanged when that would leave no term."""
-    if not (profile.normative and profile.names):
+    """The profile without the words framing a requirement question that names its rule, or
+    asks which rule it is (:data:`_FRAME_TERMS`); unchanged when that would leave no term."""
+    if not (profile.normative and (profile.names or _WHICH_RULE.search(profile.question))):
         return profile
     named = {t for n in profile.names for t in terms(n)}
     kept = tuple(t for t in profile.terms if t not in _FRAME_TERMS or t in named)
