@@ -352,9 +352,14 @@ def _states_figure(
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if not value and answer_type in ("duration", "date") and _leaves_parameter(text):
+    if (
+        not value
+        and answer_type not in ("amount", "count", "percentage")
+        and _leaves_parameter(text, answer_type)
+    ):
         # "[Assignment: organization-defined time period]": the organization sets it. That
-        # answers "how long", "how often" or "within what time", not "how many minutes"
+        # answers "how long", "how often", "within what time" or a comparison of such
+        # settings ("when must combinations and keys be changed"), not "how many minutes"
         # (``value``), nor an amount, a count or a percentage ("max concurrent sessions",
         # "how many attempts"): such a question asks for the value itself.
         return True
@@ -381,13 +386,14 @@ def _word(word: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
-def _leaves_parameter(text: str) -> bool:
-    """Does ``text`` leave the time asked about to the organization ("[Assignment:
-    organization-defined time period]")? A parameter naming no time ("[Assignment:
+def _leaves_parameter(text: str, answer: AnswerType) -> bool:
+    """Does ``text`` leave the asked kind of figure to the organization ("[Assignment:
+    organization-defined time period]")? A parameter naming no figure ("[Assignment:
     organization-defined personnel or roles]", "... controlled areas]") answers no "how
     often"; "when" is also answered by the events it names ("following [Assignment:
     organization-defined events]"), as is "how often" and "how soon"."""
-    return any(_TIMING_PARAMETER.search(m.group(0)) for m in _PARAMETER.finditer(text))
+    named = _TIMING_PARAMETER if answer in ("date", "duration") else _FIGURE_PARAMETER
+    return any(named.search(m.group(0)) for m in _PARAMETER.finditer(text))
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
