@@ -1809,3 +1809,74 @@ def states_action(sentence: str, action: Sequence[str]) -> bool:
         if any(_action_word(w) in wanted for w in span):
             return True
     return False
+
+
+_TERM = r"[\"“‘']?(?P<term>[A-Za-z][\w-]*(?:\s+[\w-]+){0,4}?)[\"”’']?"
+_TERM_END = (
+    r"(?=\s*(?:[?,.;:()]|$)|\s+(?:under|in|for|by|per|within|according|pursuant|of\s+(?:reg|the\s+"
+    r"(?:reg|rule|act|part|regulation))|as\s+(?:used|defined)|mean|reg|regulation|rules?|"
+    r"act|part|section|§)\b)"
+)
+_ASKED_TERM = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "What does 'business day' mean", "what do the words access device mean"
+        r"\bwhat\s+(?:does|do|is\s+meant\s+by|'?s\s+meant\s+by)\s+(?:the\s+(?:term|word|words|"
+        r"phrase|expression)\s+)?(?:an?\s+|the\s+)?" + _TERM + r"\s+mean\b",
+        r"\bwhat\s+is\s+meant\s+by\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        + _TERM
+        + _TERM_END,
+        # "the definition of 'dwelling'", "meaning of elderly", "how is 'dwelling' defined"
+        r"\b(?:definition|meaning)\s+of\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        + _TERM
+        + _TERM_END,
+        r"\bhow\s+(?:is|are|does\s+\S+(?:\s+\S+)?\s+define)\s+(?:the\s+(?:term|word|phrase)\s+)?"
+        r"(?:an?\s+|the\s+)?" + _TERM + r"(?:\s+defined)?" + _TERM_END,
+        r"\bdefine\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
+        # "what counts as a dwelling", "who is considered elderly", "counted as elderly"
+        r"\b(?:counts?|qualif(?:y|ies)|counted|considered|treated|regarded|classed|classified|"
+        r"deemed)\s+as\s+(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
+        r"\bwho\s+(?:is|are)\s+(?:considered\s+|deemed\s+)?(?:an?\s+)?" + _TERM + _TERM_END,
+    )
+)
+"""How a question asks what a term means, naming the term (see :func:`asked_term`)."""
+
+_DEFINES = re.compile(
+    r"^\s*(?:\([a-z0-9]{1,4}\)\s*)*(?:the\s+terms?\s+)?[\"“‘']?(?P<term>[A-Za-z][\w\s,/'’-]{0,70}?)"
+    r"[\"”’']?\s*(?:\([^)]{1,40}\)\s*)?(?:means|includes|refers\s+to|is\s+defined\s+as)\b",
+    re.IGNORECASE,
+)
+"""A sentence defining a term: "Elderly means age 62 or older.", "“Business day” means any day
+...", "The term “dwelling” means ...", "(b) Account means ..."."""
+
+
+def asked_term(question: str) -> str | None:
+    """The term a question asks the meaning of ("What does *business day* mean under Reg E?",
+    "who is counted as *elderly*", "the definition of *dwelling*"), or None: such a question
+    is answered by the sentence defining the term (:func:`defined_term`), which a document
+    states once, in its definitions, whatever other sentences use the term."""
+    for pattern in _ASKED_TERM:
+        match = pattern.search(question)
+        if match is None:
+            continue
+        term = match.group("term").strip(" \"'“”‘’")
+        if term and terms(term):
+            return term
+    return None
+
+
+def defined_term(sentence: str) -> str | None:
+    """The term ``sentence`` defines when it is a definition ("Elderly means age 62 or older."
+    defines "Elderly"; "“Business day” means ..." "Business day"), else None."""
+    match = _DEFINES.match(sentence)
+    if match is None:
+        return None
+    term = match.group("term").strip(" \"'“”‘’,")
+    return term or None
+
+
+def defines(sentence: str, term: str) -> bool:
+    """Does ``sentence`` define ``term`` (its content words, as :func:`terms` reads them, are
+    those of the term the sentence defines)?"""
+    defined = defined_term(sentence)
+    return defined is not None and set(terms(defined)) == set(terms(term))

@@ -9,6 +9,9 @@ import pytest
 from evidencegate.analysis import (
     answer_type,
     asked_action,
+    asked_term,
+    defined_term,
+    defines,
     has_figure,
     names_in,
     normalise_question,
@@ -210,6 +213,37 @@ class TestAskedAction:
         assert states_action("7.2 Employees must not tell the customer.", ("tell",))
         assert not states_action("7.1 An employee must report it to the MLRO.", ("tell",))
         assert not states_action("Employees tell customers nothing.", ("tell",))
+
+
+class TestAskedTerm:
+    @pytest.mark.parametrize(
+        ("question", "term"),
+        [
+            ("What does business day mean in the electronic fund transfer regulation?", "business day"),
+            ("From which age is a person counted as elderly for the equal credit rules?", "elderly"),
+            ("what is the definition of 'dwelling' under Reg C?", "dwelling"),
+            ("How is an access device defined in Reg E?", "access device"),
+            ("define business day reg e", "business day"),
+            ("What counts as a consumer lease?", "consumer lease"),
+            ("Who is considered a servicer under RESPA?", "servicer"),
+            ("What is the threshold amount above which a lease is exempt?", None),
+            ("How long must a lease last to be a consumer lease?", None),
+        ],
+    )
+    def test_the_term_whose_meaning_is_asked(self, question: str, term: str | None) -> None:
+        """ "What does X mean", "the definition of X", "counted as X", "who is considered X"
+        ask what X means; a question asking a figure or a rule asks no term's meaning."""
+        assert asked_term(question) == term
+
+    def test_the_term_a_sentence_defines(self) -> None:
+        """A definition opens with its term, quoted or not, then "means" or "includes"."""
+        assert defined_term("Elderly means age 62 or older.") == "Elderly"
+        assert defined_term("“Business day” means any day on which ...") == "Business day"
+        assert defined_term("The term “dwelling” means a residential structure.") == "dwelling"
+        assert defined_term("A servicer shall provide the notice within 5 days.") is None
+        assert defines("“Business day” means any day on which ...", "business days")
+        assert not defines("“Business day” means any day on which ...", "day")
+        assert not defines("Each business day, the servicer means to call.", "business day")
 
 
 class TestLexicon:

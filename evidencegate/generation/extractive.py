@@ -23,8 +23,10 @@ from evidencegate.analysis import (
     Sentence,
     ask_clause,
     asked_action,
+    asked_term,
     asks_requirement,
     bigrams,
+    defines,
     idf_weights,
     is_normative,
     money_given,
@@ -301,6 +303,9 @@ class ExtractiveGenerator:
         # neighbour sharing the question's other words ("must report it").
         # A question asking for a figure ("how long do I have to keep ...") asks no permission.
         action = asked_action(question) if not profile.wants_figure else ()
+        # "What does 'business day' mean": the sentence defining the term ("“Business day”
+        # means ..."), not one applying it with more of the question's other words.
+        term = asked_term(question)
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -360,6 +365,8 @@ class ExtractiveGenerator:
                 score += 0.3 * focus_share(s_terms)
             if action and own > 0 and states_action(candidate.sentence.text, action):
                 score += ACTION_BONUS
+            if term is not None and defines(candidate.sentence.text, term):
+                score += DEFINITION_BONUS
             if given_money and (fit := _case_fit(candidate.sentence.text, given_money)):
                 # "a gift worth $130": "above $100 ... must obtain approval" is its case, "up to
                 # $100 ... without approval" another one.
@@ -1137,6 +1144,10 @@ SCENE_WEIGHT = 0.1
 ACTION_BONUS = 0.15
 """What a sentence stating the action a yes/no question asks about under its modal adds
 ("must not tell" for "Am I allowed to tell ...?")."""
+DEFINITION_BONUS = 0.5
+"""What a sentence defining the term a question asks the meaning of gains (see
+:func:`evidencegate.analysis.asked_term`): a definition is the answer however few of the
+question's other words it shares."""
 SCENE_PAIR_BONUS = 0.25
 """What each pair of a question's scenario words a sentence states near each other adds."""
 SCENE_PAIRS_COUNTED = 3
