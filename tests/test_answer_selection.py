@@ -179,9 +179,7 @@ class TestDefinitions:
 
     def test_the_definition_is_drafted(self) -> None:
         """Sentences using the term with more of the question's words state other rules."""
-        definition = _cfr_paragraph(
-            "1099-2-d", 1, self.DEFINITION, context="§ 1099.2 Definitions."
-        )
+        definition = _cfr_paragraph("1099-2-d", 1, self.DEFINITION, context="§ 1099.2 Definitions.")
         rule = _cfr_paragraph(
             "1099-11-c",
             2,

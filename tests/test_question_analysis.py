@@ -219,8 +219,14 @@ class TestAskedTerm:
     @pytest.mark.parametrize(
         ("question", "term"),
         [
-            ("What does business day mean in the electronic fund transfer regulation?", "business day"),
-            ("From which age is a person counted as elderly for the equal credit rules?", "elderly"),
+            (
+                "What does business day mean in the electronic fund transfer regulation?",
+                "business day",
+            ),
+            (
+                "From which age is a person counted as elderly for the equal credit rules?",
+                "elderly",
+            ),
             ("what is the definition of 'dwelling' under Reg C?", "dwelling"),
             ("How is an access device defined in Reg E?", "access device"),
             ("define business day reg e", "business day"),
