@@ -1837,6 +1837,12 @@ _ASKED_TERM = tuple(
         r"\b(?:counts?|qualif(?:y|ies)|counted|considered|treated|regarded|classed|classified|"
         r"deemed)\s+as\s+(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
         r"\bwho\s+(?:is|are)\s+(?:considered\s+|deemed\s+)?(?:an?\s+)?" + _TERM + _TERM_END,
+        # "What is a remittance transfer under Reg E?" (not "what is the threshold amount"):
+        # the question is that whole ask
+        r"^\s*(?:so\s+|and\s+)?what\s+(?:is|are)\s+(?:an?\s+|(?=[\"“‘']))"
+        + _TERM
+        + _TERM_END
+        + r"[^,;]{0,60}\??\s*$",
     )
 )
 """How a question asks what a term means, naming the term (see :func:`asked_term`)."""

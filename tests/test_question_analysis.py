@@ -234,6 +234,8 @@ class TestAskedTerm:
             ("Who is considered a servicer under RESPA?", "servicer"),
             ("What is the threshold amount above which a lease is exempt?", None),
             ("How long must a lease last to be a consumer lease?", None),
+            ("What is a remittance transfer under Reg E?", "remittance transfer"),
+            ("What is the threshold amount?", None),
         ],
     )
     def test_the_term_whose_meaning_is_asked(self, question: str, term: str | None) -> None:

@@ -29,6 +29,7 @@ from evidencegate.analysis import (
     PERIOD_WORDS,
     QuestionProfile,
     asked_term,
+    defines,
     has_figure,
     money_given,
     names_in,
@@ -1380,9 +1381,12 @@ def _focus(
     # Names are checked as names, where they stand.
     named = {t for n in (profile.names if names is None else names) for t in terms(n)}
     term = asked_term(profile.question)
-    if term is not None:
-        # "Who counts as elderly under the credit rules?": the term whose meaning is asked is
-        # what the answer (its definition) must state; the rest only says where it is asked.
+    if term is not None and any(
+        defines(s.text, term) for t in texts for s in split_sentences(t.partition(_PLACE)[0])
+    ):
+        # "Who counts as elderly under the credit rules?", the evidence defining "elderly": the
+        # term whose meaning is asked is what the answer (its definition) must state; the rest
+        # of the question only says where it is asked.
         return [t for t in terms(term) if t not in named]
     # Period words ("this year", "most recently reported") are checked as the period; words
     # that frame a compliance question ("what does the control require") are no detail of it.
