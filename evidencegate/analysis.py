@@ -1849,11 +1849,13 @@ _ASKED_TERM = tuple(
 
 _DEFINES = re.compile(
     r"^\s*(?:\([a-z0-9]{1,4}\)\s*)*(?:the\s+terms?\s+)?[\"“‘']?(?P<term>[A-Za-z][\w\s,/'’-]{0,70}?)"
-    r"[\"”’']?\s*(?:\([^)]{1,40}\)\s*)?(?:means|includes|refers\s+to|is\s+defined\s+as)\b",
+    r"[\"”’']?\s*(?:\([^)]{1,40}\)\s*)?(?:means|refers\s+to|is\s+defined\s+as)\b",
     re.IGNORECASE,
 )
 """A sentence defining a term: "Elderly means age 62 or older.", "“Business day” means any day
-...", "The term “dwelling” means ...", "(b) Account means ..."."""
+...", "The term “dwelling” means ...", "(b) Account means ...". Not "The term “access device”
+includes debit cards ...", "A dwelling also includes ...": what a term covers besides its
+definition (often the commentary's examples), not what it means."""
 
 
 def asked_term(question: str) -> str | None:

@@ -244,11 +244,13 @@ class TestAskedTerm:
         assert asked_term(question) == term
 
     def test_the_term_a_sentence_defines(self) -> None:
-        """A definition opens with its term, quoted or not, then "means" or "includes"."""
+        """A definition opens with its term, quoted or not, then "means"; a sentence saying
+        what the term also includes is no definition of it."""
         assert defined_term("Elderly means age 62 or older.") == "Elderly"
         assert defined_term("“Business day” means any day on which ...") == "Business day"
         assert defined_term("The term “dwelling” means a residential structure.") == "dwelling"
         assert defined_term("A servicer shall provide the notice within 5 days.") is None
+        assert defined_term("The term “access device” includes debit cards.") is None
         assert defines("“Business day” means any day on which ...", "business days")
         assert not defines("“Business day” means any day on which ...", "day")
         assert not defines("Each business day, the servicer means to call.", "business day")
