@@ -1888,3 +1888,17 @@ def defines(sentence: str, term: str) -> bool:
     those of the term the sentence defines)?"""
     defined = defined_term(sentence)
     return defined is not None and set(terms(defined)) == set(terms(term))
+
+
+_BOUND = re.compile(
+    r"\b(?:not|no)\s+(?:later|earlier|sooner|more|less|fewer|greater|longer|shorter)\s+than\b",
+    re.IGNORECASE,
+)
+"""A bound ("no later than 30 minutes", "not more than $50"): it negates no case."""
+
+
+def negates_case(text: str) -> bool:
+    """Does ``text`` set out a negated case ("if the CPI-W does not increase", "If you do NOT
+    tell us within 2 business days, ...")? A bound ("if the request is received no later than
+    30 minutes after ...") is none."""
+    return _NEGATED_CASE.search(_BOUND.sub(" ", text)) is not None

@@ -169,6 +169,28 @@ class TestFeedbackRetriever:
             assert [p.score for p in first] != [p.score for p in plain]
 
 
+def test_the_branch_of_the_case_that_happens() -> None:
+    """A question negating nothing ("I told the bank the next day") is answered by the branch
+    of the rule for the case that happens, not by its negated sibling sharing more words."""
+    told = _cfr_paragraph(
+        "1099-A-1",
+        1,
+        "If you tell us within 2 business days after you learn of the loss or theft of your "
+        "card, you can lose no more than $50.",
+        context="Appendix A Model clauses. Consumer liability.",
+    )
+    not_told = _cfr_paragraph(
+        "1099-A-2",
+        2,
+        "If you do NOT tell us within 2 business days after you learn of the loss or theft of "
+        "your card, you can lose no more than $500.",
+        context="Appendix A Model clauses. Consumer liability.",
+    )
+    question = "My debit card was stolen and I told the bank the next day. How much can I lose?"
+    draft = ExtractiveGenerator().draft(question, [not_told, told], as_of=AS_OF)
+    assert [c.text for c in draft.claims] == [told.text]
+
+
 class TestDefinitions:
     """A question asking what a term means is answered by the paragraph defining it."""
 

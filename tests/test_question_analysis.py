@@ -12,6 +12,7 @@ from evidencegate.analysis import (
     asked_term,
     defined_term,
     defines,
+    negates_case,
     has_figure,
     names_in,
     normalise_question,
@@ -254,6 +255,17 @@ class TestAskedTerm:
         assert defines("“Business day” means any day on which ...", "business days")
         assert not defines("“Business day” means any day on which ...", "day")
         assert not defines("Each business day, the servicer means to call.", "business day")
+
+
+def test_a_negated_case_is_not_a_bound() -> None:
+    """ "If you do NOT tell us", "if the consumer fails to notify" set out negated cases; "if
+    the request is received no later than 30 minutes after" sets out a bound."""
+    assert negates_case("If you do NOT tell us within 2 business days, you could lose $500.")
+    assert negates_case("If the consumer fails to notify the institution, the liability is $500.")
+    assert not negates_case(
+        "A provider must comply if the request is received no later than 30 minutes after payment."
+    )
+    assert not negates_case("If you tell us within 2 business days, you can lose no more than $50.")
 
 
 class TestLexicon:

@@ -31,6 +31,7 @@ from evidencegate.analysis import (
     is_normative,
     money_given,
     names_in,
+    negates_case,
     normalise_question,
     profile_question,
     sentence_period,
@@ -306,6 +307,8 @@ class ExtractiveGenerator:
         # "What does 'business day' mean": the sentence defining the term ("“Business day”
         # means ..."), not one applying it with more of the question's other words.
         term = asked_term(question)
+        # A question negating nothing asks about the case that happens, not its negation.
+        opposite_case = not profile.negated_case and not asked_negated
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -376,6 +379,10 @@ class ExtractiveGenerator:
                 if bounded is not None:
                     # "45 or more days delinquent" is another case than "less than 45 days".
                     score = score + 0.1 if bounded == bound else score * 0.6
+            if opposite_case and negates_case(candidate.sentence.text):
+                # "I told the bank the next day": "If you do NOT tell us within 2 business days,
+                # ..." is the other branch of the rule, however many words it shares.
+                score *= OPPOSITE_CASE_PENALTY
             if profile.negated_case and (negated := _negated(candidate.text)):
                 # "if the CPI-W does not increase" asks for the negated case: a sentence
                 # negating something may state it ("will not change"), more surely one that
@@ -1144,6 +1151,9 @@ SCENE_WEIGHT = 0.1
 ACTION_BONUS = 0.15
 """What a sentence stating the action a yes/no question asks about under its modal adds
 ("must not tell" for "Am I allowed to tell ...?")."""
+OPPOSITE_CASE_PENALTY = 0.8
+"""What a sentence for a negated case ("If you do NOT tell us ...") keeps of its score for a
+question that negates nothing."""
 DEFINITION_BONUS = 0.5
 """What a sentence defining the term a question asks the meaning of gains (see
 :func:`evidencegate.analysis.asked_term`): a definition is the answer however few of the
