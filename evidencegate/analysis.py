@@ -1820,32 +1820,45 @@ _TERM_END = (
 _ASKED_TERM = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
-        # "What does 'business day' mean", "what do the words access device mean"
-        r"\bwhat\s+(?:does|do|is\s+meant\s+by|'?s\s+meant\s+by)\s+(?:the\s+(?:term|word|words|"
-        r"phrase|expression)\s+)?(?:an?\s+|the\s+)?" + _TERM + r"\s+mean\b",
-        r"\bwhat\s+is\s+meant\s+by\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        # "What does RESPA mean by 'servicer'", "what is meant by application"
+        r"\bmean(?:t)?\s+by\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
         + _TERM
         + _TERM_END,
+        # "What does 'business day' mean", "what do the words access device mean"
+        r"(?:\bwhat\s+|^\s*)(?:does|do)\s+(?:the\s+(?:term|word|words|phrase|expression)\s+)?"
+        r"(?:an?\s+|the\s+)?" + _TERM + r"\s+mean\b",
         # "the definition of 'dwelling'", "meaning of elderly", "how is 'dwelling' defined"
         r"\b(?:definition|meaning)\s+of\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
         + _TERM
         + _TERM_END,
-        r"\bhow\s+(?:is|are|does\s+\S+(?:\s+\S+)?\s+define)\s+(?:the\s+(?:term|word|phrase)\s+)?"
-        r"(?:an?\s+|the\s+)?" + _TERM + r"(?:\s+defined)?" + _TERM_END,
+        r"\bhow\s+(?:is|are)\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        + _TERM
+        + r"\s+defined\b",
+        r"\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,2}?\s+define\s+(?:the\s+(?:term|word|phrase)\s+)?"
+        r"(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
+        # "access device definition reg e?", "reg e: business day meaning"
+        r"^\s*(?:reg(?:ulation)?\.?\s+[a-z]{1,2}\b\s*[:,-]?\s*)?"
+        + _TERM
+        + r"\s+(?:definition|meaning)\b",
         r"\bdefine\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
         # "what counts as a dwelling", "who is considered elderly", "counted as elderly"
         r"\b(?:counts?|qualif(?:y|ies)|counted|considered|treated|regarded|classed|classified|"
         r"deemed)\s+as\s+(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
-        r"\bwho\s+(?:is|are)\s+(?:considered\s+|deemed\s+)?(?:an?\s+)?" + _TERM + _TERM_END,
+        r"^\s*who\s+(?:is|are)\s+(?:considered\s+|deemed\s+)?(?:an?\s+)?" + _TERM + _TERM_END,
         # "What is a remittance transfer under Reg E?" (not "what is the threshold amount"):
         # the question is that whole ask
-        r"^\s*(?:so\s+|and\s+)?what\s+(?:is|are)\s+(?:an?\s+|(?=[\"“‘']))"
+        r"^\s*(?:so\s+|and\s+)?what(?:\s+is|\s+are|'s|’s)\s+(?:an?\s+|(?=[\"“‘']))"
         + _TERM
         + _TERM_END
         + r"[^,;]{0,60}\??\s*$",
     )
 )
 """How a question asks what a term means, naming the term (see :func:`asked_term`)."""
+
+_CASE_BEFORE_ASK = re.compile(
+    r"^[^?]*?,\s*(?=(?:what|which|who|whom|how|does|do|is|are)\b)", re.IGNORECASE
+)
+"""What a question sets out before its ask, up to the comma before its question word."""
 
 _DEFINES = re.compile(
     r"^\s*(?:\([a-z0-9]{1,4}\)\s*)*(?:the\s+terms?\s+)?[\"“‘']?(?P<term>[A-Za-z][\w\s,/'’-]{0,70}?)"
@@ -1863,6 +1876,9 @@ def asked_term(question: str) -> str | None:
     "who is counted as *elderly*", "the definition of *dwelling*"), or None: such a question
     is answered by the sentence defining the term (:func:`defined_term`), which a document
     states once, in its definitions, whatever other sentences use the term."""
+    # "For a customer who is a politically exposed person, what ...", "If a loan is treated as
+    # a refinancing, what ...": the case the question sets out asks no term's meaning.
+    question = _CASE_BEFORE_ASK.sub("", question, count=1)
     for pattern in _ASKED_TERM:
         match = pattern.search(question)
         if match is None:

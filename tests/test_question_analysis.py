@@ -237,6 +237,14 @@ class TestAskedTerm:
             ("How long must a lease last to be a consumer lease?", None),
             ("What is a remittance transfer under Reg E?", "remittance transfer"),
             ("What is the threshold amount?", None),
+            ("access device definition reg e?", "access device"),
+            ("What's an access device?", "access device"),
+            ("How does Regulation B define elderly?", "elderly"),
+            ("What does RESPA mean by servicer?", "servicer"),
+            ("How is the threshold amount calculated?", None),
+            ("What does the servicer have to do?", None),
+            ("If a loan is treated as a refinancing, what must the lender disclose?", None),
+            ("For a customer who is a politically exposed person, what category applies?", None),
         ],
     )
     def test_the_term_whose_meaning_is_asked(self, question: str, term: str | None) -> None:
