@@ -1913,6 +1913,7 @@ _BOUND = re.compile(
 """A bound ("no later than 30 minutes", "not more than $50"): it negates no case."""
 
 
+@lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
 def negates_case(text: str) -> bool:
     """Does ``text`` set out a negated case ("if the CPI-W does not increase", "If you do NOT
     tell us within 2 business days, ...")? A bound ("if the request is received no later than
