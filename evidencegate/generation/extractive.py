@@ -379,10 +379,6 @@ class ExtractiveGenerator:
                 if bounded is not None:
                     # "45 or more days delinquent" is another case than "less than 45 days".
                     score = score + 0.1 if bounded == bound else score * 0.6
-            if opposite_case and negates_case(candidate.sentence.text):
-                # "I told the bank the next day": "If you do NOT tell us within 2 business days,
-                # ..." is the other branch of the rule, however many words it shares.
-                score *= OPPOSITE_CASE_PENALTY
             if profile.negated_case and (negated := _negated(candidate.text)):
                 # "if the CPI-W does not increase" asks for the negated case: a sentence
                 # negating something may state it ("will not change"), more surely one that
@@ -415,6 +411,10 @@ class ExtractiveGenerator:
                     if stating < 2:
                         score *= 0.85
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+            if opposite_case and case and negates_case(case.group(0)):
+                # "I told the bank the next day": "If you do NOT tell us within 2 business days,
+                # ..." is the other branch of the rule, however many words it shares.
+                score *= OPPOSITE_CASE_PENALTY
             if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
