@@ -1844,3 +1844,113 @@ def states_action(sentence: str, action: Sequence[str]) -> bool:
         if any(_action_word(w) in wanted for w in span):
             return True
     return False
+
+
+_TERM = r"[\"“‘']?(?P<term>[A-Za-z][\w-]*(?:\s+[\w-]+){0,4}?)[\"”’']?"
+_TERM_END = (
+    r"(?=\s*(?:[?,.;:()]|$)|\s+(?:under|in|for|by|per|within|according|pursuant|of\s+(?:reg|the\s+"
+    r"(?:reg|rule|act|part|regulation))|as\s+(?:used|defined)|mean|reg|regulation|rules?|"
+    r"act|part|section|§)\b)"
+)
+_ASKED_TERM = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "What does RESPA mean by 'servicer'", "what is meant by application"
+        r"\bmean(?:t)?\s+by\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        + _TERM
+        + _TERM_END,
+        # "What does 'business day' mean", "what do the words access device mean"
+        r"(?:\bwhat\s+|^\s*)(?:does|do)\s+(?:the\s+(?:term|word|words|phrase|expression)\s+)?"
+        r"(?:an?\s+|the\s+)?" + _TERM + r"\s+mean\b",
+        # "the definition of 'dwelling'", "meaning of elderly", "how is 'dwelling' defined"
+        r"\b(?:definition|meaning)\s+of\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        + _TERM
+        + _TERM_END,
+        r"\bhow\s+(?:is|are)\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?"
+        + _TERM
+        + r"\s+defined\b",
+        r"\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,2}?\s+define\s+(?:the\s+(?:term|word|phrase)\s+)?"
+        r"(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
+        # "access device definition reg e?", "reg e: business day meaning"
+        r"^\s*(?:reg(?:ulation)?\.?\s+[a-z]{1,2}\b\s*[:,-]?\s*)?"
+        + _TERM
+        + r"\s+(?:definition|meaning)\b",
+        r"\bdefine\s+(?:the\s+(?:term|word|phrase)\s+)?(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
+        # "what counts as a dwelling", "who is considered elderly", "counted as elderly"
+        r"\b(?:counts?|qualif(?:y|ies)|counted|considered|treated|regarded|classed|classified|"
+        r"deemed)\s+as\s+(?:an?\s+|the\s+)?" + _TERM + _TERM_END,
+        r"^\s*who\s+(?:is|are)\s+(?:considered\s+|deemed\s+)?(?:an?\s+)?" + _TERM + _TERM_END,
+        # "What is a remittance transfer under Reg E?" (not "what is the threshold amount"):
+        # the question is that whole ask
+        r"^\s*(?:so\s+|and\s+)?what(?:\s+is|\s+are|'s|’s)\s+(?:an?\s+|(?=[\"“‘']))"
+        + _TERM
+        + _TERM_END
+        + r"[^,;]{0,60}\??\s*$",
+    )
+)
+"""How a question asks what a term means, naming the term (see :func:`asked_term`)."""
+
+_CASE_BEFORE_ASK = re.compile(
+    r"^[^?]*?,\s*(?=(?:what|which|who|whom|how|does|do|is|are)\b)", re.IGNORECASE
+)
+"""What a question sets out before its ask, up to the comma before its question word."""
+
+_DEFINES = re.compile(
+    r"^\s*(?:\([a-z0-9]{1,4}\)\s*)*(?:the\s+terms?\s+)?[\"“‘']?(?P<term>[A-Za-z][\w\s,/'’-]{0,70}?)"
+    r"[\"”’']?\s*(?:\([^)]{1,40}\)\s*)?(?:means|refers\s+to|is\s+defined\s+as)\b",
+    re.IGNORECASE,
+)
+"""A sentence defining a term: "Elderly means age 62 or older.", "“Business day” means any day
+...", "The term “dwelling” means ...", "(b) Account means ...". Not "The term “access device”
+includes debit cards ...", "A dwelling also includes ...": what a term covers besides its
+definition (often the commentary's examples), not what it means."""
+
+
+def asked_term(question: str) -> str | None:
+    """The term a question asks the meaning of ("What does *business day* mean under Reg E?",
+    "who is counted as *elderly*", "the definition of *dwelling*"), or None: such a question
+    is answered by the sentence defining the term (:func:`defined_term`), which a document
+    states once, in its definitions, whatever other sentences use the term."""
+    # "For a customer who is a politically exposed person, what ...", "If a loan is treated as
+    # a refinancing, what ...": the case the question sets out asks no term's meaning.
+    question = _CASE_BEFORE_ASK.sub("", question, count=1)
+    for pattern in _ASKED_TERM:
+        match = pattern.search(question)
+        if match is None:
+            continue
+        term = match.group("term").strip(" \"'“”‘’")
+        if term and terms(term):
+            return term
+    return None
+
+
+def defined_term(sentence: str) -> str | None:
+    """The term ``sentence`` defines when it is a definition ("Elderly means age 62 or older."
+    defines "Elderly"; "“Business day” means ..." "Business day"), else None."""
+    match = _DEFINES.match(sentence)
+    if match is None:
+        return None
+    term = match.group("term").strip(" \"'“”‘’,")
+    return term or None
+
+
+def defines(sentence: str, term: str) -> bool:
+    """Does ``sentence`` define ``term`` (its content words, as :func:`terms` reads them, are
+    those of the term the sentence defines)?"""
+    defined = defined_term(sentence)
+    return defined is not None and set(terms(defined)) == set(terms(term))
+
+
+_BOUND = re.compile(
+    r"\b(?:not|no)\s+(?:later|earlier|sooner|more|less|fewer|greater|longer|shorter)\s+than\b",
+    re.IGNORECASE,
+)
+"""A bound ("no later than 30 minutes", "not more than $50"): it negates no case."""
+
+
+@lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
+def negates_case(text: str) -> bool:
+    """Does ``text`` set out a negated case ("if the CPI-W does not increase", "If you do NOT
+    tell us within 2 business days, ...")? A bound ("if the request is received no later than
+    30 minutes after ...") is none."""
+    return _NEGATED_CASE.search(_BOUND.sub(" ", text)) is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,100 @@ class TestFeedbackRetriever:
             first = search(question, as_of=dt.date(2024, 6, 1), limit=40)
             plain = search(question, as_of=dt.date(2024, 6, 1), limit=40, phrases=False)
             assert [p.score for p in first] != [p.score for p in plain]
+
+
+def test_the_branch_of_the_case_that_happens() -> None:
+    """A question negating nothing ("I told the bank the next day") is answered by the branch
+    of the rule for the case that happens, not by its negated sibling sharing more words."""
+    told = _cfr_paragraph(
+        "1099-A-1",
+        1,
+        "If you tell us within 2 business days after you learn of the loss or theft of your "
+        "card, you can lose no more than $50.",
+        context="Appendix A Model clauses. Consumer liability.",
+    )
+    not_told = _cfr_paragraph(
+        "1099-A-2",
+        2,
+        "If you do NOT tell us within 2 business days after you learn of the loss or theft of "
+        "your card, you can lose no more than $500.",
+        context="Appendix A Model clauses. Consumer liability.",
+    )
+    question = "My debit card was stolen and I told the bank the next day. How much can I lose?"
+    draft = ExtractiveGenerator().draft(question, [not_told, told], as_of=AS_OF)
+    assert [c.text for c in draft.claims] == [told.text]
+
+
+class TestDefinitions:
+    """A question asking what a term means is answered by the paragraph defining it."""
+
+    DEFINITION = (
+        "Business day means any day on which the offices of the institution are open to the "
+        "public for carrying on substantially all of its functions."
+    )
+
+    def test_the_definition_is_drafted(self) -> None:
+        """Sentences using the term with more of the question's words state other rules."""
+        definition = _cfr_paragraph("1099-2-d", 1, self.DEFINITION, context="§ 1099.2 Definitions.")
+        rule = _cfr_paragraph(
+            "1099-11-c",
+            2,
+            "A notice of error received on a business day must be answered within 10 business "
+            "days by the offices of the institution.",
+            context="§ 1099.11 Procedures for resolving errors.",
+        )
+        question = "What does business day mean for a notice of error to the institution?"
+        draft = ExtractiveGenerator().draft(question, [rule, definition], as_of=AS_OF)
+        assert [c.text for c in draft.claims] == [self.DEFINITION]
+
+    def test_the_defining_paragraph_is_asked_for(self, tmp_path: Path) -> None:
+        """The retriever ranks the paragraphs defining the asked term as an ask of its own
+        (the evidence always holds its first), and none for a question asking no meaning."""
+        records = [("1099-2-d", "§ 1099.2 Definitions.", self.DEFINITION)] + [
+            (
+                f"1099-{n}-a",
+                f"§ 1099.{n} Errors.",
+                f"A notice of error must be answered within {n} business days.",
+            )
+            for n in range(5, 9)
+        ]
+        source = tmp_path / "p.jsonl"
+        source.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "doc_id": "12 CFR 1099",
+                        "version": "1",
+                        "version_date": "2020-01-01",
+                        "authority": "primary",
+                        "label": label,
+                        "section": section,
+                        "text": text,
+                    }
+                )
+                + "\n"
+                for label, section, text in records
+            ),
+            encoding="utf-8",
+        )
+        with Store.open(tmp_path / "s") as store:
+            store.messages = io.StringIO()
+            store.ingest([source])
+            retriever = FeedbackRetriever(store)
+
+            def asks(question: str) -> list[list[str | None]]:
+                rankings = retriever._rankings(
+                    question,
+                    as_of=dt.date(2024, 6, 1),
+                    pool=10,
+                    authorities=None,
+                    doc_ids=None,
+                    tenant=None,
+                )
+                return [[p.label for p in r.passages] for r in rankings if r.ask]
+
+            assert asks("What does business day mean for a notice of error?") == [["1099-2-d"]]
+            assert asks("How many business days to answer a notice of error?") == []
 
 
 @pytest.fixture

@@ -9,8 +9,12 @@ import pytest
 from evidencegate.analysis import (
     answer_type,
     asked_action,
+    asked_term,
+    defined_term,
+    defines,
     has_figure,
     names_in,
+    negates_case,
     normalise_question,
     profile_question,
     split_sentences,
@@ -210,6 +214,66 @@ class TestAskedAction:
         assert states_action("7.2 Employees must not tell the customer.", ("tell",))
         assert not states_action("7.1 An employee must report it to the MLRO.", ("tell",))
         assert not states_action("Employees tell customers nothing.", ("tell",))
+
+
+class TestAskedTerm:
+    @pytest.mark.parametrize(
+        ("question", "term"),
+        [
+            (
+                "What does business day mean in the electronic fund transfer regulation?",
+                "business day",
+            ),
+            (
+                "From which age is a person counted as elderly for the equal credit rules?",
+                "elderly",
+            ),
+            ("what is the definition of 'dwelling' under Reg C?", "dwelling"),
+            ("How is an access device defined in Reg E?", "access device"),
+            ("define business day reg e", "business day"),
+            ("What counts as a consumer lease?", "consumer lease"),
+            ("Who is considered a servicer under RESPA?", "servicer"),
+            ("What is the threshold amount above which a lease is exempt?", None),
+            ("How long must a lease last to be a consumer lease?", None),
+            ("What is a remittance transfer under Reg E?", "remittance transfer"),
+            ("What is the threshold amount?", None),
+            ("access device definition reg e?", "access device"),
+            ("What's an access device?", "access device"),
+            ("How does Regulation B define elderly?", "elderly"),
+            ("What does RESPA mean by servicer?", "servicer"),
+            ("How is the threshold amount calculated?", None),
+            ("What does the servicer have to do?", None),
+            ("If a loan is treated as a refinancing, what must the lender disclose?", None),
+            ("For a customer who is a politically exposed person, what category applies?", None),
+        ],
+    )
+    def test_the_term_whose_meaning_is_asked(self, question: str, term: str | None) -> None:
+        """ "What does X mean", "the definition of X", "counted as X", "who is considered X"
+        ask what X means; a question asking a figure or a rule asks no term's meaning."""
+        assert asked_term(question) == term
+
+    def test_the_term_a_sentence_defines(self) -> None:
+        """A definition opens with its term, quoted or not, then "means"; a sentence saying
+        what the term also includes is no definition of it."""
+        assert defined_term("Elderly means age 62 or older.") == "Elderly"
+        assert defined_term("“Business day” means any day on which ...") == "Business day"
+        assert defined_term("The term “dwelling” means a residential structure.") == "dwelling"
+        assert defined_term("A servicer shall provide the notice within 5 days.") is None
+        assert defined_term("The term “access device” includes debit cards.") is None
+        assert defines("“Business day” means any day on which ...", "business days")
+        assert not defines("“Business day” means any day on which ...", "day")
+        assert not defines("Each business day, the servicer means to call.", "business day")
+
+
+def test_a_negated_case_is_not_a_bound() -> None:
+    """ "If you do NOT tell us", "if the consumer fails to notify" set out negated cases; "if
+    the request is received no later than 30 minutes after" sets out a bound."""
+    assert negates_case("If you do NOT tell us within 2 business days, you could lose $500.")
+    assert negates_case("If the consumer fails to notify the institution, the liability is $500.")
+    assert not negates_case(
+        "A provider must comply if the request is received no later than 30 minutes after payment."
+    )
+    assert not negates_case("If you tell us within 2 business days, you can lose no more than $50.")
 
 
 class TestLexicon:

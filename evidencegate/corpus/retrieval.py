@@ -25,6 +25,8 @@ from typing import NamedTuple
 from evidencegate.analysis import (
     REQUIRING_WORDS,
     Period,
+    asked_term,
+    defines,
     names_in,
     normalise_question,
     profile_question,
@@ -548,6 +550,15 @@ class FeedbackRetriever:
             for ask in asks:
                 words = synonyms_of(terms(normalise_question(ask)))
                 rankings.append(Ranking(ranked(" ".join([ask, *words])), _ASK_WEIGHT, ask=True))
+        term = asked_term(query)
+        if term is not None:
+            # "What does 'business day' mean", "who counts as elderly": the paragraph defining
+            # the term answers, however many others use it with more of the question's words.
+            # Its first sentence says what it defines ("Elderly means age 62 or older."), so
+            # only such paragraphs rank, and the evidence holds the first of them.
+            defining = [p for p in ranked(f"{term} means") if defines(p.text, term)]
+            if defining:
+                rankings.append(Ranking(defining, _ASK_WEIGHT, ask=True))
         return rankings
 
     def _fit(self, query: str, as_of: dt.date, rankings: Sequence[Ranking]) -> list[Passage]:

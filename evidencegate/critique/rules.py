@@ -28,6 +28,8 @@ from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
     PERIOD_WORDS,
     QuestionProfile,
+    asked_term,
+    defines,
     has_figure,
     money_given,
     names_in,
@@ -1378,6 +1380,14 @@ def _focus(
     ``names`` are the question's names checked as names (its profile's by default)."""
     # Names are checked as names, where they stand.
     named = {t for n in (profile.names if names is None else names) for t in terms(n)}
+    term = asked_term(profile.question)
+    if term is not None and any(
+        defines(s.text, term) for t in texts for s in split_sentences(t.partition(_PLACE)[0])
+    ):
+        # "Who counts as elderly under the credit rules?", the evidence defining "elderly": the
+        # term whose meaning is asked is what the answer (its definition) must state; the rest
+        # of the question only says where it is asked.
+        return [t for t in terms(term) if t not in named]
     # Period words ("this year", "most recently reported") are checked as the period; words
     # that frame a compliance question ("what does the control require") are no detail of it.
     # Numbers are checked as numbers ("enhancement 1" names IA-5(1)).

@@ -23,12 +23,15 @@ from evidencegate.analysis import (
     Sentence,
     ask_clause,
     asked_action,
+    asked_term,
     asks_requirement,
     bigrams,
+    defines,
     idf_weights,
     is_normative,
     money_given,
     names_in,
+    negates_case,
     normalise_question,
     profile_question,
     sentence_period,
@@ -318,6 +321,11 @@ class ExtractiveGenerator:
         kind_units = (
             [t for t in terms(kind.group(1)) if t in asked or t in profile.terms] if kind else []
         )
+        # "What does 'business day' mean": the sentence defining the term ("“Business day”
+        # means ..."), not one applying it with more of the question's other words.
+        term = asked_term(question)
+        # A question negating nothing asks about the case that happens, not its negation.
+        opposite_case = not profile.negated_case and not asked_negated
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms in zip(
@@ -386,6 +394,8 @@ class ExtractiveGenerator:
                 score *= _OTHER_SUBJECT
             if action and own > 0 and states_action(candidate.sentence.text, action):
                 score += ACTION_BONUS
+            if term is not None and defines(candidate.sentence.text, term):
+                score += DEFINITION_BONUS
             if given_money and (fit := _case_fit(candidate.sentence.text, given_money)):
                 # "a gift worth $130": "above $100 ... must obtain approval" is its case, "up to
                 # $100 ... without approval" another one.
@@ -442,6 +452,10 @@ class ExtractiveGenerator:
                     if stating == 1:
                         score *= 0.85
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+            if opposite_case and case and negates_case(case.group(0)):
+                # "I told the bank the next day": "If you do NOT tell us within 2 business days,
+                # ..." is the other branch of the rule, however many words it shares.
+                score *= OPPOSITE_CASE_PENALTY
             if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
@@ -1229,6 +1243,13 @@ SCENE_WEIGHT = 0.1
 ACTION_BONUS = 0.15
 """What a sentence stating the action a yes/no question asks about under its modal adds
 ("must not tell" for "Am I allowed to tell ...?")."""
+OPPOSITE_CASE_PENALTY = 0.8
+"""What a sentence for a negated case ("If you do NOT tell us ...") keeps of its score for a
+question that negates nothing."""
+DEFINITION_BONUS = 0.5
+"""What a sentence defining the term a question asks the meaning of gains (see
+:func:`evidencegate.analysis.asked_term`): a definition is the answer however few of the
+question's other words it shares."""
 SCENE_PAIR_BONUS = 0.25
 """What each pair of a question's scenario words a sentence states near each other adds."""
 SCENE_PAIRS_COUNTED = 3
