@@ -352,14 +352,9 @@ def _states_figure(
 ) -> bool:
     """:meth:`QuestionProfile.states_figure` for a question asking for a figure, by the
     fields of the question it depends on."""
-    if (
-        not value
-        and answer_type not in ("amount", "count", "percentage")
-        and _leaves_parameter(text, answer_type)
-    ):
+    if not value and answer_type in ("duration", "date") and _leaves_parameter(text):
         # "[Assignment: organization-defined time period]": the organization sets it. That
-        # answers "how long", "how often", "within what time" or a comparison of such
-        # settings ("when must combinations and keys be changed"), not "how many minutes"
+        # answers "how long", "how often" or "within what time", not "how many minutes"
         # (``value``), nor an amount, a count or a percentage ("max concurrent sessions",
         # "how many attempts"): such a question asks for the value itself.
         return True
@@ -386,14 +381,13 @@ def _word(word: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
-def _leaves_parameter(text: str, answer: AnswerType) -> bool:
-    """Does ``text`` leave the asked kind of figure to the organization ("[Assignment:
-    organization-defined time period]")? A parameter naming no figure ("[Assignment:
+def _leaves_parameter(text: str) -> bool:
+    """Does ``text`` leave the time asked about to the organization ("[Assignment:
+    organization-defined time period]")? A parameter naming no time ("[Assignment:
     organization-defined personnel or roles]", "... controlled areas]") answers no "how
     often"; "when" is also answered by the events it names ("following [Assignment:
     organization-defined events]"), as is "how often" and "how soon"."""
-    named = _TIMING_PARAMETER if answer in ("date", "duration") else _FIGURE_PARAMETER
-    return any(named.search(m.group(0)) for m in _PARAMETER.finditer(text))
+    return any(_TIMING_PARAMETER.search(m.group(0)) for m in _PARAMETER.finditer(text))
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages are tested for every question
@@ -1221,7 +1215,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bcompared?\s+(?:with|to)\b|\bversus\b|\bvs\.?\b|\bdifference\b|"
             r"\bby\s+how\s+much\b|\bhow\s+much\s+did\b.*\b(?:grow|increase|decrease|decline|"
             r"change|rise|fall|drop)\b|\b(?:grow|grew|growth|increase[ds]?|decrease[ds]?|decline[ds]?|"
-            r"(?<!which\s)(?<!what\s)(?<!the\s)(?<!of\s)(?<!to\s)change[ds]?|rise|rose|fall|fell|"
+            # "be changed" is a passive: when something is changed, not by how much
+            r"(?<!which\s)(?<!what\s)(?<!the\s)(?<!of\s)(?<!to\s)(?<!be\s)(?<!been\s)"
+            r"(?<!being\s)change[ds]?|rise|rose|fall|fell|"
             r"drop(?:ped)?)\b.*\?\s*$",
         ),
         (

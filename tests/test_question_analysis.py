@@ -68,6 +68,9 @@ class TestAnswerType:
             ("How often must KYC be refreshed for high-risk customers?", "duration"),
             ("What is the minimum holding period for a personal trade?", "duration"),
             ("When must accounts be disabled?", "date"),
+            # A passive "be changed" asks when, not by how much a figure changed.
+            ("When must the locks' combinations be changed?", "date"),
+            ("How much did the dividend change from 2021 to 2022?", "comparison"),
             ("How many model forms does appendix B contain?", "count"),
             ("Northwind headcount at year-end 2024?", "count"),
             ("How big a part of Northwind's 2024 net sales came from Europe?", "percentage"),
