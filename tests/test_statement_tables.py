@@ -186,8 +186,21 @@ class TestStatementAnswers:
         """'... in percent' is not answered with a row of amounts (here no row of percents)."""
         corpus = InMemoryCorpus()
         corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME])
-        question = "What percent was Northwind's gross profit margin in 2024?"
+        question = "What percent was Northwind's gross profit in 2024?"
         assert all("2,110" not in c.text for c in _draft(corpus, question))
+
+    def test_a_margin_is_its_profit_as_a_share_of_sales(self) -> None:
+        """'gross margin' is gross profit over the top line, computed from both rows; the
+        amount row alone does not answer it."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME])
+        for question in (
+            "What percent was Northwind's gross profit margin in 2024?",
+            "Northwind gross margin 2024?",
+        ):
+            (claim,) = _draft(corpus, question)
+            assert "23.1%" in claim.text and "9,120" in claim.text, question
+            assert _verified(corpus, claim)
 
     def test_the_year_before_is_asked_too(self, corpus: InMemoryCorpus) -> None:
         """'and the figure a year earlier' asks for the named year's cell and the one before."""

@@ -74,6 +74,7 @@ from evidencegate.generation.tables import (
 from evidencegate.lexicon import (
     covered_share,
     focus_terms,
+    lexicon,
     match_units,
     matched_units,
     shares,
@@ -509,6 +510,11 @@ class ExtractiveGenerator:
         # Two rows the question names word for word: it asks for both ("cash and total
         # current assets"), however few "and"s it has.
         named_rows = {c.row_name for _, c, _ in scored if isinstance(c, _Cell) and c.named}
+        # A named row whose name is part of a longer named row's ("Net income" of "Net income
+        # attributable to Amcor plc") is not asked besides it: the question names the longer.
+        named_rows = {
+            r for r in named_rows if not any(o != r and f" {r} " in f" {o} " for o in named_rows)
+        }
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
             if key in seen:
@@ -521,6 +527,7 @@ class ExtractiveGenerator:
             named_part = (
                 isinstance(chosen, _Cell)
                 and chosen.named
+                and chosen.row_name in named_rows
                 and (profile.multi_part or len(named_rows) >= 2)
                 and score >= self.min_score
             )
@@ -582,6 +589,11 @@ class ExtractiveGenerator:
             _ASKS_PERCENT.search(profile.question)
         )
         counted = profile.answer_type == "count"
+        # The acronyms the question names ("G&A", "FCF") and the lexicon's groups they are
+        # members of: a row the question names by one is named as if word for word ("General
+        # and administrative expense", "Free cash flow").
+        acronyms = tuple(n for n in profile.names if _ABBREVIATION.fullmatch(n))
+        asked_groups = frozenset(g for n in acronyms for _, _, g in lexicon().keys(term_tuple(n)))
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -640,10 +652,12 @@ class ExtractiveGenerator:
                     continue
                 unit = table_unit(source.page.text, chosen[0])
                 if counted and (
-                    any("$" in c.value for c in chosen)
+                    any(c.dollars or "$" in c.value for c in chosen)
                     or (unit is not None and _MONEY_UNIT.search(source.page.text[slice(*unit)]))
                 ):
                     continue  # "how many employees": a count, never an amount of money
+                if counted and _counts_other(row[0].name or row[0].label, profile.counted):
+                    continue  # "Business segment operating income" counts no segments
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 own_name = row[0].name or row[0].label
@@ -652,6 +666,9 @@ class ExtractiveGenerator:
                     and _states_row(
                         " ".join(w for w in _phrase_words(own_name) if w not in placed), p_words
                     )
+                )
+                named_row = named_row or _row_abbreviated(
+                    own_name, asked_groups, acronyms, passage.context
                 )
                 if named_only and not named_row:
                     continue
@@ -1013,6 +1030,60 @@ def _row_name(label: str) -> str:
     """A row's own name: the label after its section headings ("Current assets: Cash") and
     without references to notes ("Inventories (Notes 1 and 3)")."""
     return _NOTE_REF.sub(" ", label.rpartition(":")[2])
+
+
+_ABBREVIATION = re.compile(r"[A-Z]{3,6}|[A-Z]{1,3}&[A-Z]{1,3}")
+"""An acronym a question may name a row by: capitals only ("FCF"), or two letters and more
+around an "&" ("G&A", "SG&A"): two capitals alone are too often something else."""
+
+
+def _counts_other(name: str, counted: str | None) -> bool:
+    """Does a row named ``name`` measure something else than the ``counted`` thing it names
+    as a modifier only ("Total business segment operating income" for "how many segments")?
+    A row counting it ends with it ("Segments", "Retail stores") or says "number of"."""
+    own = term_tuple(_row_name(name))
+    return bool(counted) and counted in own and own[-1] != counted and own[:1] != ("number",)
+
+
+def _row_abbreviated(
+    name: str, groups: frozenset[int], acronyms: Sequence[str], place: str
+) -> bool:
+    """Does the question name the row ``name`` by another member of its lexicon group (its
+    terms one of ``groups``: "FCF" for "Free cash flow") or by an acronym of its opening words
+    ("G&A": "General and administrative expense"), one its passage's ``place`` does not state
+    (the company's own name, a ticker)?"""
+    own = list(term_tuple(_row_name(name)))
+    if own[:1] == ["total"] and len(own) > 1:
+        own = own[1:]
+    if groups and any(
+        start == 0 and end == len(own) and group in groups
+        for start, end, group in lexicon().keys(own)
+    ):
+        return True
+    words = _phrase_words(_row_name(name))
+    if words[:1] == ["total"]:
+        words = words[1:]
+    return any(
+        not names_in(acronym, place) and _opening_initials(acronym, words) for acronym in acronyms
+    )
+
+
+def _opening_initials(acronym: str, words: Sequence[str]) -> bool:
+    """Do the first of ``words`` spell ``acronym`` by their initials, "and" for its "&"
+    ("General and administrative expense" for "G&A"), and "of", "for" or "the" standing between
+    ("cost of goods sold" for "COGS")?"""
+    at = 0
+    for char in acronym.lower():
+        if char == "&":
+            if at < len(words) and words[at] == "and":
+                at += 1
+            continue
+        while at < len(words) and words[at] in _INITIALS_SKIP and words[at][0] != char:
+            at += 1
+        if at >= len(words) or words[at][0] != char:
+            return False
+        at += 1
+    return True
 
 
 def _states_row(label: str, asked_words: Sequence[str]) -> bool:
