@@ -411,10 +411,10 @@ def _counted_forms(counted: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _counting(counted: str) -> re.Pattern[str]:
-    """A number counting ``counted`` ("five model forms"); not a year, nor a number a comma or
-    a full stop ends ("in 2022, the measure of segment ...": no count of segments)."""
+    """A number counting ``counted`` ("five model forms"); a year counts nothing ("in 2022,
+    the measure of segment ...": no count of segments)."""
     return re.compile(
-        rf"\b(?!(?:19|20)\d\d\b){_NUMBER_WORD}(?<![,.])\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?"
+        rf"\b(?!(?:19|20)\d\d\b){_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?"
         rf"{re.escape(counted)}",
         re.IGNORECASE,
     )
