@@ -412,8 +412,10 @@ def _counted_forms(counted: str) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _counting(counted: str) -> re.Pattern[str]:
     """A number counting ``counted`` ("five model forms"); a year counts nothing ("in 2022,
-    the measure of segment ...": no count of segments)."""
+    the measure of segment ...": no count of segments), nor the number of a note, an item or
+    a part referred to ("Note 19. Business Segments")."""
     return re.compile(
+        rf"(?<!\bnote\s)(?<!\bitem\s)(?<!\bpart\s)"
         rf"\b(?!(?:19|20)\d\d\b){_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?"
         rf"{re.escape(counted)}",
         re.IGNORECASE,

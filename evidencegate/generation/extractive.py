@@ -593,7 +593,13 @@ class ExtractiveGenerator:
         # members of: a row the question names by one is named as if word for word ("General
         # and administrative expense", "Free cash flow").
         acronyms = tuple(n for n in profile.names if _ABBREVIATION.fullmatch(n))
-        asked_groups = frozenset(g for n in acronyms for _, _, g in lexicon().keys(term_tuple(n)))
+        asked_groups = frozenset(
+            {
+                *(g for n in acronyms for _, _, g in lexicon().keys(term_tuple(n))),
+                # and the phrases of the lexicon it asks by ("top line", "bottom line")
+                *(g for start, end, g in lexicon().keys(profile.terms) if end - start >= 2),
+            }
+        )
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -667,10 +673,12 @@ class ExtractiveGenerator:
                         " ".join(w for w in _phrase_words(own_name) if w not in placed), p_words
                     )
                 )
-                named_row = named_row or _row_abbreviated(
+                # Named by an acronym, it is what is asked, but no second part of the question
+                # ("EPS" names the diluted and the basic row alike).
+                abbreviated = not named_row and _row_abbreviated(
                     own_name, asked_groups, acronyms, passage.context
                 )
-                if named_only and not named_row:
+                if named_only and not (named_row or abbreviated):
                     continue
                 candidate = _Cell(
                     passage,
@@ -688,7 +696,9 @@ class ExtractiveGenerator:
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
                 score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(p_asked)))
-                if named_row or (title and fit >= 1):
+                if abbreviated and _filers_share(own_name, passage.context):
+                    score += FILERS_SHARE_BONUS
+                if named_row or abbreviated or (title and fit >= 1):
                     # A titled "Total" row stating all of the measure is the whole of what the
                     # question names, as a row naming it word for word is (a segment's own
                     # row, "Research and development" on the segment's page, is a part).
@@ -992,6 +1002,10 @@ NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
 assets" asked: the row "Total current assets", not "Total assets")."""
 
+FILERS_SHARE_BONUS = 0.05
+"""What a row named by a shorthand adds when it is the filer's share of the figure ("Net
+income attributable to Amcor plc" over "Net income" for "bottom line"): a tie-break."""
+
 _DASHES = frozenset({"—", "–", "-"})
 _MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
 """A table unit of money ("$ in millions", "Dollars in millions")."""
@@ -1049,12 +1063,15 @@ def _row_abbreviated(
     name: str, groups: frozenset[int], acronyms: Sequence[str], place: str
 ) -> bool:
     """Does the question name the row ``name`` by another member of its lexicon group (its
-    terms one of ``groups``: "FCF" for "Free cash flow") or by an acronym of its opening words
-    ("G&A": "General and administrative expense"), one its passage's ``place`` does not state
-    (the company's own name, a ticker)?"""
+    terms one of ``groups``: "FCF" for "Free cash flow", "top line" for "Net sales") or by an
+    acronym of its opening words ("G&A": "General and administrative expense"), one its
+    passage's ``place`` does not state (the company's own name, a ticker)? The filer's share of
+    the figure is the figure ("Net income attributable to Amcor plc" for "bottom line")."""
     own = list(term_tuple(_row_name(name)))
     if own[:1] == ["total"] and len(own) > 1:
         own = own[1:]
+    if _filers_share(name, place):
+        own = own[: own.index("attributable")]
     if groups and any(
         start == 0 and end == len(own) and group in groups
         for start, end, group in lexicon().keys(own)
@@ -1066,6 +1083,17 @@ def _row_abbreviated(
     return any(
         not names_in(acronym, place) and _opening_initials(acronym, words) for acronym in acronyms
     )
+
+
+def _filers_share(name: str, place: str) -> bool:
+    """Is the row ``name`` a figure's part attributable to the filer, whom its passage's
+    ``place`` (the document's title) names ("Net income attributable to Amcor plc")?"""
+    own = term_tuple(_row_name(name))
+    if "attributable" not in own[1:]:
+        return False
+    whose = own[own.index("attributable") + 1 :]
+    placed = set(term_tuple(place))
+    return bool(whose) and all(t in placed for t in whose)
 
 
 def _opening_initials(acronym: str, words: Sequence[str]) -> bool:
