@@ -1708,6 +1708,9 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]
 _PAGE_FOOTER = re.compile(r"^[ \t]*[-–—][ \t]*\d{1,4}[ \t]*[-–—][ \t]*$", re.MULTILINE)
 """A page's number on a line of its own between dashes ("- 151 -"), where the extracted text
 runs on from one page to the next: no figure of the sentence around it."""
+_NUMBERED = re.compile(r"\bNos?\.\s*\d[\d-]*")
+"""A number that names a document ("Public Law No. 93-406", "File No. 1-3285"): an
+identifier, no figure."""
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
@@ -1739,7 +1742,7 @@ def has_figure(
     be of that type: an amount is money ($, USD, millions, or a figure with thousands
     separators as in a financial table), a percentage a share.
     """
-    text = _PAGE_FOOTER.sub(" ", _SECTION_NUMBER.sub("", text))
+    text = _NUMBERED.sub(" ", _PAGE_FOOTER.sub(" ", _SECTION_NUMBER.sub("", text)))
     if answer == "duration":
         return bool(_DURATION_WORD.search(text) and _DURATION.search(text))
     if answer == "count" and _COUNT_WORD.search(text):

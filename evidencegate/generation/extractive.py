@@ -675,8 +675,12 @@ class ExtractiveGenerator:
                 )
                 # Named by an acronym, it is what is asked, but no second part of the question
                 # ("EPS" names the diluted and the basic row alike).
-                abbreviated = not named_row and _row_abbreviated(
-                    own_name, asked_groups, acronyms, passage.context
+                # And only a row stating all else the question asks ("net PP&E": not the
+                # gross "Property, plant and equipment").
+                abbreviated = (
+                    not named_row
+                    and fit >= 1
+                    and _row_abbreviated(own_name, asked_groups, acronyms, passage.context)
                 )
                 if named_only and not (named_row or abbreviated):
                     continue
