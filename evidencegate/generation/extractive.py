@@ -1056,11 +1056,15 @@ around an "&" ("G&A", "SG&A"): two capitals alone are too often something else."
 
 
 def _counts_other(name: str, counted: str | None) -> bool:
-    """Does a row named ``name`` measure something else than the ``counted`` thing it names
-    as a modifier only ("Total business segment operating income" for "how many segments")?
-    A row counting it ends with it ("Segments", "Retail stores") or says "number of"."""
+    """Does a row named ``name`` measure something else than the ``counted`` thing it names:
+    as a modifier only ("Total business segment operating income" for "how many segments"),
+    or as one of them ("Total Safety and Industrial Business Segment")? A row counting it
+    says "number of" or ends with its plural ("Segments", "Retail stores")."""
     own = term_tuple(_row_name(name))
-    return bool(counted) and counted in own and own[-1] != counted and own[:1] != ("number",)
+    if not counted or counted not in own or own[:1] == ("number",):
+        return False
+    words = _phrase_words(_row_name(name))
+    return own[-1] != counted or not words or not words[-1].endswith("s")
 
 
 def _row_abbreviated(
