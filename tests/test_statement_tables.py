@@ -473,6 +473,12 @@ EXPENSES = (
     "Free cash flow 702 655\n"
     "Business segment operating income 1,012 990\n"
 )
+SEGMENT_SALES = (
+    "Northwind Tools Inc.\nBusiness Segment Information\n(Millions)\n"
+    "Years ended June 30, 2024 2023\n"
+    "Total Consumer Business Segment 5,300 5,100\n"
+    "Total Industrial Business Segment 3,820 3,770\n"
+)
 
 
 class TestShorthand:
@@ -504,6 +510,13 @@ class TestShorthand:
         """'How many segments' is not answered by 'Business segment operating income'."""
         claims = _draft(expenses, "How many business segments did Northwind report in 2024?")
         assert all("1,012" not in c.text for c in claims)
+
+    def test_a_count_is_no_row_of_one_of_the_counted(self) -> None:
+        """Nor by one segment's row: a row counting segments says "number of" or "Segments"."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [SEGMENT_SALES])
+        claims = _draft(corpus, "How many business segments did Northwind report in 2024?")
+        assert all("5,300" not in c.text and "3,820" not in c.text for c in claims)
 
 
 class TestShorthandAnalysis:
