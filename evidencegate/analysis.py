@@ -306,8 +306,15 @@ class QuestionProfile:
     def measure(self) -> tuple[str, ...]:
         """What a figure question measures: its terms without names, periods and figures
         ("3M latest annual capex" measures ``capex``). A figure answering it is stated about
-        this (in its sentence or its table row), not only somewhere near it."""
-        named = {t for n in self.names for t in terms(n)}
+        this (in its sentence or its table row), not only somewhere near it.
+
+        Of a question naming two things or more, an acronym the lexicon spells out ("3M FCF
+        2021", "PepsiCo diluted EPS", "JNJ COGS") is what is measured, not whose figure it is:
+        the other name says whose. A lone acronym ("PEP headcount") may be either, and stays a
+        name."""
+        spelled = [n for n in self.names if _lexicon_acronym(n)]
+        measured = set(spelled) if len(spelled) < len(self.names) else set()
+        named = {t for n in self.names if n not in measured for t in terms(n)}
         return tuple(
             t
             for t in self.terms
@@ -418,9 +425,14 @@ def _counted_forms(counted: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _counting(counted: str) -> re.Pattern[str]:
-    """A number counting ``counted`` ("five model forms")."""
+    """A number counting ``counted`` ("five model forms"); a year counts nothing ("in 2022,
+    the measure of segment ...": no count of segments), nor the number of a note, an item or
+    a part referred to ("Note 19. Business Segments")."""
     return re.compile(
-        rf"\b{_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?{re.escape(counted)}", re.IGNORECASE
+        rf"(?<!\bnote\s)(?<!\bitem\s)(?<!\bpart\s)"
+        rf"\b(?!(?:19|20)\d\d\b){_NUMBER_WORD}\s+(?!of\b)(?:[\w-]+\s+){{0,4}}?"
+        rf"{re.escape(counted)}",
+        re.IGNORECASE,
     )
 
 
@@ -1528,6 +1540,32 @@ def _not_a_name(word: str) -> bool:
 
 _ACRONYM_WORD = re.compile(r"(?=[^a-z]*[A-Z])[A-Z0-9&]{2,}")
 """A word of capitals (and digits or "&") only, two characters or more: "R&D", "JNJ", "3M"."""
+
+
+@lru_cache(maxsize=1024)
+def _lexicon_acronym(name: str) -> bool:
+    """Is ``name`` an acronym of capitals ("EPS", "FCF", "COGS") that is one word of a lexicon
+    group with a member of the words it abbreviates ("earnings per share"), not a name the
+    lexicon only happens to know as a word ("MAX", "maximum")?"""
+    if not _ACRONYM_WORD.fullmatch(name) or any(ch.isdigit() for ch in name):
+        return False
+    asked = terms(name)
+    if len(asked) != 1:
+        return False
+    letters = re.sub(r"[^a-z]", "", name.lower())
+    lex = lexicon()
+    return any(
+        start == 0
+        and any(
+            "".join(w[0] for w in re.findall(r"[a-z]+", member.lower().replace("&", " ")))
+            in (letters, letters.rstrip("s"))
+            for member in lex.groups[group]
+            if " " in member.strip()
+        )
+        for start, _, group in lex.keys(asked)
+    )
+
+
 _ORDINARY_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-[a-z]+)+")
 """A hyphenated compound whose later parts are lower-case ("Year-over-year", "Built-in"): an
 ordinary word capitalised by its place, never a name ("Coca-Cola" capitalises every part)."""
@@ -1698,6 +1736,12 @@ _TIMING_PARAMETER = re.compile(
 """The words by which it names when something happens."""
 _SECTION_NUMBER = re.compile(r"^\s*(?:§\s*)?\d+(?:\.\d+)+\.?\s+|^\s*\(?[a-z0-9]{1,3}[.)]\s+")
 """A sentence's own numbering ("4.1 ", "(a) ", "3. "): not a figure the sentence states."""
+_PAGE_FOOTER = re.compile(r"^[ \t]*[-–—][ \t]*\d{1,4}[ \t]*[-–—][ \t]*$", re.MULTILINE)
+"""A page's number on a line of its own between dashes ("- 151 -"), where the extracted text
+runs on from one page to the next: no figure of the sentence around it."""
+_NUMBERED = re.compile(r"\bNos?\.\s*\d[\d-]*")
+"""A number that names a document ("Public Law No. 93-406", "File No. 1-3285"): an
+identifier, no figure."""
 
 
 @lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
@@ -1729,7 +1773,7 @@ def has_figure(
     be of that type: an amount is money ($, USD, millions, or a figure with thousands
     separators as in a financial table), a percentage a share.
     """
-    text = _SECTION_NUMBER.sub("", text)
+    text = _NUMBERED.sub(" ", _PAGE_FOOTER.sub(" ", _SECTION_NUMBER.sub("", text)))
     if answer == "duration":
         return bool(_DURATION_WORD.search(text) and _DURATION.search(text))
     if answer == "count" and _COUNT_WORD.search(text):

@@ -186,8 +186,21 @@ class TestStatementAnswers:
         """'... in percent' is not answered with a row of amounts (here no row of percents)."""
         corpus = InMemoryCorpus()
         corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME])
-        question = "What percent was Northwind's gross profit margin in 2024?"
+        question = "What percent was Northwind's gross profit in 2024?"
         assert all("2,110" not in c.text for c in _draft(corpus, question))
+
+    def test_a_margin_is_its_profit_as_a_share_of_sales(self) -> None:
+        """'gross margin' is gross profit over the top line, computed from both rows; the
+        amount row alone does not answer it."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME])
+        for question in (
+            "What percent was Northwind's gross profit margin in 2024?",
+            "Northwind gross margin 2024?",
+        ):
+            (claim,) = _draft(corpus, question)
+            assert "23.1%" in claim.text and "9,120" in claim.text, question
+            assert _verified(corpus, claim)
 
     def test_the_year_before_is_asked_too(self, corpus: InMemoryCorpus) -> None:
         """'and the figure a year earlier' asks for the named year's cell and the one before."""
@@ -448,3 +461,80 @@ def test_a_lower_case_filer_in_a_terse_question_names_no_row() -> None:
     claims = ExtractiveGenerator(pages=corpus).draft(question, evidence, as_of=AS_OF).claims
     assert claims
     assert claims[0].text.startswith("Net loss attributable to Northwind shareholders, 2024: (610)")
+
+
+EXPENSES = (
+    "Northwind Tools Inc.\nConsolidated Statements of Operations\n(Dollars in millions)\n"
+    "Years ended June 30, 2024 2023\n"
+    "Net sales 9,120 8,870\n"
+    "Non-operating pension expense (12) (15)\n"
+    "General and administrative expense (640) (610)\n"
+    "Research and development expense (205) (190)\n"
+    "Free cash flow 702 655\n"
+    "Business segment operating income 1,012 990\n"
+)
+SEGMENT_SALES = (
+    "Northwind Tools Inc.\nBusiness Segment Information\n(Millions)\n"
+    "Years ended June 30, 2024 2023\n"
+    "Total Consumer Business Segment 5,300 5,100\n"
+    "Total Industrial Business Segment 3,820 3,770\n"
+)
+
+
+class TestShorthand:
+    """Rows an analyst names by an acronym or a phrase of the lexicon, not by their label."""
+
+    @pytest.fixture
+    def expenses(self) -> InMemoryCorpus:
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [EXPENSES])
+        return corpus
+
+    def test_an_acronym_names_the_row_its_initials_spell(self, expenses: InMemoryCorpus) -> None:
+        """'G&A' is the row whose opening words it abbreviates, not another expense row."""
+        (claim,) = _draft(expenses, "Northwind G&A expense FY2024, $m?")
+        assert claim.text.startswith("General and administrative expense") and "(640)" in claim.text
+        assert _verified(expenses, claim)
+
+    def test_an_acronym_the_lexicon_spells_is_what_is_measured(
+        self, expenses: InMemoryCorpus
+    ) -> None:
+        """'FCF' beside the company's name is the measure asked ('Free cash flow'), not a
+        second name; the terse question still gets the row."""
+        (claim,) = _draft(expenses, "Northwind FCF 2023?")
+        assert claim.text.startswith("Free cash flow") and "655" in claim.text
+
+    def test_a_count_is_no_row_naming_the_counted_thing_as_a_modifier(
+        self, expenses: InMemoryCorpus
+    ) -> None:
+        """'How many segments' is not answered by 'Business segment operating income'."""
+        claims = _draft(expenses, "How many business segments did Northwind report in 2024?")
+        assert all("1,012" not in c.text for c in claims)
+
+    def test_a_count_is_no_row_of_one_of_the_counted(self) -> None:
+        """Nor by one segment's row: a row counting segments says "number of" or "Segments"."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [SEGMENT_SALES])
+        claims = _draft(corpus, "How many business segments did Northwind report in 2024?")
+        assert all("5,300" not in c.text and "3,820" not in c.text for c in claims)
+
+
+class TestShorthandAnalysis:
+    def test_a_lexicon_acronym_beside_a_company_is_measured(self) -> None:
+        measure = profile_question("3M FCF 2021?", as_of=AS_OF).measure
+        assert "fcf" in measure
+        # A lone acronym may be the company (a ticker): it stays a name.
+        assert "pep" not in profile_question("PEP headcount FY22?", as_of=AS_OF).measure
+        # A name the lexicon knows only as a word ("max") is no acronym of it.
+        lawsuits = profile_question("Boeing 737 MAX crash lawsuits in the 2022 10-K?", as_of=AS_OF)
+        assert "max" not in lawsuits.measure
+
+    def test_years_notes_and_page_numbers_count_nothing(self) -> None:
+        profile = profile_question("How many business segments does 3M have?", as_of=AS_OF)
+        assert profile.states_figure("3M manages its operations in four business segments.")
+        assert not profile.states_figure("NOTE 19. Business Segments and Geographic Information")
+        assert not profile.states_figure("In 2022, the measure of segment operating income changed")
+        headcount = profile_question("PEP headcount FY22?", as_of=AS_OF)
+        assert not headcount.states_figure("benefits for eligible employees under the\n- 151 -\n")
+        assert not headcount.states_figure("Public Law No. 93-406, the Employee Retirement Act")
+        assert headcount.states_figure("We employed approximately 315,000 people worldwide")

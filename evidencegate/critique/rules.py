@@ -1428,15 +1428,15 @@ require", "what does the section say"), not what it asks about."""
 
 _FIGURE_ASKING = frozenset(
     terms(
-        "much spend spent spending make made earn earned post posted book booked generate "
+        "much many spend spent spending make made earn earned post posted book booked generate "
         "generated carry carried hold held went balance sheet year-end recognize recognized "
         "company company-wide companywide consolidated whole entire"
     )
 )
-"""How a question asks for an amount ("how much did it spend on", "what did it carry on its
-balance sheet"): verbs and places no table row states; nor the words asking for the company's
-own figure ("company-wide", "for all the company", "consolidated"), which its statements give
-without saying so."""
+"""How a question asks for an amount or a count ("how much did it spend on", "how many
+segments", "what did it carry on its balance sheet"): verbs and places no table row states; nor
+the words asking for the company's own figure ("company-wide", "for all the company",
+"consolidated"), which its statements give without saying so."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 """Answer types of a financial figure, which a table row may state."""
 

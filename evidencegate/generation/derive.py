@@ -143,6 +143,12 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
         ),
     )
 )
+_MARGIN = re.compile(
+    r"\b(?P<x>[a-z]+(?:\s+(?:income|profit|earnings))?)\s+margins?\b", re.IGNORECASE
+)
+"""A margin the question asks for by the profit it is of ("gross margin", "operating income
+margin")."""
+_PROFIT_TERMS = frozenset(terms("profit income earnings"))
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _WHEN = re.compile(
     r"\s(?:at|in|for|during|on|as\s+of)\s+(?:the\s+)?(?:(?:fiscal\s+)?(?:year|year-end|end)\b|"
@@ -171,6 +177,14 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
             names = tuple(_names_in(match[g], named) for g in ("x", "y"))
             if x and y:
                 return DerivationRequest(operation, (x, y), years, question, names)
+    margin = _MARGIN.search(text)
+    if margin is not None and len(years) <= 1 and profile.answer_type == "percentage":
+        # "gross margin", "operating margin": that profit as a share of the sales it is made
+        # on (the income statement's top line).
+        x = _subject(margin["x"], named)
+        if x:
+            earned = x if set(x.split()) & _PROFIT_TERMS else f"{x} profit"
+            return DerivationRequest(Operation.SHARE, (earned, "revenue"), years, question)
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
             continue

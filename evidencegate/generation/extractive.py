@@ -77,6 +77,7 @@ from evidencegate.generation.tables import (
 from evidencegate.lexicon import (
     covered_share,
     focus_terms,
+    lexicon,
     match_units,
     matched_units,
     shares,
@@ -570,6 +571,11 @@ class ExtractiveGenerator:
         # Two rows the question names word for word: it asks for both ("cash and total
         # current assets"), however few "and"s it has.
         named_rows = {c.row_name for _, c, _ in scored if isinstance(c, _Cell) and c.named}
+        # A named row whose name is part of a longer named row's ("Net income" of "Net income
+        # attributable to Amcor plc") is not asked besides it: the question names the longer.
+        named_rows = {
+            r for r in named_rows if not any(o != r and f" {r} " in f" {o} " for o in named_rows)
+        }
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
             if key in seen:
@@ -582,6 +588,7 @@ class ExtractiveGenerator:
             named_part = (
                 isinstance(chosen, _Cell)
                 and chosen.named
+                and chosen.row_name in named_rows
                 and (profile.multi_part or len(named_rows) >= 2)
                 and score >= self.min_score
             )
@@ -643,6 +650,17 @@ class ExtractiveGenerator:
             _ASKS_PERCENT.search(profile.question)
         )
         counted = profile.answer_type == "count"
+        # The acronyms the question names ("G&A", "FCF") and the lexicon's groups they are
+        # members of: a row the question names by one is named as if word for word ("General
+        # and administrative expense", "Free cash flow").
+        acronyms = tuple(n for n in profile.names if _ABBREVIATION.fullmatch(n))
+        asked_groups = frozenset(
+            {
+                *(g for n in acronyms for _, _, g in lexicon().keys(term_tuple(n))),
+                # and the phrases of the lexicon it asks by ("top line", "bottom line")
+                *(g for start, end, g in lexicon().keys(profile.terms) if end - start >= 2),
+            }
+        )
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -701,10 +719,12 @@ class ExtractiveGenerator:
                     continue
                 unit = table_unit(source.page.text, chosen[0])
                 if counted and (
-                    any("$" in c.value for c in chosen)
+                    any(c.dollars or "$" in c.value for c in chosen)
                     or (unit is not None and _MONEY_UNIT.search(source.page.text[slice(*unit)]))
                 ):
                     continue  # "how many employees": a count, never an amount of money
+                if counted and _counts_other(row[0].name or row[0].label, profile.counted):
+                    continue  # "Business segment operating income" counts no segments
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 own_name = row[0].name or row[0].label
@@ -714,7 +734,16 @@ class ExtractiveGenerator:
                         " ".join(w for w in _phrase_words(own_name) if w not in placed), p_words
                     )
                 )
-                if named_only and not named_row:
+                # Named by an acronym, it is what is asked, but no second part of the question
+                # ("EPS" names the diluted and the basic row alike).
+                # And only a row stating all else the question asks ("net PP&E": not the
+                # gross "Property, plant and equipment").
+                abbreviated = (
+                    not named_row
+                    and fit >= 1
+                    and _row_abbreviated(own_name, asked_groups, acronyms, passage.context)
+                )
+                if named_only and not (named_row or abbreviated):
                     continue
                 candidate = _Cell(
                     passage,
@@ -732,7 +761,9 @@ class ExtractiveGenerator:
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
                 score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(p_asked)))
-                if named_row or (title and fit >= 1):
+                if abbreviated and _filers_share(own_name, passage.context):
+                    score += FILERS_SHARE_BONUS
+                if named_row or abbreviated or (title and fit >= 1):
                     # A titled "Total" row stating all of the measure is the whole of what the
                     # question names, as a row naming it word for word is (a segment's own
                     # row, "Research and development" on the segment's page, is a part).
@@ -1036,6 +1067,10 @@ NAMED_ROW_BONUS = 0.3
 """What a row the question names word for word adds to its cell's score ("total current
 assets" asked: the row "Total current assets", not "Total assets")."""
 
+FILERS_SHARE_BONUS = 0.05
+"""What a row named by a shorthand adds when it is the filer's share of the figure ("Net
+income attributable to Amcor plc" over "Net income" for "bottom line"): a tie-break."""
+
 _DASHES = frozenset({"—", "–", "-"})
 _MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
 """A table unit of money ("$ in millions", "Dollars in millions")."""
@@ -1074,6 +1109,78 @@ def _row_name(label: str) -> str:
     """A row's own name: the label after its section headings ("Current assets: Cash") and
     without references to notes ("Inventories (Notes 1 and 3)")."""
     return _NOTE_REF.sub(" ", label.rpartition(":")[2])
+
+
+_ABBREVIATION = re.compile(r"[A-Z]{3,6}|[A-Z]{1,3}&[A-Z]{1,3}")
+"""An acronym a question may name a row by: capitals only ("FCF"), or two letters and more
+around an "&" ("G&A", "SG&A"): two capitals alone are too often something else."""
+
+
+def _counts_other(name: str, counted: str | None) -> bool:
+    """Does a row named ``name`` measure something else than the ``counted`` thing it names:
+    as a modifier only ("Total business segment operating income" for "how many segments"),
+    or as one of them ("Total Safety and Industrial Business Segment")? A row counting it
+    says "number of" or ends with its plural ("Segments", "Retail stores")."""
+    own = term_tuple(_row_name(name))
+    if not counted or counted not in own or own[:1] == ("number",):
+        return False
+    words = _phrase_words(_row_name(name))
+    return own[-1] != counted or not words or not words[-1].endswith("s")
+
+
+def _row_abbreviated(
+    name: str, groups: frozenset[int], acronyms: Sequence[str], place: str
+) -> bool:
+    """Does the question name the row ``name`` by another member of its lexicon group (its
+    terms one of ``groups``: "FCF" for "Free cash flow", "top line" for "Net sales") or by an
+    acronym of its opening words ("G&A": "General and administrative expense"), one its
+    passage's ``place`` does not state (the company's own name, a ticker)? The filer's share of
+    the figure is the figure ("Net income attributable to Amcor plc" for "bottom line")."""
+    own = list(term_tuple(_row_name(name)))
+    if own[:1] == ["total"] and len(own) > 1:
+        own = own[1:]
+    if _filers_share(name, place):
+        own = own[: own.index("attributable")]
+    if groups and any(
+        start == 0 and end == len(own) and group in groups
+        for start, end, group in lexicon().keys(own)
+    ):
+        return True
+    words = _phrase_words(_row_name(name))
+    if words[:1] == ["total"]:
+        words = words[1:]
+    return any(
+        not names_in(acronym, place) and _opening_initials(acronym, words) for acronym in acronyms
+    )
+
+
+def _filers_share(name: str, place: str) -> bool:
+    """Is the row ``name`` a figure's part attributable to the filer, whom its passage's
+    ``place`` (the document's title) names ("Net income attributable to Amcor plc")?"""
+    own = term_tuple(_row_name(name))
+    if "attributable" not in own[1:]:
+        return False
+    whose = own[own.index("attributable") + 1 :]
+    placed = set(term_tuple(place))
+    return bool(whose) and all(t in placed for t in whose)
+
+
+def _opening_initials(acronym: str, words: Sequence[str]) -> bool:
+    """Do the first of ``words`` spell ``acronym`` by their initials, "and" for its "&"
+    ("General and administrative expense" for "G&A"), and "of", "for" or "the" standing between
+    ("cost of goods sold" for "COGS")?"""
+    at = 0
+    for char in acronym.lower():
+        if char == "&":
+            if at < len(words) and words[at] == "and":
+                at += 1
+            continue
+        while at < len(words) and words[at] in _INITIALS_SKIP and words[at][0] != char:
+            at += 1
+        if at >= len(words) or words[at][0] != char:
+            return False
+        at += 1
+    return True
 
 
 def _states_row(label: str, asked_words: Sequence[str]) -> bool:
