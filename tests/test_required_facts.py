@@ -784,6 +784,40 @@ class TestTheClaimAnswersTheAsk:
         lock = "Lock the session after [Assignment: organization-defined time period]."
         assert missing(question, lock) is None
 
+    def test_a_unit_the_question_names_is_counted_by_the_claim(self) -> None:
+        from evidencegate.critique.rules import _placed, _unit_missing
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("NIST", "IR-6", text))
+            return _unit_missing(profile(question), [claim])
+
+        question = "How many hours do staff have to report a suspected incident?"
+        parameter = (
+            "Report suspected incidents within [Assignment: organization-defined time period]."
+        )
+        assert (
+            missing(question, parameter) == "kind: a number of hours, where the claims state none"
+        )
+        assert missing(question, "Report suspected incidents within 72 hours.") is None
+        assert missing(question, "Report them within twenty-four hours of discovery.") is None
+        rated = "Store backup copies in a fire rated container that is not collocated."
+        assert missing("What fire rating in hours must the container have?", rated) == (
+            "kind: a number of hours, where the claims state none"
+        )
+        assert missing("What fire rating in hours must it have?", "a 2-hour rating") is None
+        site = "Establish an alternate storage site that is separated from the primary site."
+        assert missing("What minimum distance in miles must the site be away?", site) == (
+            "kind: a number of miles, where the claims state none"
+        )
+        growth = "The extra week contributed 2 percentage points to net revenue growth."
+        assert missing("What was net revenue growth in 2022 in percent?", growth) == (
+            "kind: a percentage, where the claims state none"
+        )
+        assert missing("What was net revenue growth in 2022 in percent?", "grew 6%.") is None
+        # A question naming no unit, or a year ("in years 2021 and 2022"), asks for none.
+        assert missing("How long must staff report an incident?", parameter) is None
+        assert missing("What was revenue in years 2021 and 2022?", parameter) is None
+
 
 class TestTermOfArtAbsent:
     """A term of art the question names (a phrase of the lexicon) that no passage states: the

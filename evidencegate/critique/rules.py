@@ -267,6 +267,7 @@ class RulesCritic:
             for fact in (
                 _kind_missing(profile, supported_texts),
                 _time_missing(profile, supported_texts),
+                _unit_missing(profile, supported_texts),
                 _anchor_rival(profile, supported_texts, evidence),
                 _predicate_rival(profile, supported_texts, evidence),
                 _content_missing(profile, supported_texts),
@@ -742,6 +743,57 @@ def _time_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     if any(profile.states_figure(_PARAMETER_SET.sub(" ", body)) for body in bodies):
         return None
     return KIND + "a time, where the claims leave only something else to the organization"
+
+
+def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The unit a question names for its answer ("how many hours", "the distance in miles")
+    when no claim states a number in it, as a ``kind:`` fact, or None. A control's parameter
+    ("within [Assignment: organization-defined time period]") answers "how long", not "how
+    many hours"; a sentence on fire-rated containers states no rating in hours."""
+    asked = _UNIT_ASKED.search(profile.question)
+    if asked is None or not answer:
+        return None
+    unit = next(group for group in asked.groups() if group).lower()
+    unit = _UNIT_FORMS.get(unit, unit.removesuffix("s"))
+    bodies = [_unbracketed(_split(text)[0]) for text in answer]
+    if any(_in_named_unit(unit).search(body) for body in bodies):
+        return None
+    wanted = "a percentage" if unit == "percent" else f"a number of {unit}s"
+    return KIND + f"{wanted}, where the claims state none"
+
+
+_UNITS = (
+    r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?|miles?|kilomet(?:er|re)s?|km|"
+    r"feet|foot|met(?:er|re)s?|characters?|percent)"
+)
+_UNIT_ASKED = re.compile(
+    rf"\bhow\s+many\s+(?:[a-z-]+\s+)?{_UNITS}\b|\bin\s+{_UNITS}\b(?!\s*\d)"
+    rf"|\bnumber\s+of\s+{_UNITS}\b",
+    re.IGNORECASE,
+)
+"""A question naming the unit its answer counts in ("how many business days", "the minimum
+distance in miles", "the rating in hours")."""
+_UNIT_FORMS = {"feet": "foot", "km": "kilometer", "kilometre": "kilometer", "metre": "meter"}
+"""Spellings of a unit, as its one name (before a plural s)."""
+
+
+@lru_cache(maxsize=64)
+def _in_named_unit(unit: str) -> re.Pattern[str]:
+    """A number counting ``unit``s ("72 hours", "the 5th business day", "ten-mile", "25%")."""
+    forms = {
+        "foot": r"(?:foot|feet|ft)",
+        "kilometer": r"(?:kilomet(?:er|re)s?|km)",
+        "meter": r"(?:met(?:er|re)s?|m)",
+        "percent": r"(?:percent|per\s+cent|%)",
+    }.get(unit, unit + "s?")
+    number = (
+        r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)"
+    )
+    return re.compile(
+        rf"\b{number}(?:st|nd|rd|th)?(?:\s*-\s*|\s+)?(?:[a-z]+[\s-]+)?{forms}(?![a-z])",
+        re.IGNORECASE,
+    )
 
 
 _DAY_COUNT = re.compile(r"\b(business|calendar|working|banking)\s+days?\b", re.IGNORECASE)
