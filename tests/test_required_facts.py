@@ -818,6 +818,37 @@ class TestTheClaimAnswersTheAsk:
         assert missing("How long must staff report an incident?", parameter) is None
         assert missing("What was revenue in years 2021 and 2022?", parameter) is None
 
+    def test_a_claim_answering_for_a_case_the_question_does_not_set_leaves_it_open(
+        self,
+    ) -> None:
+        from evidencegate.critique.rules import _case_unasked, _placed
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("Reg B", "9(a)(3)", text))
+            return _case_unasked(profile(question), [claim])
+
+        business = (
+            "With regard to a business that had gross revenues in excess of $1 million, the "
+            "creditor shall notify the applicant within a reasonable time."
+        )
+        question = "How many days does a rejected applicant have to file an appeal?"
+        assert missing(question, business) == (
+            "kind: the case the question asks about, where the claims answer for "
+            "'a business that had gross revenues in excess of $1 million'"
+        )
+        # The question sets the case (one of its words), or the case is the rule's own reach:
+        # another provision it cites, or a date the as-of date decides.
+        assert missing("How fast must a creditor notify a business applicant?", business) is None
+        cited = (
+            "For applications subject to paragraph (a)(1) of this section, a creditor shall mail"
+        )
+        assert missing("When must the creditor send the appraisal?", cited) is None
+        dated = "For accounts opened on or after July 1, 2010, the institution must comply."
+        assert missing("What must a bank do before charging an overdraft fee?", dated) is None
+        assert missing(question, "Where possible, the creditor shall tell the applicant.") is None
+        plain = "The creditor shall notify the applicant within 30 days."
+        assert missing(question, plain) is None
+
 
 class TestTermOfArtAbsent:
     """A term of art the question names (a phrase of the lexicon) that no passage states: the

@@ -59,7 +59,7 @@ from evidencegate.lexicon import (
     unit_matched,
 )
 from evidencegate.protocols import SourceLookup
-from evidencegate.text import terms
+from evidencegate.text import extract_dates, terms
 from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
@@ -268,6 +268,7 @@ class RulesCritic:
                 _kind_missing(profile, supported_texts),
                 _time_missing(profile, supported_texts),
                 _unit_missing(profile, supported_texts),
+                _case_unasked(profile, supported_texts),
                 _anchor_rival(profile, supported_texts, evidence),
                 _predicate_rival(profile, supported_texts, evidence),
                 _content_missing(profile, supported_texts),
@@ -794,6 +795,47 @@ def _in_named_unit(unit: str) -> re.Pattern[str]:
         rf"\b{number}(?:st|nd|rd|th)?(?:\s*-\s*|\s+)?(?:[a-z]+[\s-]+)?{forms}(?![a-z])",
         re.IGNORECASE,
     )
+
+
+def _case_unasked(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The case a claim opens by ("With regard to a business that had gross revenues in
+    excess of $1 million, ...", "If a KYC refresh is not completed ...") when the question
+    states none of its words: the claim answers for a case the asker did not set, as a
+    ``kind:`` fact, or None. A case citing another provision ("For applications subject to
+    paragraph (a)(1)") or a date ("For accounts opened on or after July 1, 2010") is the rule's
+    own reach, which the citation and the as-of date decide."""
+    if not answer:
+        return None
+    asked = terms(profile.question.replace("-", " "))
+    keys = text_keys(asked)
+    for body in (_split(text)[0] for text in answer):
+        opened = _CASE_OPENING.match(_SECTION_NUMBERING.sub("", body, count=1))
+        if opened is None:
+            continue
+        case = opened.group("case")
+        if _CASE_CITES.search(case) or extract_dates(case) or case[:1].isdigit():
+            continue
+        words = [t for t in dict.fromkeys(terms(case.replace("-", " "))) if t[:1].isalpha()]
+        if len(words) >= _CASE_WORDS and not any(
+            unit_matched(_unit(t), keys, asked) for t in words
+        ):
+            return (
+                KIND
+                + f"the case the question asks about, where the claims answer for {case.strip()!r}"
+            )
+    return None
+
+
+_CASE_OPENING = re.compile(
+    r"(?:if|when|where|with\s+regard\s+to|with\s+respect\s+to|in\s+the\s+case\s+of|for)\s+"
+    r"(?P<case>[^,;:]{3,200}?)\s*[,;:]",
+    re.IGNORECASE,
+)
+"""A claim opening by the case it applies to, up to the clause's end."""
+_CASE_CITES = re.compile(r"§|\b(?:section|paragraph|part|this|pursuant|provided)\b", re.IGNORECASE)
+"""A case that is another provision's reach ("except as provided in this section")."""
+_CASE_WORDS = 2
+"""How many words a case must have to name one: "where possible", "if requested" hedge."""
 
 
 _DAY_COUNT = re.compile(r"\b(business|calendar|working|banking)\s+days?\b", re.IGNORECASE)
