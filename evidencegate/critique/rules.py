@@ -789,7 +789,8 @@ def _in_named_unit(unit: str) -> re.Pattern[str]:
     }.get(unit, unit + "s?")
     number = (
         r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-        r"fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred)"
+        r"fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred|first|second|third|"
+        r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|twelfth|fifteenth|twentieth|thirtieth)"
     )
     return re.compile(
         rf"\b{number}(?:st|nd|rd|th)?(?:\s*-\s*|\s+)?(?:[a-z]+[\s-]+)?{forms}(?![a-z])",
