@@ -801,6 +801,8 @@ class TestTheClaimAnswersTheAsk:
         assert missing(question, "Report suspected incidents within 72 hours.") is None
         assert missing(question, "Report them within twenty-four hours of discovery.") is None
         third = "Mail it not later than the third business day after the application."
+        minutes = "Minutes of the Board must be retained permanently."
+        assert missing("How many years are board minutes kept?", minutes) is None
         assert missing("How many business days does the creditor have?", third) is None
         rated = "Store backup copies in a fire rated container that is not collocated."
         assert missing("What fire rating in hours must the container have?", rated) == (

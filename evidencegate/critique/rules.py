@@ -759,6 +759,8 @@ def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     bodies = [_unbracketed(_split(text)[0]) for text in answer]
     if any(_in_named_unit(unit).search(body) for body in bodies):
         return None
+    if unit in _TIME_UNITS and any(_NO_COUNT_TIME.search(body) for body in bodies):
+        return None  # "retained permanently", "promptly": a time no count of units states
     wanted = "a percentage" if unit == "percent" else f"a number of {unit}s"
     return KIND + f"{wanted}, where the claims state none"
 
@@ -774,6 +776,12 @@ _UNIT_ASKED = re.compile(
 )
 """A question naming the unit its answer counts in ("how many business days", "the minimum
 distance in miles", "the rating in hours")."""
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+_NO_COUNT_TIME = re.compile(
+    r"\b(?:permanently|indefinitely|immediately|promptly|without\s+(?:undue\s+)?delay)\b",
+    re.IGNORECASE,
+)
+"""A time stated without a count of units: no end, or at once."""
 _UNIT_FORMS = {"feet": "foot", "km": "kilometer", "kilometre": "kilometer", "metre": "meter"}
 """Spellings of a unit, as its one name (before a plural s)."""
 
