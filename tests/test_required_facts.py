@@ -801,6 +801,8 @@ class TestTheClaimAnswersTheAsk:
         assert missing(question, "Report suspected incidents within 72 hours.") is None
         assert missing(question, "Report them within twenty-four hours of discovery.") is None
         third = "Mail it not later than the third business day after the application."
+        years = "The KYC information of a low-risk customer must be refreshed every 3 years."
+        assert missing("For a low risk client how many months between KYC reviews?", years) is None
         minutes = "Minutes of the Board must be retained permanently."
         assert missing("How many years are board minutes kept?", minutes) is None
         assert missing("How many business days does the creditor have?", third) is None

@@ -788,11 +788,13 @@ _UNIT_FORMS = {"feet": "foot", "km": "kilometer", "kilometre": "kilometer", "met
 
 @lru_cache(maxsize=64)
 def _in_named_unit(unit: str) -> re.Pattern[str]:
-    """A number counting ``unit``s ("72 hours", "the 5th business day", "ten-mile", "25%")."""
+    """A number counting ``unit``s, or units of the same measure ("72 hours", "the 5th
+    business day", "every 3 years" for "how many months", "ten-mile", "25%")."""
+    time = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)"
+    length = r"(?:miles?|kilomet(?:er|re)s?|km|foot|feet|ft|met(?:er|re)s?|m)"
     forms = {
-        "foot": r"(?:foot|feet|ft)",
-        "kilometer": r"(?:kilomet(?:er|re)s?|km)",
-        "meter": r"(?:met(?:er|re)s?|m)",
+        **dict.fromkeys(_TIME_UNITS, time),
+        **dict.fromkeys(("mile", "kilometer", "foot", "meter"), length),
         "percent": r"(?:percent|per\s+cent|%)",
     }.get(unit, unit + "s?")
     number = (
