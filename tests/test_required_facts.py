@@ -784,6 +784,77 @@ class TestTheClaimAnswersTheAsk:
         lock = "Lock the session after [Assignment: organization-defined time period]."
         assert missing(question, lock) is None
 
+    def test_a_unit_the_question_names_is_counted_by_the_claim(self) -> None:
+        from evidencegate.critique.rules import _placed, _unit_missing
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("NIST", "IR-6", text))
+            return _unit_missing(profile(question), [claim])
+
+        question = "How many hours do staff have to report a suspected incident?"
+        parameter = (
+            "Report suspected incidents within [Assignment: organization-defined time period]."
+        )
+        assert (
+            missing(question, parameter) == "kind: a number of hours, where the claims state none"
+        )
+        assert missing(question, "Report suspected incidents within 72 hours.") is None
+        assert missing(question, "Report them within twenty-four hours of discovery.") is None
+        third = "Mail it not later than the third business day after the application."
+        years = "The KYC information of a low-risk customer must be refreshed every 3 years."
+        assert missing("For a low risk client how many months between KYC reviews?", years) is None
+        minutes = "Minutes of the Board must be retained permanently."
+        assert missing("How many years are board minutes kept?", minutes) is None
+        assert missing("How many business days does the creditor have?", third) is None
+        rated = "Store backup copies in a fire rated container that is not collocated."
+        assert missing("What fire rating in hours must the container have?", rated) == (
+            "kind: a number of hours, where the claims state none"
+        )
+        assert missing("What fire rating in hours must it have?", "a 2-hour rating") is None
+        site = "Establish an alternate storage site that is separated from the primary site."
+        assert missing("What minimum distance in miles must the site be away?", site) == (
+            "kind: a number of miles, where the claims state none"
+        )
+        growth = "The extra week contributed 2 percentage points to net revenue growth."
+        assert missing("What was net revenue growth in 2022 in percent?", growth) == (
+            "kind: a percentage, where the claims state none"
+        )
+        assert missing("What was net revenue growth in 2022 in percent?", "grew 6%.") is None
+        # A question naming no unit, or a year ("in years 2021 and 2022"), asks for none.
+        assert missing("How long must staff report an incident?", parameter) is None
+        assert missing("What was revenue in years 2021 and 2022?", parameter) is None
+
+    def test_a_claim_answering_for_a_case_the_question_does_not_set_leaves_it_open(
+        self,
+    ) -> None:
+        from evidencegate.critique.rules import _case_unasked, _placed
+
+        def missing(question: str, text: str) -> str | None:
+            claim = _placed(_passage("Reg B", "9(a)(3)", text))
+            return _case_unasked(profile(question), [claim])
+
+        business = (
+            "With regard to a business that had gross revenues in excess of $1 million, the "
+            "creditor shall notify the applicant within a reasonable time."
+        )
+        question = "How many days does a rejected applicant have to file an appeal?"
+        assert missing(question, business) == (
+            "kind: the case the question asks about, where the claims answer for "
+            "'a business that had gross revenues in excess of $1 million'"
+        )
+        # The question sets the case (one of its words), or the case is the rule's own reach:
+        # another provision it cites, or a date the as-of date decides.
+        assert missing("How fast must a creditor notify a business applicant?", business) is None
+        cited = (
+            "For applications subject to paragraph (a)(1) of this section, a creditor shall mail"
+        )
+        assert missing("When must the creditor send the appraisal?", cited) is None
+        dated = "For accounts opened on or after July 1, 2010, the institution must comply."
+        assert missing("What must a bank do before charging an overdraft fee?", dated) is None
+        assert missing(question, "Where possible, the creditor shall tell the applicant.") is None
+        plain = "The creditor shall notify the applicant within 30 days."
+        assert missing(question, plain) is None
+
 
 class TestTermOfArtAbsent:
     """A term of art the question names (a phrase of the lexicon) that no passage states: the

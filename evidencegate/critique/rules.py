@@ -61,7 +61,7 @@ from evidencegate.lexicon import (
     unit_matched,
 )
 from evidencegate.protocols import SourceLookup
-from evidencegate.text import terms
+from evidencegate.text import extract_dates, terms
 from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
@@ -269,6 +269,8 @@ class RulesCritic:
             for fact in (
                 _kind_missing(profile, supported_texts),
                 _time_missing(profile, supported_texts),
+                _unit_missing(profile, supported_texts),
+                _case_unasked(profile, supported_texts),
                 _anchor_rival(profile, supported_texts, evidence),
                 _predicate_rival(profile, supported_texts, evidence),
                 _content_missing(profile, supported_texts),
@@ -744,6 +746,109 @@ def _time_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     if any(profile.states_figure(_PARAMETER_SET.sub(" ", body)) for body in bodies):
         return None
     return KIND + "a time, where the claims leave only something else to the organization"
+
+
+def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The unit a question names for its answer ("how many hours", "the distance in miles")
+    when no claim states a number in it, as a ``kind:`` fact, or None. A control's parameter
+    ("within [Assignment: organization-defined time period]") answers "how long", not "how
+    many hours"; a sentence on fire-rated containers states no rating in hours."""
+    asked = _UNIT_ASKED.search(profile.question)
+    if asked is None or not answer:
+        return None
+    unit = next(group for group in asked.groups() if group).lower()
+    unit = _UNIT_FORMS.get(unit, unit.removesuffix("s"))
+    bodies = [_unbracketed(_split(text)[0]) for text in answer]
+    if any(_in_named_unit(unit).search(body) for body in bodies):
+        return None
+    if unit in _TIME_UNITS and any(_NO_COUNT_TIME.search(body) for body in bodies):
+        return None  # "retained permanently", "promptly": a time no count of units states
+    wanted = "a percentage" if unit == "percent" else f"a number of {unit}s"
+    return KIND + f"{wanted}, where the claims state none"
+
+
+_UNITS = (
+    r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?|miles?|kilomet(?:er|re)s?|km|"
+    r"feet|foot|met(?:er|re)s?|characters?|percent)"
+)
+_UNIT_ASKED = re.compile(
+    rf"\bhow\s+many\s+(?:[a-z-]+\s+)?{_UNITS}\b|\bin\s+{_UNITS}\b(?!\s*\d)"
+    rf"|\bnumber\s+of\s+{_UNITS}\b",
+    re.IGNORECASE,
+)
+"""A question naming the unit its answer counts in ("how many business days", "the minimum
+distance in miles", "the rating in hours")."""
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+_NO_COUNT_TIME = re.compile(
+    r"\b(?:permanently|indefinitely|immediately|promptly|without\s+(?:undue\s+)?delay)\b",
+    re.IGNORECASE,
+)
+"""A time stated without a count of units: no end, or at once."""
+_UNIT_FORMS = {"feet": "foot", "km": "kilometer", "kilometre": "kilometer", "metre": "meter"}
+"""Spellings of a unit, as its one name (before a plural s)."""
+
+
+@lru_cache(maxsize=64)
+def _in_named_unit(unit: str) -> re.Pattern[str]:
+    """A number counting ``unit``s, or units of the same measure ("72 hours", "the 5th
+    business day", "every 3 years" for "how many months", "ten-mile", "25%")."""
+    time = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)"
+    length = r"(?:miles?|kilomet(?:er|re)s?|km|foot|feet|ft|met(?:er|re)s?|m)"
+    forms = {
+        **dict.fromkeys(_TIME_UNITS, time),
+        **dict.fromkeys(("mile", "kilometer", "foot", "meter"), length),
+        "percent": r"(?:percent|per\s+cent|%)",
+    }.get(unit, unit + "s?")
+    number = (
+        r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"fifteen|twenty|thirty|forty|forty-five|fifty|sixty|ninety|hundred|first|second|third|"
+        r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|twelfth|fifteenth|twentieth|thirtieth)"
+    )
+    return re.compile(
+        rf"\b{number}(?:st|nd|rd|th)?(?:\s*-\s*|\s+)?(?:[a-z]+[\s-]+)?{forms}(?![a-z])",
+        re.IGNORECASE,
+    )
+
+
+def _case_unasked(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The case a claim opens by ("With regard to a business that had gross revenues in
+    excess of $1 million, ...", "If a KYC refresh is not completed ...") when the question
+    states none of its words: the claim answers for a case the asker did not set, as a
+    ``kind:`` fact, or None. A case citing another provision ("For applications subject to
+    paragraph (a)(1)") or a date ("For accounts opened on or after July 1, 2010") is the rule's
+    own reach, which the citation and the as-of date decide."""
+    if not answer:
+        return None
+    asked = terms(profile.question.replace("-", " "))
+    keys = text_keys(asked)
+    for body in (_split(text)[0] for text in answer):
+        opened = _CASE_OPENING.match(_SECTION_NUMBERING.sub("", body, count=1))
+        if opened is None:
+            continue
+        case = opened.group("case")
+        if _CASE_CITES.search(case) or extract_dates(case) or case[:1].isdigit():
+            continue
+        words = [t for t in dict.fromkeys(terms(case.replace("-", " "))) if t[:1].isalpha()]
+        if len(words) >= _CASE_WORDS and not any(
+            unit_matched(_unit(t), keys, asked) for t in words
+        ):
+            return (
+                KIND
+                + f"the case the question asks about, where the claims answer for {case.strip()!r}"
+            )
+    return None
+
+
+_CASE_OPENING = re.compile(
+    r"(?:if|when|where|with\s+regard\s+to|with\s+respect\s+to|in\s+the\s+case\s+of|for)\s+"
+    r"(?P<case>[^,;:]{3,200}?)\s*[,;:]",
+    re.IGNORECASE,
+)
+"""A claim opening by the case it applies to, up to the clause's end."""
+_CASE_CITES = re.compile(r"§|\b(?:section|paragraph|part|this|pursuant|provided)\b", re.IGNORECASE)
+"""A case that is another provision's reach ("except as provided in this section")."""
+_CASE_WORDS = 2
+"""How many words a case must have to name one: "where possible", "if requested" hedge."""
 
 
 _DAY_COUNT = re.compile(r"\b(business|calendar|working|banking)\s+days?\b", re.IGNORECASE)
