@@ -197,6 +197,48 @@ class TestTraining:
         assert beta[0] > 1.0 and abs(beta[1]) < beta[0]
         assert np.array_equal(beta, trainer.fit(x, y, w, 0.1))
 
+    def test_cross_validation_holds_every_item_out_once(self) -> None:
+        """K-fold: each item (and its edited copies) is judged once, by a model trained
+        without it; a feature that separates the classes is found on every fold."""
+        trainer = _load_trainer()
+        rng = np.random.default_rng(3)
+        signal = FEATURES.index("min_a2")
+
+        def group(
+            prefix: str, n: int, *, supported: bool | None = None, informative: bool = True
+        ) -> Any:
+            g = trainer._Group()
+            for i in range(n):
+                label = supported if supported is not None else i % 2 == 0
+                x = list(rng.uniform(0.0, 1.0, len(FEATURES)))
+                if informative:
+                    x[signal] = 0.8 + 0.2 * x[signal] if label else 0.3 * x[signal]
+                g.x.append(x)
+                g.y.append(int(label))
+                g.hard.append(False)
+                g.ids.append(f"{prefix}-{i // 2 if supported is False else i}")
+            return g
+
+        pools = {"a": group("a", 40), "b": group("b", 30)}
+        edits = {"a": group("a", 20, supported=False), "b": group("b", 16, supported=False)}
+        check = group("a", 24)
+        out = trainer.cross_validate(pools, edits, check, 4)
+        assert set(out) == {"a", "b", "edit check"}
+        assert all(value >= 0.9 for value in out.values())
+        assert {trainer.fold_of(f"a-{i}", 4) for i in range(40)} == {0, 1, 2, 3}
+        assert trainer.fold_of("a-7", 4) == trainer.fold_of("a-7", 4)
+        with pytest.raises(ValueError, match="at least 2"):
+            trainer.cross_validate(pools, edits, check, 1)
+        # labels that no feature predicts: a model fitted on its own test items would score
+        # them well above chance; held out, it cannot
+        noise = {"a": group("a", 60, informative=False), "b": group("b", 60, informative=False)}
+        held_out = trainer.cross_validate(noise, edits, group("a", 24, informative=False), 4)
+        assert held_out["a"] < 0.75 and held_out["b"] < 0.75
+
+    def test_bad_folds_exits_2(self, tmp_path: Path) -> None:
+        trainer = _load_trainer()
+        assert trainer.main(["--shared", str(tmp_path), "--folds", "1"]) == 2
+
     def test_missing_data_exits_2(self, tmp_path: Path) -> None:
         trainer = _load_trainer()
         assert trainer.main(["--shared", str(tmp_path), "--out", str(tmp_path / "m.json")]) == 2
