@@ -227,6 +227,20 @@ class TestWhatEstablishesAFact:
         other = "What yearly gift value from one giver may an Initech employee accept?"
         assert "name: Initech" in _audit(_critic_for(corpus), other, corpus, [quote])
 
+    def test_a_balance_as_of_a_date_speaks_of_that_year_not_the_next(self) -> None:
+        # "as of December 31, 2018 ... was $617 million" dates a balance; it states nothing of
+        # 2019, which a question about 2019 asks the answer to state.
+        quote = (
+            "Deferred revenue as of December 31, 2018 and December 31, 2017 was $617 million "
+            "and $513 million, respectively."
+        )
+        corpus = _one_document("ACME-10K", ["Contract balances. " + quote])
+        question = "Acme deferred revenue in 2019?"
+        assert "year: 2019" in _audit(_critic_for(corpus), question, corpus, [quote])
+        assert "year: 2018" not in _audit(
+            _critic_for(corpus), "Acme deferred revenue in 2018?", corpus, [quote]
+        )
+
     def test_an_acronym_is_stated_by_the_words_it_abbreviates(self) -> None:
         corpus = _one_document(
             "REG-B",

@@ -1608,6 +1608,10 @@ def _numbers(text: str) -> set[str]:
 
 def _speaks_of_year(sentence: str, year: int) -> bool:
     period = sentence_period(sentence)
-    if period is not None:
+    if period is not None and period.end != dt.date.max:
         return period.overlaps_year(year)
+    if period is not None and period.start.year == year:
+        return True
+    # An open period ("as of December 31, 2018 ... was $617 million") dates what it states;
+    # it speaks of a later year only by naming it.
     return str(year) in sentence
