@@ -55,6 +55,7 @@ __all__ = [
     "described",
     "described_fit",
     "fuse_rankings",
+    "label_is",
     "labelled_by",
     "own_title",
     "section_sign",
@@ -415,8 +416,12 @@ _SUB_PART = re.compile(r"^\s*[A-Z]{1,4}-\d+\s*\(\d+\)\s*$")
 def labelled_by(passage: Passage, identifier: str) -> bool:
     """Is ``identifier`` the passage's own label ("SA-12" for a passage of SA-12, not of
     SA-12(5)), spaces aside?"""
-    label = passage.label or ""
-    return "".join(label.split()).lower() == "".join(identifier.split()).lower()
+    return label_is(passage.label, identifier)
+
+
+def label_is(label: str | None, identifier: str) -> bool:
+    """Is ``identifier`` the label ``label``, spaces and case aside (:func:`labelled_by`)?"""
+    return "".join((label or "").split()).lower() == "".join(identifier.split()).lower()
 
 
 class FeedbackRetriever:

@@ -41,6 +41,7 @@ from evidencegate.contracts import Citation, Claim, Draft, Page, Passage
 from evidencegate.corpus.retrieval import (
     described,
     described_fit,
+    label_is,
     labelled_by,
     own_title,
     section_sign,
@@ -400,8 +401,8 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
-            case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
-            if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
+            case = _case_words(candidate.sentence.text)
+            if case is not None and not asks_case and covered_share(case, profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
                 score *= 0.8
@@ -413,11 +414,7 @@ class ExtractiveGenerator:
                 # "The 2022 effective tax rate increased 9.1% as compared to 2021": the
                 # change of the figure asked for, not the figure.
                 score *= CHANGE_ONLY_PENALTY
-            if (
-                profile.wants_figure
-                and not asks_forecast
-                and _FORECAST.search(candidate.sentence.text) is not None
-            ):
+            if profile.wants_figure and not asks_forecast and _forecasts(candidate.sentence.text):
                 # "The Company expects 2016 share repurchases of $4 billion to $6 billion": an
                 # outlook, not the figure the filing reports.
                 score *= FORECAST_PENALTY
@@ -1199,9 +1196,32 @@ CHANGE_ONLY_PENALTY = 0.5
 
 def _states_change_only(profile: QuestionProfile, text: str) -> bool:
     """Does ``text`` state the asked kind of figure only as a change ("increased 9.1%")?"""
-    if not _STATED_CHANGE.search(text) or not profile.states_figure(text):
+    unchanged = _without_change(text)
+    if unchanged is None or not profile.states_figure(text):
         return False
-    return not profile.states_figure(_STATED_CHANGE.sub(" ", text))
+    return not profile.states_figure(unchanged)
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question reads the same sentences
+def _without_change(text: str) -> str | None:
+    """``text`` with its figures stated as a change blanked out; None when it states none."""
+    if not _STATED_CHANGE.search(text):
+        return None
+    return _STATED_CHANGE.sub(" ", text)
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question reads the same sentences
+def _forecasts(text: str) -> bool:
+    """Does ``text`` state an outlook (:data:`_FORECAST`)?"""
+    return _FORECAST.search(text) is not None
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question reads the same sentences
+def _case_words(text: str) -> tuple[str, ...] | None:
+    """The terms of the case a sentence opens with (:data:`_CASE`, after its number); None
+    when it opens with none."""
+    case = _CASE.match(_SECTION_NUMBER.sub("", text, count=1))
+    return None if case is None else tuple(terms(case.group(1)))
 
 
 _CHANGE_WORDS = frozenset(
@@ -1314,19 +1334,25 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
     only starts with it (an enhancement "SR-2(1)" of the asked control "SR-2") fits by half:
     it is named in part, as the part of another requirement."""
     passage = candidate.passage
+    return _named_fit(name, passage.context, passage.label, candidate.text, labelled)
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question weighs the same names and sentences
+def _named_fit(name: str, context: str, label: str | None, text: str, labelled: bool) -> float:
+    """:func:`_name_fit` of a sentence ``text`` in a passage of ``context`` and ``label``."""
     name = section_sign(name)
-    place = passage.context + "\n" + (label_citation(passage.label) or "")
+    place = context + "\n" + (label_citation(label) or "")
     if names_in(name, section_sign(place)):
-        if labelled and not labelled_by(passage, name) and names_in(name, passage.label or ""):
+        if labelled and not label_is(label, name) and names_in(name, label or ""):
             return 0.5
         return 1.0
-    if not names_in(name, section_sign(candidate.text)):
+    if not names_in(name, section_sign(text)):
         # A name the sentence writes out in words the lexicon knows it by ("PEP" for
         # "politically exposed person", "COO" for "Chief Operating Officer").
-        return 1.0 if _spelled_out(name, candidate.text) else 0.0
+        return 1.0 if _spelled_out(name, text) else 0.0
     family = _ENHANCEMENT.match(name.strip())
-    label = (passage.label or passage.context.partition("\n")[0]).strip()
-    if family and label.startswith(family.group(1)):
+    heading = (label or context.partition("\n")[0]).strip()
+    if family and heading.startswith(family.group(1)):
         return 0.0  # a cross-reference from another part of the same control
     return 1.0
 
@@ -1401,7 +1427,8 @@ def _bound(text: str, number: str) -> str | None:
 _MONEY_FIGURE = re.compile(r"(?:US)?[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
 
 
-def _case_fit(text: str, given: Sequence[Decimal]) -> int:
+@lru_cache(maxsize=4096)  # pure; every ask of a question weighs the same sentences
+def _case_fit(text: str, given: tuple[Decimal, ...]) -> int:
     """Whether the sums a sentence bounds are the case of the sums a question sets out: 1
     when each bound holds them ("above $100" for a $130 gift), -1 when one excludes them
     ("up to $100"), 0 when the sentence bounds no sum."""
