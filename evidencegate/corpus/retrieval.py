@@ -191,6 +191,12 @@ _DANGLING = re.compile(
 text ("...; and\n  f.")."""
 
 
+@lru_cache(maxsize=4096)  # pure; the same passages are kept for many searches
+def _dangling(text: str) -> bool:
+    """Does ``text`` end cut inside a list (:data:`_DANGLING`)?"""
+    return _DANGLING.search(text) is not None
+
+
 def _with_continuations(
     kept: Sequence[Passage], fitted: Sequence[Passage], limit: int
 ) -> list[Passage]:
@@ -201,7 +207,7 @@ def _with_continuations(
     have = {p.passage_id for p in out}
     added: set[str] = set()
     for passage in kept:
-        if not _DANGLING.search(passage.text):
+        if not _dangling(passage.text):
             continue
         follow = next(
             (
@@ -219,9 +225,7 @@ def _with_continuations(
         added.add(follow.passage_id)
         if len(out) > limit:
             spare = [
-                i
-                for i, p in enumerate(out)
-                if p.passage_id not in added and not _DANGLING.search(p.text)
+                i for i, p in enumerate(out) if p.passage_id not in added and not _dangling(p.text)
             ]
             if not spare:
                 del out[out.index(follow)]

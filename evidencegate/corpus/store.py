@@ -244,6 +244,8 @@ class Store(Closing):
         """Where runs write their trace files by default."""
         self.index_path = directory / INDEX_FILENAME
         self._index: SearchIndex | None = None
+        self._stats: tuple[tuple[str, int], dict[str, int]] | None = None
+        """:meth:`stats` at the store id and generation it was counted at."""
         self.messages: TextIO = sys.stderr
         """Where index messages and the rebuild progress bar go (stderr by default)."""
 
@@ -532,14 +534,22 @@ class Store(Closing):
         return out
 
     def stats(self) -> dict[str, int]:
-        """Counts of documents (distinct tenant + doc_id), versions, pages and passages."""
+        """Counts of documents (distinct tenant + doc_id), versions, pages and passages.
+
+        Counted once per generation: only a commit storing a version adds rows, and it bumps
+        the generation (read first, so counts never stand for a later generation's)."""
         with self._db() as db:
+            generation = _meta(db)
+            if self._stats is not None and self._stats[0] == generation:
+                return dict(self._stats[1])
             row = db.execute(
                 "SELECT (SELECT count(*) FROM (SELECT DISTINCT tenant, doc_id FROM versions)), "
                 "(SELECT count(*) FROM versions), (SELECT count(*) FROM pages), "
                 "(SELECT count(*) FROM passages)"
             ).fetchone()
-        return dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
+            counts = dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
+            self._stats = (generation, counts)
+        return dict(counts)
 
     def integrity_problems(self) -> list[str]:
         """Everything wrong with the store's file and its own invariants; [] when sound.
