@@ -642,13 +642,13 @@ class FeedbackRetriever:
             return []
         asked = set(query_terms(query))
         counts: dict[str, float] = {}
-        spread: Counter[str] = Counter()
+        spread: dict[str, int] = {}
         for rank, passage in enumerate(feedback):
             weight = 1.0 / (1 + rank)
             for term, mass in _feedback_terms(passage.text + " " + passage.context):
                 if term not in asked:
                     counts[term] = counts.get(term, 0.0) + weight * mass
-                    spread[term] += 1
+                    spread[term] = spread.get(term, 0) + 1
         candidates = [t for t in counts if spread[t] >= 2]
         if not candidates:
             return []
