@@ -1405,6 +1405,7 @@ _AT_MOST = (
 )
 
 
+@lru_cache(maxsize=4096)  # pure; every ask of a question bounds the same numbers
 def _bound(text: str, number: str) -> str | None:
     """Whether ``text`` bounds ``number`` from below ("45 days or more", "more than $5,000",
     "45+") or from above ("less than 45 days", "no later than 30 days", "up to $100"):
