@@ -401,8 +401,8 @@ class ExtractiveGenerator:
                     stating = sum(profile.states_figure(i.text) for i in candidate.listed)
                     if stating < 2:
                         score *= 0.85
-            case = _case_words(candidate.sentence.text)
-            if case is not None and not asks_case and covered_share(case, profile.terms) < 0.5:
+            case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
+            if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
                 score *= 0.8
@@ -1214,14 +1214,6 @@ def _without_change(text: str) -> str | None:
 def _forecasts(text: str) -> bool:
     """Does ``text`` state an outlook (:data:`_FORECAST`)?"""
     return _FORECAST.search(text) is not None
-
-
-@lru_cache(maxsize=4096)  # pure; every ask of a question reads the same sentences
-def _case_words(text: str) -> tuple[str, ...] | None:
-    """The terms of the case a sentence opens with (:data:`_CASE`, after its number); None
-    when it opens with none."""
-    case = _CASE.match(_SECTION_NUMBER.sub("", text, count=1))
-    return None if case is None else tuple(terms(case.group(1)))
 
 
 _CHANGE_WORDS = frozenset(
