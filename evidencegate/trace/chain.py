@@ -109,12 +109,13 @@ def encode_checked_line(
     """
     data, _, record = _encode(seq, ts, run_id, prev_hash, event)
     try:
-        line: TraceLine | None = TRACE_LINE_ADAPTER.validate_python(json.loads(data))
+        line = TRACE_LINE_ADAPTER.validate_python(json.loads(data))
     except (ValueError, ValidationError):
-        line = None
-    if line is None or not _same_json(line.model_dump(mode="json"), record):
-        line = decode_line(data)
-    return data, line
+        return data, decode_line(data)  # raises, saying why
+    content = line.model_dump(mode="json")
+    if _same_json(content, record):
+        return data, line
+    return data, _canonical_line(line, content, data)  # the rest of decode_line's checks
 
 
 def _same_json(a: Any, b: Any) -> bool:
@@ -182,7 +183,12 @@ def decode_line(raw: bytes) -> TraceLine:
         line = TRACE_LINE_ADAPTER.validate_python(obj)
     except ValidationError as exc:
         raise TraceFormatError(f"not a trace line: {_first_error(exc)}") from exc
-    record = line.model_dump(mode="json")
+    return _canonical_line(line, line.model_dump(mode="json"), raw)
+
+
+def _canonical_line(line: TraceLine, record: dict[str, Any], raw: bytes) -> TraceLine:
+    """``line`` when ``raw`` is the canonical encoding of its ``record`` (its JSON dump) and
+    its hash matches; raises :class:`TraceFormatError` saying why not."""
     if record["format"] is None:  # format 1 wrote no format key
         del record["format"]
     try:
