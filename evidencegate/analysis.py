@@ -1192,10 +1192,10 @@ _MULTI_PART = re.compile(
 """Several asks: "X, and how much Y", "X; Y", two questions, "A and B and C"."""
 
 
-def bigrams(text: str) -> set[tuple[str, str]]:
+def bigrams(text: str) -> frozenset[tuple[str, str]]:
     """Adjacent word pairs (lower-cased, numbers without separators), stop words included:
     "above $5,000" and "above $500 and up to $5,000" share terms but not this pair."""
-    return set(_bigrams(text))
+    return _bigrams(text)
 
 
 @lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again

@@ -43,6 +43,7 @@ import unicodedata
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
@@ -129,6 +130,11 @@ def analyze(text: str) -> list[str]:
 def query_stems(question: str) -> list[str]:
     """The stems a question searches for: its content terms (:func:`query_terms`, stopwords
     dropped), each analysed. Two words with one stem count twice, as two FTS5 phrases did."""
+    return list(_query_stems(question))
+
+
+@lru_cache(maxsize=8192)  # pure; the feedback terms of a corpus recur in every search
+def _query_stems(question: str) -> tuple[str, ...]:
     stems = _STEMS
     out = []
     for term in query_terms(question):
@@ -138,15 +144,21 @@ def query_stems(question: str) -> list[str]:
             out.extend(analyze(term))
         else:
             out.append(stem)
-    return out
+    return tuple(out)
 
 
 def question_terms(question: str) -> tuple[list[str], list[str]]:
     """What a search asks for: :func:`query_stems` of ``question`` (what BM25 scores) and
     :func:`analyze` of it (every term in order: what the phrase bonus pairs), from one pass
     over an ASCII question."""
+    stems, words = _question_terms(question)
+    return list(stems), list(words)
+
+
+@lru_cache(maxsize=1024)  # pure; a question's queries are searched again on each pass
+def _question_terms(question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if not question.isascii():
-        return query_stems(question), analyze(question)
+        return _query_stems(question), tuple(analyze(question))
     stems = _STEMS
     words = []
     content: dict[str, str] = {}
@@ -157,7 +169,7 @@ def question_terms(question: str) -> tuple[list[str], list[str]]:
         words.append(stem)
         if token not in STOPWORDS:
             content.setdefault(token, stem)
-    return list(content.values()), words
+    return tuple(content.values()), tuple(words)
 
 
 def bm25_idf(rows: float, df: float) -> float:

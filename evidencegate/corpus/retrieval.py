@@ -58,6 +58,7 @@ __all__ = [
     "described",
     "described_fit",
     "fuse_rankings",
+    "label_is",
     "labelled_by",
     "own_title",
     "section_sign",
@@ -193,6 +194,12 @@ _DANGLING = re.compile(
 text ("...; and\n  f.")."""
 
 
+@lru_cache(maxsize=4096)  # pure; the same passages are kept for many searches
+def _dangling(text: str) -> bool:
+    """Does ``text`` end cut inside a list (:data:`_DANGLING`)?"""
+    return _DANGLING.search(text) is not None
+
+
 def _with_continuations(
     kept: Sequence[Passage], fitted: Sequence[Passage], limit: int
 ) -> list[Passage]:
@@ -203,7 +210,7 @@ def _with_continuations(
     have = {p.passage_id for p in out}
     added: set[str] = set()
     for passage in kept:
-        if not _DANGLING.search(passage.text):
+        if not _dangling(passage.text):
             continue
         follow = next(
             (
@@ -221,9 +228,7 @@ def _with_continuations(
         added.add(follow.passage_id)
         if len(out) > limit:
             spare = [
-                i
-                for i, p in enumerate(out)
-                if p.passage_id not in added and not _DANGLING.search(p.text)
+                i for i, p in enumerate(out) if p.passage_id not in added and not _dangling(p.text)
             ]
             if not spare:
                 del out[out.index(follow)]
@@ -418,8 +423,12 @@ _SUB_PART = re.compile(r"^\s*[A-Z]{1,4}-\d+\s*\(\d+\)\s*$")
 def labelled_by(passage: Passage, identifier: str) -> bool:
     """Is ``identifier`` the passage's own label ("SA-12" for a passage of SA-12, not of
     SA-12(5)), spaces aside?"""
-    label = passage.label or ""
-    return "".join(label.split()).lower() == "".join(identifier.split()).lower()
+    return label_is(passage.label, identifier)
+
+
+def label_is(label: str | None, identifier: str) -> bool:
+    """Is ``identifier`` the label ``label``, spaces and case aside (:func:`labelled_by`)?"""
+    return "".join((label or "").split()).lower() == "".join(identifier.split()).lower()
 
 
 class FeedbackRetriever:
@@ -648,13 +657,13 @@ class FeedbackRetriever:
             return []
         asked = set(query_terms(query))
         counts: dict[str, float] = {}
-        spread: Counter[str] = Counter()
+        spread: dict[str, int] = {}
         for rank, passage in enumerate(feedback):
             weight = 1.0 / (1 + rank)
             for term, mass in _feedback_terms(passage.text + " " + passage.context):
                 if term not in asked:
                     counts[term] = counts.get(term, 0.0) + weight * mass
-                    spread[term] += 1
+                    spread[term] = spread.get(term, 0) + 1
         candidates = [t for t in counts if spread[t] >= 2]
         if not candidates:
             return []

@@ -244,6 +244,10 @@ class Store(Closing):
         """Where runs write their trace files by default."""
         self.index_path = directory / INDEX_FILENAME
         self._index: SearchIndex | None = None
+        self._stats: tuple[tuple[str, int], dict[str, int]] | None = None
+        self._known: dict[int, Passage] = {}
+        self._known_at: tuple[str, int | None] | None = None
+        """:meth:`stats` at the store id and generation it was counted at."""
         self.messages: TextIO = sys.stderr
         """Where index messages and the rebuild progress bar go (stderr by default)."""
 
@@ -388,35 +392,49 @@ class Store(Closing):
             versions = index.versions.info
             if len(ids) > limit:  # passages tied at the cut: their passage_ids decide
                 ids, scores, flag_lists = _cut(db, ids, scores, flag_lists, limit)
-            score = dict(zip(ids, scores, strict=True))
-            flags = dict(zip(ids, flag_lists, strict=True))
-            rows = db.execute(_passage_rows_sql(len(ids)), ids).fetchall()
-        rows.sort(key=lambda row: (-score[row[0]], row[1], row[0]))
-        passages = []
-        validate = Passage.model_validate  # from a dict: a third faster than keywords
-        for pid, passage_id, vid, page, start, end, text, label, context in rows:
-            version = versions[vid]
-            passages.append(
-                validate(
-                    {
-                        "passage_id": passage_id,
-                        "doc_id": version.doc_id,
-                        "version": version.version,
-                        "page": page,
-                        "char_start": start,
-                        "char_end": end,
-                        "text": text,
-                        "label": label,
-                        "title": version.title,
-                        "authority": version.authority,
-                        "version_date": version.version_date,
-                        "score": score[pid],
-                        "context": context,
-                        "flags": list(flags[pid]),
-                    }
-                )
-            )
-        return passages
+            known = self._known_passages(index)
+            missing = [pid for pid in ids if pid not in known]
+            if missing:
+                rows = db.execute(_passage_rows_sql(len(missing)), missing).fetchall()
+                validate = Passage.model_validate  # from a dict: a third faster than keywords
+                for pid, passage_id, vid, page, start, end, text, label, context in rows:
+                    version = versions[vid]
+                    known[pid] = validate(
+                        {
+                            "passage_id": passage_id,
+                            "doc_id": version.doc_id,
+                            "version": version.version,
+                            "page": page,
+                            "char_start": start,
+                            "char_end": end,
+                            "text": text,
+                            "label": label,
+                            "title": version.title,
+                            "authority": version.authority,
+                            "version_date": version.version_date,
+                            "score": 0.0,
+                            "context": context,
+                            "flags": [],
+                        }
+                    )
+            found = [
+                (pid, known[pid], s, f) for pid, s, f in zip(ids, scores, flag_lists, strict=True)
+            ]
+        found.sort(key=lambda hit: (-hit[2], hit[1].passage_id, hit[0]))
+        # Each result is its stored passage with this search's score and flags: the values
+        # validated once per passage (a float and a list of strings, as validation leaves them).
+        return [
+            passage.model_copy(update={"score": s, "flags": list(f)}) for _, passage, s, f in found
+        ]
+
+    def _known_passages(self, index: SearchIndex) -> dict[int, Passage]:
+        """The passages validated so far at the index's store id and generation, by row id (the
+        rows a generation holds never change; a later one starts afresh), at most
+        :data:`_KNOWN_PASSAGES` of them."""
+        at = (index.store_id, index.generation)
+        if self._known_at != at or len(self._known) > _KNOWN_PASSAGES:
+            self._known, self._known_at = {}, at
+        return self._known
 
     def refresh_index(self) -> int:
         """Bring the ranking index up to date now (rebuilding or merging it if needed) rather
@@ -532,14 +550,22 @@ class Store(Closing):
         return out
 
     def stats(self) -> dict[str, int]:
-        """Counts of documents (distinct tenant + doc_id), versions, pages and passages."""
+        """Counts of documents (distinct tenant + doc_id), versions, pages and passages.
+
+        Counted once per generation: only a commit storing a version adds rows, and it bumps
+        the generation (read first, so counts never stand for a later generation's)."""
         with self._db() as db:
+            generation = _meta(db)
+            if self._stats is not None and self._stats[0] == generation:
+                return dict(self._stats[1])
             row = db.execute(
                 "SELECT (SELECT count(*) FROM (SELECT DISTINCT tenant, doc_id FROM versions)), "
                 "(SELECT count(*) FROM versions), (SELECT count(*) FROM pages), "
                 "(SELECT count(*) FROM passages)"
             ).fetchone()
-        return dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
+            counts = dict(zip(("documents", "versions", "pages", "passages"), row, strict=True))
+            self._stats = (generation, counts)
+        return dict(counts)
 
     def integrity_problems(self) -> list[str]:
         """Everything wrong with the store's file and its own invariants; [] when sound.
@@ -604,6 +630,10 @@ class Store(Closing):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+_KNOWN_PASSAGES = 8192
+"""Search results a store keeps validated (see ``Store._known_passages``)."""
 
 
 @functools.lru_cache(maxsize=64)

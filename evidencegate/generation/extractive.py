@@ -44,6 +44,7 @@ from evidencegate.contracts import Citation, Claim, Draft, Page, Passage
 from evidencegate.corpus.retrieval import (
     described,
     described_fit,
+    label_is,
     labelled_by,
     own_title,
     section_sign,
@@ -469,11 +470,7 @@ class ExtractiveGenerator:
                 # "The 2022 effective tax rate increased 9.1% as compared to 2021": the
                 # change of the figure asked for, not the figure.
                 score *= CHANGE_ONLY_PENALTY
-            if (
-                profile.wants_figure
-                and not asks_forecast
-                and _FORECAST.search(candidate.sentence.text) is not None
-            ):
+            if profile.wants_figure and not asks_forecast and _forecasts(candidate.sentence.text):
                 # "The Company expects 2016 share repurchases of $4 billion to $6 billion": an
                 # outlook, not the figure the filing reports.
                 score *= FORECAST_PENALTY
@@ -1419,9 +1416,24 @@ CHANGE_ONLY_PENALTY = 0.5
 
 def _states_change_only(profile: QuestionProfile, text: str) -> bool:
     """Does ``text`` state the asked kind of figure only as a change ("increased 9.1%")?"""
-    if not _STATED_CHANGE.search(text) or not profile.states_figure(text):
+    unchanged = _without_change(text)
+    if unchanged is None or not profile.states_figure(text):
         return False
-    return not profile.states_figure(_STATED_CHANGE.sub(" ", text))
+    return not profile.states_figure(unchanged)
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question reads the same sentences
+def _without_change(text: str) -> str | None:
+    """``text`` with its figures stated as a change blanked out; None when it states none."""
+    if not _STATED_CHANGE.search(text):
+        return None
+    return _STATED_CHANGE.sub(" ", text)
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question reads the same sentences
+def _forecasts(text: str) -> bool:
+    """Does ``text`` state an outlook (:data:`_FORECAST`)?"""
+    return _FORECAST.search(text) is not None
 
 
 _CHANGE_WORDS = frozenset(
@@ -1534,19 +1546,25 @@ def _name_fit(name: str, candidate: _Candidate, labelled: bool = False) -> float
     only starts with it (an enhancement "SR-2(1)" of the asked control "SR-2") fits by half:
     it is named in part, as the part of another requirement."""
     passage = candidate.passage
+    return _named_fit(name, passage.context, passage.label, candidate.text, labelled)
+
+
+@lru_cache(maxsize=4096)  # pure; every ask of a question weighs the same names and sentences
+def _named_fit(name: str, context: str, label: str | None, text: str, labelled: bool) -> float:
+    """:func:`_name_fit` of a sentence ``text`` in a passage of ``context`` and ``label``."""
     name = section_sign(name)
-    place = passage.context + "\n" + (label_citation(passage.label) or "")
+    place = context + "\n" + (label_citation(label) or "")
     if names_in(name, section_sign(place)):
-        if labelled and not labelled_by(passage, name) and names_in(name, passage.label or ""):
+        if labelled and not label_is(label, name) and names_in(name, label or ""):
             return 0.5
         return 1.0
-    if not names_in(name, section_sign(candidate.text)):
+    if not names_in(name, section_sign(text)):
         # A name the sentence writes out in words the lexicon knows it by ("PEP" for
         # "politically exposed person", "COO" for "Chief Operating Officer").
-        return 1.0 if _spelled_out(name, candidate.text) else 0.0
+        return 1.0 if _spelled_out(name, text) else 0.0
     family = _ENHANCEMENT.match(name.strip())
-    label = (passage.label or passage.context.partition("\n")[0]).strip()
-    if family and label.startswith(family.group(1)):
+    heading = (label or context.partition("\n")[0]).strip()
+    if family and heading.startswith(family.group(1)):
         return 0.0  # a cross-reference from another part of the same control
     return 1.0
 
@@ -1599,6 +1617,7 @@ _AT_MOST = (
 )
 
 
+@lru_cache(maxsize=4096)  # pure; every ask of a question bounds the same numbers
 def _bound(text: str, number: str) -> str | None:
     """Whether ``text`` bounds ``number`` from below ("45 days or more", "more than $5,000",
     "45+") or from above ("less than 45 days", "no later than 30 days", "up to $100"):
@@ -1621,7 +1640,8 @@ def _bound(text: str, number: str) -> str | None:
 _MONEY_FIGURE = re.compile(r"(?:US)?[$€£]\s?(\d[\d,]*(?:\.\d+)?)")
 
 
-def _case_fit(text: str, given: Sequence[Decimal]) -> int:
+@lru_cache(maxsize=4096)  # pure; every ask of a question weighs the same sentences
+def _case_fit(text: str, given: tuple[Decimal, ...]) -> int:
     """Whether the sums a sentence bounds are the case of the sums a question sets out: 1
     when each bound holds them ("above $100" for a $130 gift), -1 when one excludes them
     ("up to $100"), 0 when the sentence bounds no sum."""

@@ -40,6 +40,7 @@ __all__ = [
     "TRACE_FORMAT",
     "ChainReport",
     "decode_line",
+    "encode_checked_line",
     "encode_line",
     "line_hash",
     "read_trace",
@@ -90,6 +91,66 @@ def encode_line(
     seq: int, ts: str, run_id: str, prev_hash: str, event: TraceEvent
 ) -> tuple[bytes, str]:
     """Return the canonical JSON bytes of one full line (no trailing newline) and its hash."""
+    data, digest, _ = _encode(seq, ts, run_id, prev_hash, event)
+    return data, digest
+
+
+def encode_checked_line(
+    seq: int, ts: str, run_id: str, prev_hash: str, event: TraceEvent
+) -> tuple[bytes, TraceLine]:
+    """The bytes of :func:`encode_line` and the line :func:`decode_line` reads back from them.
+
+    Raises :class:`TraceFormatError` as :func:`decode_line` would: what a recorder writes is
+    what a reader accepts. Most lines take a shorter way to the same answer: the bytes are
+    parsed and validated, and when the line's content reads back as the very values encoded
+    (type for type: ``1`` is not ``1.0`` nor ``true``), re-encoding it would give the same
+    canonical bytes and the same hash, so the check holds; otherwise :func:`decode_line`
+    decides.
+    """
+    data, _, record = _encode(seq, ts, run_id, prev_hash, event)
+    try:
+        line = TRACE_LINE_ADAPTER.validate_python(json.loads(data))
+    except (ValueError, ValidationError):
+        return data, decode_line(data)  # raises, saying why
+    content = line.model_dump(mode="json")
+    if _same_json(content, record):
+        return data, line
+    return data, _canonical_line(line, content, data)  # the rest of decode_line's checks
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Are two JSON values the same, type for type (``1`` is not ``1.0`` nor ``True``)?"""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        if a.keys() != b.keys():
+            return False
+        pairs: Any = ((value, b[key]) for key, value in a.items())
+    elif kind is list:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b, strict=True)
+    else:
+        return bool(a == b)
+    for x, y in pairs:
+        if x is y:
+            continue
+        inner = type(x)
+        if inner is not type(y):
+            return False
+        if inner is dict or inner is list:
+            if not _same_json(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _encode(
+    seq: int, ts: str, run_id: str, prev_hash: str, event: TraceEvent
+) -> tuple[bytes, str, dict[str, Any]]:
+    """The line's bytes, its hash and the record they encode (with its ``hash``)."""
     record: dict[str, Any] = {
         "seq": seq,
         "ts": ts,
@@ -104,7 +165,8 @@ def encode_line(
         raise ValueError(f"{event.kind} event cannot be encoded as JSON: {exc}") from exc
     digest = sha256_hex(_join(members))  # line_hash(record), from the encoded members
     members["hash"] = canonical_json(digest)
-    return _join(members), digest
+    record["hash"] = digest
+    return _join(members), digest, record
 
 
 def decode_line(raw: bytes) -> TraceLine:
@@ -121,7 +183,12 @@ def decode_line(raw: bytes) -> TraceLine:
         line = TRACE_LINE_ADAPTER.validate_python(obj)
     except ValidationError as exc:
         raise TraceFormatError(f"not a trace line: {_first_error(exc)}") from exc
-    record = line.model_dump(mode="json")
+    return _canonical_line(line, line.model_dump(mode="json"), raw)
+
+
+def _canonical_line(line: TraceLine, record: dict[str, Any], raw: bytes) -> TraceLine:
+    """``line`` when ``raw`` is the canonical encoding of its ``record`` (its JSON dump) and
+    its hash matches; raises :class:`TraceFormatError` saying why not."""
     if record["format"] is None:  # format 1 wrote no format key
         del record["format"]
     try:

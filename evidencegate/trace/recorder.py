@@ -48,7 +48,7 @@ from evidencegate.contracts import Action
 from evidencegate.exceptions import UsageError
 from evidencegate.policy import Durability
 from evidencegate.trace.anchor import append_anchor, load_key
-from evidencegate.trace.chain import GENESIS_HASH, decode_line, encode_line
+from evidencegate.trace.chain import GENESIS_HASH, encode_checked_line
 from evidencegate.trace.events import DecisionEvent, TraceEvent, TraceLine
 
 __all__ = ["DURABILITIES", "TraceRecorder"]
@@ -120,12 +120,11 @@ class TraceRecorder(Closing):
         ``durability``)."""
         if self._closed:
             raise UsageError(f"trace recorder for run {self.run_id} is closed")
-        data, _ = encode_line(
+        # The bytes are read back before writing: the recorder never writes a line that
+        # verify_trace would reject, and the in-memory copy is what a reader will see.
+        data, line = encode_checked_line(
             len(self._lines), self._timestamp(), self.run_id, self.last_hash, event
         )
-        # Parse the bytes back before writing: the recorder never writes a line that
-        # verify_trace would reject, and the in-memory copy is what a reader will see.
-        line = decode_line(data)
         if self.path is not None:
             try:
                 sync = self.durability == "per_event" or (

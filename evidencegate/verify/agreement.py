@@ -113,12 +113,12 @@ def negation_mismatch(claim: str, quotes: Sequence[str]) -> str | None:
     the opposite polarity of its every occurrence in the quotes is a contradiction.
     """
     quoted: dict[str, dict[bool, str]] = {}
-    for quote in quotes:
-        for term in _polar_terms(quote):
-            quoted.setdefault(term.stem, {}).setdefault(term.negator is not None, term.phrase)
-    stated: dict[str, dict[bool, str]] = {}
-    for term in _polar_terms(claim):
-        stated.setdefault(term.stem, {}).setdefault(term.negator is not None, term.phrase)
+    for quote in quotes:  # each stem's first phrase per polarity, the first quote's first
+        for stem, forms in _polar_forms(quote):
+            known = quoted.setdefault(stem, {})
+            for negated, phrase in forms:
+                known.setdefault(negated, phrase)
+    stated = {stem: dict(forms) for stem, forms in _polar_forms(claim)}
     for stem, claim_forms in stated.items():
         quote_forms = quoted.get(stem)
         if quote_forms and claim_forms.keys().isdisjoint(quote_forms.keys()):
@@ -126,6 +126,16 @@ def negation_mismatch(claim: str, quotes: Sequence[str]) -> str | None:
             quote_phrase = next(iter(quote_forms.values()))
             return f"the claim says {claim_phrase!r} but the quoted text only says {quote_phrase!r}"
     return None
+
+
+@lru_cache(maxsize=4096)  # pure; the same passages are quoted by many claims
+def _polar_forms(text: str) -> tuple[tuple[str, tuple[tuple[bool, str], ...]], ...]:
+    """Each stem of :func:`_polar_terms` (in order of first use) with its first phrase per
+    polarity (negated or not, in order of first use)."""
+    forms: dict[str, dict[bool, str]] = {}
+    for term in _polar_terms(text):
+        forms.setdefault(term.stem, {}).setdefault(term.negator is not None, term.phrase)
+    return tuple((stem, tuple(by.items())) for stem, by in forms.items())
 
 
 @dataclass(frozen=True)
