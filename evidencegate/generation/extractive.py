@@ -101,7 +101,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@4"
+    component_id = "generator:extractive@5"
 
     def __init__(
         self,
