@@ -16,6 +16,7 @@ import pytest
 import structlog
 from hypothesis import settings
 
+from evidencegate.contracts import Passage
 from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.data import data_files
 
@@ -43,6 +44,21 @@ Employees may accept a gift with a value of up to $100 per calendar year.
 GIFTS_V2 = (
     GIFTS_V1.replace("2022.1", "2024.1").replace("2022-01-01", "2024-03-01").replace("$100", "$150")
 )
+
+
+def catalog_control(pid: str, label: str, heading: str, text: str) -> Passage:
+    """A control's passage, labelled and read under its heading, as a catalog is ingested."""
+    return Passage(
+        passage_id=pid,
+        doc_id="CAT",
+        version="1",
+        page=len(pid),
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        context=f"{label}\n{heading}\nControl Catalog",
+    )
 
 
 def shared_path(*parts: str) -> Path:

@@ -10,7 +10,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from conftest import EXAMPLE_CORPUS
+from conftest import EXAMPLE_CORPUS, catalog_control
 
 from evidencegate.analysis import REQUIRING_WORDS, profile_question
 from evidencegate.contracts import Passage
@@ -83,21 +83,7 @@ class TestParameterAsValue:
         )
 
 
-def _control(pid: str, label: str, heading: str, text: str) -> Passage:
-    return Passage(
-        passage_id=pid,
-        doc_id="CAT",
-        version="1",
-        page=len(pid),
-        char_start=0,
-        char_end=len(text),
-        text=text,
-        label=label,
-        context=f"{label}\n{heading}\nControl Catalog",
-    )
-
-
-IDENTIFIERS = _control(
+IDENTIFIERS = catalog_control(
     "xa4",
     "XA-4",
     "Identifier Management",
@@ -108,14 +94,14 @@ IDENTIFIERS = _control(
     "device; and\n  d. Preventing reuse of identifiers for [Assignment: organization-defined "
     "time period].",
 )
-SOFTWARE = _control(
+SOFTWARE = catalog_control(
     "xm14",
     "XM-14",
     "Signed Components",
     "Prevent the installation of [Assignment: organization-defined software and firmware "
     "components] without verification that the component has been digitally signed.",
 )
-PROCESSING = _control(
+PROCESSING = catalog_control(
     "xp2",
     "XP-2",
     "Authority to Process Personal Data",
@@ -204,14 +190,14 @@ class TestWhichRule:
         """ "which enhancement requires logging ...": "requires" says what kind of sentence is
         asked, as when the question names its rule; a statement opening "Require that ..."
         states another requirement."""
-        nonprivileged = _control(
+        nonprivileged = catalog_control(
             "xc62",
             "XC-6(2)",
             "Least Privilege\nNon-privileged Access for Nonsecurity Functions",
             "Require that users of system accounts with access to privileged functions use "
             "non-privileged accounts when accessing nonsecurity functions.",
         )
-        logged = _control(
+        logged = catalog_control(
             "xc69",
             "XC-6(9)",
             "Least Privilege\nLog Use of Privileged Functions",
@@ -247,7 +233,7 @@ class TestKindAsked:
     def test_the_thing_whose_kind_is_asked_is_stated(self) -> None:
         """ "what kind of acknowledgment": a sentence not stating an acknowledgment answers
         about its neighbours."""
-        behaviour = _control(
+        behaviour = catalog_control(
             "xl4",
             "XL-4",
             "Rules of Behavior",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import catalog_control
 
 from evidencegate.analysis import is_normative, profile_question
 from evidencegate.contracts import Passage
@@ -18,21 +19,6 @@ from evidencegate.corpus.retrieval import (
 from evidencegate.generation.extractive import ExtractiveGenerator
 
 AS_OF = dt.date(2022, 6, 1)
-
-
-def _control(pid: str, label: str, heading: str, text: str) -> Passage:
-    """A control's passage, labelled and read under its heading, as a catalog is ingested."""
-    return Passage(
-        passage_id=pid,
-        doc_id="CAT",
-        version="1",
-        page=len(pid),
-        char_start=0,
-        char_end=len(text),
-        text=text,
-        label=label,
-        context=f"{label}\n{heading}\nControl Catalog",
-    )
 
 
 def _policy(doc_id: str, title: str, text: str) -> Passage:
@@ -54,7 +40,7 @@ def _drafted(question: str, passages: list[Passage]) -> list[str]:
     return [c.text for c in draft.claims]
 
 
-VENDOR_PLAN = _control(
+VENDOR_PLAN = catalog_control(
     "xv2",
     "XV-2",
     "Vendor Risk Plan",
@@ -65,7 +51,7 @@ VENDOR_PLAN = _control(
     "a coordinated effort across an organization. Vendor risk plans include an expression of "
     "the vendor risk tolerance of the organization and the controls that the plan requires.",
 )
-VENDOR_TEAM = _control(
+VENDOR_TEAM = catalog_control(
     "xv2-1",
     "XV-2(1)",
     "Vendor Risk Plan\nEstablish Vendor Risk Team",
@@ -96,14 +82,14 @@ class TestRequirementQuestions:
     def test_a_sentence_outside_the_named_control_weighs_less(self) -> None:
         """When the named control's passage is in the evidence, another control's sentence
         with more of the question's words does not answer it."""
-        asked = _control(
+        asked = catalog_control(
             "xa3",
             "XA-3",
             "Account Management\nDisable Accounts",
             "The system automatically disables inactive accounts after [Assignment: "
             "organization-defined time period].",
         )
-        other = _control(
+        other = catalog_control(
             "xa",
             "XA",
             "Account Management",
@@ -201,7 +187,7 @@ def test_a_one_sentence_statement_before_guidance_on_the_title() -> None:
     """A question naming a control and its title answers with its statement, though a
     guidance sentence states the title's rarest word ("protection") and the statement says
     "protects"."""
-    control = _control(
+    control = catalog_control(
         "xs12",
         "XS-12",
         "Vendor Chain Protection",
@@ -210,7 +196,7 @@ def test_a_one_sentence_statement_before_guidance_on_the_title() -> None:
         "Protection of systems is accomplished through threat awareness at each phase of the "
         "life cycle. Contracts may specify documentation protection requirements.",
     )
-    enhancement = _control(
+    enhancement = catalog_control(
         "xs12-1",
         "XS-12(1)",
         "Vendor Chain Protection\nAcquisition Strategies",
