@@ -95,6 +95,7 @@ _IDENTIFIER = re.compile(
     r"|\b\d+\s+CFR\s+part\s+\d+"  # 12 CFR part 1002
     r"|\b(?:[Ss]ection|[Pp]art|[Ss]ec\.)\s+\d[\d.]*(?:\([a-z0-9]+\))*"  # section 1002.5(a)(4)
     r"|\b\d+\.\d+(?:\([a-z0-9]+\))+"  # a bare section with its paragraphs: 1002.5(a)(4)
+    r"|\b[Pp]aragraphs?\s+\([a-z0-9]{1,4}\)(?:\([a-z0-9]{1,4}\))*"  # paragraph (b)(2)(ii)
 )
 _FORM_TYPE = re.compile(r"\b(?:\d{1,2}-[KQ]|20-F|40-F|S-[1-4]|DEF\s*14A)\b", re.IGNORECASE)
 """A filing's form type (10-K, 10-Q, 8-K, 20-F): what kind of document, never a figure."""
@@ -102,14 +103,16 @@ _NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
 """A date written in digits, month first as US filings write it (12/31/2018), or day first
 when the first number cannot be a month (31/12/2018)."""
 _AS_OF_DATE = re.compile(
-    r"\b(?:as\s+(?:of|at)|in\s+force\s+(?:from|on|since|at)|effective\s+(?:from|on|since|as\s+of)"
+    r"\b(?:as\s+(?:of|at)|in\s+(?:force|effect)\s+(?:from|on|since|at|in|during)|"
+    r"effective\s+(?:from|on|since|as\s+of)"
     r"|valid\s+(?:from|on|since))\s+(?:the\s+(?:end|start|beginning|middle)\s+of\s+)?"
     r"(?:(?:mid|early|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?"
     r"(?:" + _MONTH_NAME + r"\s+)?((?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 """A date that says which rules are asked about ("as of the end of February 2024", "in force
-from October 2023"): it selects the version in force, not a figure an answer restates."""
+from October 2023", "as in force in 2016"): it selects the version in force, not a figure an
+answer restates."""
 _FILING_YEAR = re.compile(
     r"\b(?:fiscal\s+year\s+|fy\s*)?((?:19|20)\d\d)\s+(?:form\s+)?"
     r"(?:10-?K|10-?Q|annual\s+report|annual\s+filing)\b",
@@ -1686,7 +1689,10 @@ _DURATION = re.compile(
     + r"(?:st|nd|rd|th)?[\s-]+(?:\(\d+\)\s+)?(?:(?:business|calendar|working|full)\s+)?"
     r"(?:days?|weeks?|months?|years?|hours?|minutes?|quarters?)\b|\b(?:annually|monthly|quarterly|"
     r"weekly|daily|yearly|biennially|semi-annually)\b|\b(?:every|each)\s+(?:day|week|month|"
-    r"quarter|year)\b",
+    r"quarter|year)\b|"
+    # "not later than the third business day after ...": a day counted in words
+    r"\b(?:second|third|fourth|fifth|sixth|seventh|tenth|fifteenth|twentieth|thirtieth|"
+    r"sixtieth)\s+(?:(?:business|calendar|working)\s+)?days?\b",
     re.IGNORECASE,
 )
 _LOOKBACK = re.compile(r"\b(?:preceding|previous|past|last)\s+$", re.IGNORECASE)
@@ -1744,7 +1750,6 @@ _NUMBERED = re.compile(r"\bNos?\.\s*\d[\d-]*")
 identifier, no figure."""
 
 
-@lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
 @lru_cache(maxsize=256)
 def _money_pattern(number: str) -> re.Pattern[str]:
     digits = re.sub(r"(?<=\d)(?=(?:\d{3})+(?!\d))", ",?", number.split(".")[0])
@@ -1762,6 +1767,7 @@ def money_given(text: str, number: str) -> bool:
     return _money_pattern(number).search(text) is not None
 
 
+@lru_cache(maxsize=8192)  # pure; the same passages and sentences are tested many times
 def has_figure(
     text: str, kind: Literal["quantity", "date"], answer: AnswerType | None = None
 ) -> bool:

@@ -495,6 +495,22 @@ class TestWhatTheAnswerMustState:
         assert not profile.states_figure("The sender pays US$100 and a fee of US$10 and US$15.")
         assert profile.states_figure("The provider must refund US$85 to the sender.")
 
+    def test_a_paragraph_cited_is_no_date(self) -> None:
+        """ "the applicable date pursuant to paragraph (b)(2)(ii)" names where the date is set,
+        and states none; a year naming the rules in force selects them, it asks for nothing."""
+        profile = profile_question(
+            "Under the commentary in force in 2018, which date must the notice give?", as_of=AS_OF
+        )
+        assert profile.years == ("2018",) and profile.as_of_years == ("2018",)
+        assert not profile.states_figure(
+            "the notice shall state the applicable date pursuant to paragraph (b)(2)(ii)."
+        )
+        assert profile.states_figure("a date 30 days after the notice, under paragraph (b)(2).")
+        # A day counted in words is the date a "by which day" question asks for.
+        assert profile.states_figure(
+            "not later than the third business day after the creditor receives an application"
+        )
+
     def test_when_is_answered_by_a_time_limit_in_words(self) -> None:
         """ "When must ..." about a rule is answered by the time limit it states, in words too;
         "how far ahead" asks for one."""
