@@ -227,6 +227,22 @@ class TestWhatEstablishesAFact:
         other = "What yearly gift value from one giver may an Initech employee accept?"
         assert "name: Initech" in _audit(_critic_for(corpus), other, corpus, [quote])
 
+    def test_the_word_asking_for_a_requirement_is_no_focus(self) -> None:
+        # "requirement" says what kind of text is asked for, as "require" does: an answer
+        # need not repeat it.
+        corpus = _one_document(
+            "POL-9",
+            [
+                "5.1 The system locks a session after 15 minutes of inactivity.",
+                "5.2 Requirement owners review the lock settings each year.",
+                "5.3 Lock settings are recorded in the configuration register.",
+            ],
+        )
+        question = "What is the session lock requirement?"
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        facts = _critic_for(corpus).sufficiency(question, evidence, as_of=AS_OF).required_facts
+        assert [f for f in facts if f.startswith("focus: ")] == ["focus: session lock"]
+
     def test_a_balance_as_of_a_date_speaks_of_that_year_not_the_next(self) -> None:
         # "as of December 31, 2018 ... was $617 million" dates a balance; it states nothing of
         # 2019, which a question about 2019 asks the answer to state.

@@ -27,6 +27,7 @@ from evidencegate.analysis import (
     ASK_WORDS,
     EXAMPLE_SENTENCE,
     PERIOD_WORDS,
+    REQUIRING_WORDS,
     QuestionProfile,
     asked_term,
     defines,
@@ -1521,14 +1522,18 @@ def _proportion_words(profile: QuestionProfile) -> frozenset[str]:
     return proportion_words(profile.question)
 
 
-_ASKING_FRAME = frozenset(
-    terms(
-        "require requires required demand demands say says state states control enhancement "
-        "provision provisions section paragraph"
+_ASKING_FRAME = (
+    frozenset(
+        terms(
+            "demand demands say says state states control enhancement provision provisions "
+            "section paragraph"
+        )
     )
+    | REQUIRING_WORDS
 )
 """What a question says about the kind of text it asks of ("what does control AC-11
-require", "what does the section say"), not what it asks about."""
+require", "process isolation requirement?", "what does the section say"), not what it asks
+about."""
 
 
 _FIGURE_ASKING = frozenset(
