@@ -120,8 +120,11 @@ class TestProfile:
         profile = profile_question("Within how many days must the Bank reply?", as_of=AS_OF)
         assert profile.names == ("Bank",)
         # The full stop after an initialism ends its sentence; an initialism's own stops stay.
+        question = "Globex got a notice of error on an EFT. What is the deadline?"
+        assert profile_question(question, as_of=AS_OF).names == ("Globex", "EFT")
+        # An opening word the lexicon knows ("Bank", a financial institution) is no name.
         question = "Bank got a notice of error on an EFT. What is the deadline?"
-        assert profile_question(question, as_of=AS_OF).names == ("Bank", "EFT")
+        assert profile_question(question, as_of=AS_OF).names == ("EFT",)
 
     def test_before_a_date_targets_the_day_before(self) -> None:
         """'before July 21, 2011' asks about the period that ended the day before."""
