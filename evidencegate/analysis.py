@@ -703,15 +703,34 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         items=() if parts else _items(bare, kind, names),
         operands=_operands(bare, kind, names),
         aside=_aside(bare),
-        as_of_years=tuple(
-            y
-            for y in years
-            if len(years) == 1
-            and (y in _AS_OF_DATE.findall(text) or y in _FILING_YEAR.findall(text))
-            and not re.search(rf"\b{y}\b", _FILING_YEAR.sub(" ", _AS_OF_DATE.sub(" ", text)))
-        ),
+        as_of_years=_as_of_years(text, years),
     )
 
+
+def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
+    """The question's one year when it only says which rules or filing are asked about ("as of
+    2019", "the FY2022 10-K", "In January 2023, how often did the team have to ...")."""
+    if len(years) != 1:
+        return ()
+    (year,) = years
+    # A question about what a rule required opening with its date asks the rules of that date.
+    dates = _AS_OF_DATE.findall(text) + _FILING_YEAR.findall(text)
+    dated = _AS_OF_DATE.sub(" ", text)
+    if _NORMATIVE_QUESTION.search(text):
+        dates += _RULES_DATE.findall(text)
+        dated = _RULES_DATE.sub(" ", dated)
+    if year in dates and not re.search(rf"\b{year}\b", _FILING_YEAR.sub(" ", dated)):
+        return (year,)
+    return ()
+
+
+_RULES_DATE = re.compile(
+    r"^\s*(?:back\s+)?in\s+(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?"
+    r"((?:19|20)\d\d)\s*,",
+    re.IGNORECASE,
+)
+"""A date opening a question ("In January 2023, ...", "Back in 2016, ..."): with a question about
+what the rules required, it says which rules."""
 
 _WH = (
     r"(?:(?:for|within|by|in|at|to|from|on|after|under)\s+(?:how|what|which|whom|when)|"

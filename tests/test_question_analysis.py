@@ -498,6 +498,13 @@ class TestWhatTheAnswerMustState:
         assert not profile.states_figure("The sender pays US$100 and a fee of US$10 and US$15.")
         assert profile.states_figure("The provider must refund US$85 to the sender.")
 
+    def test_a_date_opening_a_question_about_the_rules_says_which_rules(self) -> None:
+        ask = "In January 2023, how often did the team have to review the audit logs?"
+        assert profile_question(ask, as_of=AS_OF).as_of_years == ("2023",)
+        assert profile_question("Back in 2016, what did Reg B require?", as_of=AS_OF).as_of_years
+        # A figure of that year is what a question about a company's year asks for.
+        assert profile_question("In 2019, what was Acme's revenue?", as_of=AS_OF).as_of_years == ()
+
     def test_a_paragraph_cited_is_no_date(self) -> None:
         """ "the applicable date pursuant to paragraph (b)(2)(ii)" names where the date is set,
         and states none; a year naming the rules in force selects them, it asks for nothing."""
