@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ import pytest
 import structlog
 from hypothesis import settings
 
-from evidencegate.contracts import Passage
+from evidencegate.contracts import GatedAnswer, Outcome, Passage, StopReason
 from evidencegate.corpus import IngestOptions, IngestReport, Store
 from evidencegate.data import data_files
 
@@ -44,6 +45,19 @@ Employees may accept a gift with a value of up to $100 per calendar year.
 GIFTS_V2 = (
     GIFTS_V1.replace("2022.1", "2024.1").replace("2022-01-01", "2024-03-01").replace("$100", "$150")
 )
+
+
+ABSTAINED_ANSWER = GatedAnswer(
+    question="q",
+    as_of=dt.date(2024, 1, 1),
+    outcome=Outcome.ABSTAINED,
+    answer="Abstained",
+    coverage=0.25,
+    stop_reason=StopReason.NO_EVIDENCE,
+    passes=1,
+    trace_id="r",
+)
+"""A run's closing answer for trace tests: an abstention with nothing else in it."""
 
 
 def catalog_control(pid: str, label: str, heading: str, text: str) -> Passage:

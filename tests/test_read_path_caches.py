@@ -7,9 +7,10 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from conftest import ABSTAINED_ANSWER
 
 from evidencegate import IngestOptions, Store
-from evidencegate.contracts import GatedAnswer, Outcome, Passage, StopReason
+from evidencegate.contracts import Passage
 from evidencegate.exceptions import TraceFormatError
 from evidencegate.trace.chain import decode_line, encode_checked_line, encode_line
 from evidencegate.trace.events import RunEndEvent, RunStartEvent, TraceEvent
@@ -18,16 +19,7 @@ TS = "2024-05-01T12:00:00.000000+00:00"
 PREV = "ab" * 32
 
 
-ANSWER = GatedAnswer(
-    question="q",
-    as_of=dt.date(2024, 1, 1),
-    outcome=Outcome.ABSTAINED,
-    answer="Abstained",
-    coverage=0.25,
-    stop_reason=StopReason.NO_EVIDENCE,
-    passes=1,
-    trace_id="r",
-)
+ANSWER = ABSTAINED_ANSWER
 
 
 def start(policy: dict[str, object]) -> RunStartEvent:

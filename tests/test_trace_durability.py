@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import stat
 from pathlib import Path
 
 import pytest
 import rfc8785
+from conftest import ABSTAINED_ANSWER
 
 from evidencegate.canonical import canonical_json
-from evidencegate.contracts import Action, Decision, GatedAnswer, Outcome, StopReason
+from evidencegate.contracts import Action, Decision, StopReason
 from evidencegate.exceptions import TraceFormatError, UsageError
 from evidencegate.policy import Policy
 from evidencegate.testing import ticking_clock
@@ -29,16 +29,7 @@ CLOSING = [
     for action in (Action.FINAL, Action.ABSTAIN)
 ]
 RUN_END = RunEndEvent(
-    answer=GatedAnswer(
-        question="q",
-        as_of=dt.date(2024, 1, 1),
-        outcome=Outcome.ABSTAINED,
-        answer="Abstained",
-        coverage=0.25,
-        stop_reason=StopReason.NO_EVIDENCE,
-        passes=1,
-        trace_id="r",
-    ),
+    answer=ABSTAINED_ANSWER,
     elapsed_ms=1.5,
 )
 
