@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_ITEMS, example_item
+from conftest import ABSTAINED_ANSWER, EXAMPLE_ITEMS, example_item
 
 from evidencegate.audit.replay import (
     EXIT_DIVERGED,
@@ -34,7 +34,6 @@ from evidencegate.contracts import (
     GatedAnswer,
     Outcome,
     Passage,
-    StopReason,
 )
 from evidencegate.corpus import Store
 from evidencegate.exceptions import ModelCallFailed
@@ -55,16 +54,7 @@ from evidencegate.trace.recorder import TraceRecorder
 
 DECISION = DecisionEvent(decision=Decision(pass_no=1, action=Action.FINAL, reason="contract_met"))
 RUN_END = RunEndEvent(
-    answer=GatedAnswer(
-        question="q",
-        as_of=dt.date(2024, 1, 1),
-        outcome=Outcome.ABSTAINED,
-        answer="Abstained",
-        coverage=0.0,
-        stop_reason=StopReason.NO_EVIDENCE,
-        passes=1,
-        trace_id="r",
-    ),
+    answer=ABSTAINED_ANSWER,
     elapsed_ms=1.0,
 )
 
