@@ -310,6 +310,12 @@ class ExtractiveGenerator:
         # states ("a documented acknowledgment"); a sentence not stating it answers about its
         # neighbours (the rules the acknowledgment is of).
         kind = _KIND_ASKED.search(question)
+        if kind is None and profile.wants_figure is None and profile.answer_type != "yes_no":
+            # "What selection option must applicants get?": the option, stated by the answer
+            # ("must be offered the option to select more than one"); a sentence not naming
+            # it says what else the rule requires. A figure asked for ("what date", "which
+            # period") is stated, not named.
+            kind = _THING_ASKED.search(question)
         # "what must the acknowledgement of a complaint tell the customer?": what the
         # acknowledgement says, stated by a sentence with it as its subject ("The
         # acknowledgement must name ..."), not by one on what another does with it ("The Bank
@@ -573,6 +579,7 @@ class ExtractiveGenerator:
         named_rows = {
             r for r in named_rows if not any(o != r and f" {r} " in f" {o} " for o in named_rows)
         }
+        best, first = scored[0][0], scored[0][1]
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
             if key in seen:
@@ -597,7 +604,22 @@ class ExtractiveGenerator:
             # Several figures asked ("cost of goods sold ... and its inventory balance"): each
             # is a row of its own, however the question joins them.
             multi = profile.multi_part or (isinstance(chosen, _Cell) and len(profile.items) >= 2)
-            if claims and not named_part and (not multi or not (terms_of - covered)):
+            # Sibling sentences of one passage fitting the question exactly as well state the
+            # rule for its parallel cases ("pursuant to § 1002.13(a)(1)(i)(A), ... more than one
+            # racial designation" and "(B), ... more than one ethnicity designation and ..."):
+            # the answer is both, not the first one in reading order.
+            parallel = (
+                isinstance(chosen, _Candidate)
+                and isinstance(first, _Candidate)
+                and chosen.passage.passage_id == first.passage.passage_id
+                and score == best
+            )
+            if (
+                claims
+                and not named_part
+                and not parallel
+                and (not multi or not (terms_of - covered))
+            ):
                 continue
             if claims and not profile.hypothetical and getattr(chosen, "example", False):
                 continue  # an example beside the general answer is noise
@@ -1298,6 +1320,16 @@ _KIND_ASKED = re.compile(
 )
 """A question asking what kind of thing ("what kind of lock", "which type of acknowledgment"):
 the thing, which its answer states."""
+_THING_ASKED = re.compile(
+    r"(?:^\W*|[,:;-]\s+)(?:what|which)\s+"
+    r"(?!(?:do|does|did|is|are|was|were|must|can|may|i|we|you|they|it)\b)"
+    r"((?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+"
+    r"(?:must|shall|should|may|can|could|does|do|did|is|are|was|were|will|would|has|have|"
+    r"applies|apply)\b",
+    re.IGNORECASE,
+)
+"""A question asking which thing ("what option must ...", "which records are ..."): the thing,
+which its answer names."""
 _KIND_UNSTATED = 0.8
 """The weight of a sentence that does not state the thing whose kind is asked."""
 
