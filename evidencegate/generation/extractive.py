@@ -332,6 +332,9 @@ class ExtractiveGenerator:
         # "What does 'business day' mean": the sentence defining the term ("“Business day”
         # means ..."), not one applying it with more of the question's other words.
         term = asked_term(question)
+        # A question naming a provision ("under § 1024.35(e)(3)(ii)") may ask about a rule
+        # for the case another provision sets.
+        names_provision = _PROVISION.search(question) is not None
         # A question negating nothing asks about the case that happens, not its negation.
         opposite_case = not profile.negated_case and not asked_negated
 
@@ -464,6 +467,14 @@ class ExtractiveGenerator:
                 # "I told the bank the next day": "If you do NOT tell us within 2 business days,
                 # ..." is the other branch of the rule, however many words it shares.
                 score *= OPPOSITE_CASE_PENALTY
+            if not names_provision and _REFERRED_CASE.match(
+                _SECTION_NUMBER.sub("", candidate.sentence.text, count=1)
+            ):
+                # "For applications subject to paragraph (a)(1) of this section, a creditor
+                # shall mail ... a notice of the right to a copy": a rule added to the case
+                # another paragraph sets (a notice of it, more time for it); that paragraph
+                # states the rule asked about ("shall provide a copy ... promptly").
+                score *= REFERRED_CASE_WEIGHT
             if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
@@ -1402,6 +1413,16 @@ def _near_pairs(words: Sequence[str], reach: int = 2) -> set[frozenset[str]]:
     }
 
 
+_REFERRED_CASE = re.compile(
+    r"^\W*(?:for|in|with\s+respect\s+to)\s+[^,;:]{0,100}?\b(?:subject\s+to|governed\s+by|"
+    r"described\s+in|referred\s+to\s+in|set\s+forth\s+in)\s+(?:paragraphs?|§|sections?)\s",
+    re.IGNORECASE,
+)
+"""A sentence opening with the case another provision sets ("For applications subject to
+paragraph (a)(1) of this section, ...")."""
+REFERRED_CASE_WEIGHT = 0.8
+"""The weight of such a sentence for a question naming no provision."""
+_PROVISION = re.compile(r"§|\bparagraph\s*\(|\b\d{3,4}\.\d+\s*\(", re.IGNORECASE)
 _CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
 """A sentence opening with the case it applies to ("When a Complaint comes from a Vulnerable
 Customer, ..."): the words of that case."""
