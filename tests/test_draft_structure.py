@@ -129,3 +129,40 @@ def test_the_thing_asked_is_named_by_its_answer() -> None:
     question = "Electronic statements: what option must the member get?"
     draft = ExtractiveGenerator().draft(question, [tell, option], as_of=AS_OF)
     assert [claim.text for claim in draft.claims] == [option.text]
+
+
+def test_a_bare_item_is_drafted_with_the_provision_naming_its_paragraph() -> None:
+    """An item under the heading "Exclusions." ("A loan secured by a boat of any size.")
+    states nothing by itself; the section's sentence referring to paragraph (c) says what the
+    items of (c) are."""
+    scope = _paragraph(
+        "77-3-a",
+        1,
+        "This part covers every consumer loan, except for the exclusions listed in paragraph (c) "
+        "of this section.",
+        context="Section 77.3 Coverage. Scope.",
+    )
+    item = _paragraph(
+        "77-3-c-1",
+        2,
+        "A loan secured by a boat of any size.",
+        context="Section 77.3 Coverage. Exclusions.",
+    )
+    other = _paragraph(
+        "77-9-a",
+        3,
+        "A lender must tell the borrower of any loan fee before the loan is made.",
+        context="Section 77.9 Fees.",
+    )
+    question = "Is a loan secured by a boat of any size excluded?"
+    draft = ExtractiveGenerator().draft(question, [item, other, scope], as_of=AS_OF)
+    assert [claim.text for claim in draft.claims] == [scope.text, item.text]
+    # An item stating a rule of its own is drafted alone.
+    ruled = _paragraph(
+        "77-3-c-1",
+        2,
+        "A loan secured by a boat of any size is excluded.",
+        context="Section 77.3 Coverage. Exclusions.",
+    )
+    draft = ExtractiveGenerator().draft(question, [ruled, other, scope], as_of=AS_OF)
+    assert [claim.text for claim in draft.claims] == [ruled.text]

@@ -646,6 +646,14 @@ class ExtractiveGenerator:
                 break
         if not claims:
             return Draft(declined=f"no sentence scores above {cut:.2f} for the question's terms")
+        if len(claims) < self.max_claims and isinstance(first, _Candidate):
+            # "A loan on property of 25 acres or more.": an item standing under its paragraph's
+            # heading ("Exemptions.") with no lead-in states no rule of its own; the provision
+            # referring to its paragraph ("... except for the exemptions provided in paragraph
+            # (b) of this section") says what the item is.
+            referring = _referring(first, [c for _, c, _ in scored if isinstance(c, _Candidate)])
+            if referring is not None and referring.text not in seen:
+                claims.insert(0, referring.claim())
         return Draft(claims=claims)
 
     def _cells(
@@ -844,6 +852,42 @@ class ExtractiveGenerator:
             stated = [*label_terms, *OPERATION_TERMS]
             out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
+
+
+_RULE_VERB = re.compile(
+    r"\b(?:must|shall|should|may|can|will|is|are|was|were|be|been|means|mean|has|have|"
+    r"apply|applies|includes?|requires?|do|does)\b",
+    re.IGNORECASE,
+)
+"""A word by which a sentence states something; an item without one only names a thing."""
+_ITEM_LABEL = re.compile(r"^(.+)-([a-z]|\d+|[ivx]+)-(?:\d+|[ivx]+|[A-Z])$")
+"""The label of a numbered item ("1024-5-b-1"): its section ("1024-5") and paragraph ("b")."""
+
+
+def _referring(item: _Candidate, candidates: Sequence[_Candidate]) -> _Candidate | None:
+    """The sentence of the item's section referring to the paragraph the item stands in ("...
+    except for the exemptions provided in paragraph (b) of this section" for the item "A loan
+    on property of 25 acres or more." of 1024-5-b), when the item is a bare noun phrase with
+    no lead-in; None otherwise."""
+    if item.lead is not None or item.items or _RULE_VERB.search(item.sentence.text):
+        return None
+    label = _ITEM_LABEL.match((item.passage.label or "").strip())
+    if label is None:
+        return None
+    section, paragraph = label.groups()
+    reference = re.compile(rf"\bparagraphs?\s+\({re.escape(paragraph)}\)(?!\s*\()")
+    return next(
+        (
+            c
+            for c in candidates
+            if c.passage.doc_id == item.passage.doc_id
+            and c.passage.version == item.passage.version
+            and (c.passage.label or "").strip().startswith(section + "-")
+            and not (c.passage.label or "").strip().startswith(f"{section}-{paragraph}")
+            and reference.search(c.text)
+        ),
+        None,
+    )
 
 
 def _wholes(tabled: list[_Scored]) -> list[_Scored]:
