@@ -1267,7 +1267,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
             r"\bhow\s+(?:much\s+time|fast)\b|"
             r"\bwithin\s+(?:how|what)\b|"
-            r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
+            r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration|interval)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
             r"\b(?:what|which)\s+(?:[\w-]+\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
             r"\btiming\b|\b(?:refresh|review|renewal|rotation|reporting|audit|update)\s+cycle\b|"
@@ -1299,12 +1299,12 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         ),
         (
             "yes_no",
-            r"^\s*(?:is|are|was|were|does|do|did|may|can|could|must|should|will|would|has|"
+            r"^\s*(?:am|is|are|was|were|does|do|did|may|can|could|must|should|will|would|has|"
             r"have|had|shall)\b",
         ),
         (
             "entity",
-            r"^\s*who\b|\bwhich\s+(?:company|firm|entity|business|segment|person|body|"
+            r"^\s*who(?:se)?\b|\bwhich\s+(?:company|firm|entity|business|segment|person|body|"
             r"officer|agency|party|role)\b|\bwhat\s+(?:company|firm|entity|segment)\b",
         ),
         (
@@ -1315,7 +1315,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         (
             "amount",
             r"\bhow\s+(?:much|big|large|high|low|small)\b|\bamount\b|\bthreshold\b|"
-            r"\b(?:is|was|are)\s+the\s+(?:most|least)\b(?!\s+(?:common|likely|recent|important))|"
+            r"(?:\b(?:is|was|are)|'s)\s+the\s+(?:most|least)\b(?!\s+(?:common|likely|recent|important))|"
             r"\b(?:above|below|over|under|beyond|up\s+to|exceeding)\s+what\b|\bwhat\s+total\b|"
             r"\blimit\b|\bcap\b|\bceiling\b|\bmaximum\b|\bminimum\b|\bmax\b|\bmin\b|\bvalue\b|"
             r"\bcost\b|\bprice\b|\bfees?\b|\brevenues?\b|\bsales\b|\bincome\b|\bprofit\b|"
@@ -1341,6 +1341,12 @@ def answer_type(question: str) -> AnswerType:
     a creditor collects race data, what option ...") sets the scene; the question is the
     clause after it.
     """
+    # A scenario set out in sentences of its own ("A vendor offers me a $20 gift card. Am I
+    # allowed to keep it?") names figures of the case; the sentence that asks says what kind of
+    # answer is wanted, unless it only points back ("What is it?").
+    ask = ask_clause(question)
+    if ask is not None and (kind := answer_type(ask)) != "other":
+        return kind
     question = _LEADING_CASE.sub("", question, count=1)
     question = _LEADING_SCENE.sub("", question, count=1)
     if _CONSEQUENCE.search(question):
@@ -1374,9 +1380,10 @@ _ASKS_FIGURE = re.compile(
 )
 """Words that ask for a figure rather than whether something holds."""
 _LEADING_CASE = re.compile(
-    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b[^,;?]{3,},\s*"
-    r"(?=(?:what|which|who|how|when|where|why|is|are|was|were|does|do|did|may|can|could|must|"
-    r"should|will|would|has|have|had|shall)\b)",
+    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b"
+    r"(?:[^,;?]|(?<=\d),(?=\d{3}\b)){3,},\s*"
+    r"(?=(?:what|which|who|whose|how|when|where|why|is|are|was|were|does|do|did|may|can|could|"
+    r"must|should|will|would|has|have|had|shall)\b)",
     re.IGNORECASE,
 )
 """A clause setting out the case a question asks about, before the question word."""

@@ -310,6 +310,12 @@ class ExtractiveGenerator:
         # states ("a documented acknowledgment"); a sentence not stating it answers about its
         # neighbours (the rules the acknowledgment is of).
         kind = _KIND_ASKED.search(question)
+        if kind is None and profile.wants_figure is None and profile.answer_type != "yes_no":
+            # "What selection option must applicants get?": the option, stated by the answer
+            # ("must be offered the option to select more than one"); a sentence not naming
+            # it says what else the rule requires. A figure asked for ("what date", "which
+            # period") is stated, not named.
+            kind = _THING_ASKED.search(question)
         # "what must the acknowledgement of a complaint tell the customer?": what the
         # acknowledgement says, stated by a sentence with it as its subject ("The
         # acknowledgement must name ..."), not by one on what another does with it ("The Bank
@@ -326,6 +332,9 @@ class ExtractiveGenerator:
         # "What does 'business day' mean": the sentence defining the term ("“Business day”
         # means ..."), not one applying it with more of the question's other words.
         term = asked_term(question)
+        # A question naming a provision ("under § 1024.35(e)(3)(ii)") may ask about a rule
+        # for the case another provision sets.
+        names_provision = _PROVISION.search(question) is not None
         # A question negating nothing asks about the case that happens, not its negation.
         opposite_case = not profile.negated_case and not asked_negated
 
@@ -458,6 +467,14 @@ class ExtractiveGenerator:
                 # "I told the bank the next day": "If you do NOT tell us within 2 business days,
                 # ..." is the other branch of the rule, however many words it shares.
                 score *= OPPOSITE_CASE_PENALTY
+            if not names_provision and _REFERRED_CASE.match(
+                _SECTION_NUMBER.sub("", candidate.sentence.text, count=1)
+            ):
+                # "For applications subject to paragraph (a)(1) of this section, a creditor
+                # shall mail ... a notice of the right to a copy": a rule added to the case
+                # another paragraph sets (a notice of it, more time for it); that paragraph
+                # states the rule asked about ("shall provide a copy ... promptly").
+                score *= REFERRED_CASE_WEIGHT
             if case and not asks_case and covered_share(terms(case.group(1)), profile.terms) < 0.5:
                 # "When a Complaint comes from a Vulnerable Customer, ... must also telephone
                 # ...": a rule for a case the question, which sets out none, does not ask about.
@@ -573,6 +590,7 @@ class ExtractiveGenerator:
         named_rows = {
             r for r in named_rows if not any(o != r and f" {r} " in f" {o} " for o in named_rows)
         }
+        best, first = scored[0][0], scored[0][1]
         for score, chosen, terms_of in scored:
             key = " ".join(chosen.text.lower().split())
             if key in seen:
@@ -597,7 +615,22 @@ class ExtractiveGenerator:
             # Several figures asked ("cost of goods sold ... and its inventory balance"): each
             # is a row of its own, however the question joins them.
             multi = profile.multi_part or (isinstance(chosen, _Cell) and len(profile.items) >= 2)
-            if claims and not named_part and (not multi or not (terms_of - covered)):
+            # Sibling sentences of one passage fitting the question exactly as well state the
+            # rule for its parallel cases ("pursuant to § 1002.13(a)(1)(i)(A), ... more than one
+            # racial designation" and "(B), ... more than one ethnicity designation and ..."):
+            # the answer is both, not the first one in reading order.
+            parallel = (
+                isinstance(chosen, _Candidate)
+                and isinstance(first, _Candidate)
+                and chosen.passage.passage_id == first.passage.passage_id
+                and score == best
+            )
+            if (
+                claims
+                and not named_part
+                and not parallel
+                and (not multi or not (terms_of - covered))
+            ):
                 continue
             if claims and not profile.hypothetical and getattr(chosen, "example", False):
                 continue  # an example beside the general answer is noise
@@ -613,6 +646,14 @@ class ExtractiveGenerator:
                 break
         if not claims:
             return Draft(declined=f"no sentence scores above {cut:.2f} for the question's terms")
+        if len(claims) < self.max_claims and isinstance(first, _Candidate):
+            # "A loan on property of 25 acres or more.": an item standing under its paragraph's
+            # heading ("Exemptions.") with no lead-in states no rule of its own; the provision
+            # referring to its paragraph ("... except for the exemptions provided in paragraph
+            # (b) of this section") says what the item is.
+            referring = _referring(first, [c for _, c, _ in scored if isinstance(c, _Candidate)])
+            if referring is not None and referring.text not in seen:
+                claims.insert(0, referring.claim())
         return Draft(claims=claims)
 
     def _cells(
@@ -811,6 +852,42 @@ class ExtractiveGenerator:
             stated = [*label_terms, *OPERATION_TERMS]
             out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
+
+
+_RULE_VERB = re.compile(
+    r"\b(?:must|shall|should|may|can|will|is|are|was|were|be|been|means|mean|has|have|"
+    r"apply|applies|includes?|requires?|do|does)\b",
+    re.IGNORECASE,
+)
+"""A word by which a sentence states something; an item without one only names a thing."""
+_ITEM_LABEL = re.compile(r"^(.+)-([a-z]|\d+|[ivx]+)-(?:\d+|[ivx]+|[A-Z])$")
+"""The label of a numbered item ("1024-5-b-1"): its section ("1024-5") and paragraph ("b")."""
+
+
+def _referring(item: _Candidate, candidates: Sequence[_Candidate]) -> _Candidate | None:
+    """The sentence of the item's section referring to the paragraph the item stands in ("...
+    except for the exemptions provided in paragraph (b) of this section" for the item "A loan
+    on property of 25 acres or more." of 1024-5-b), when the item is a bare noun phrase with
+    no lead-in; None otherwise."""
+    if item.lead is not None or item.items or _RULE_VERB.search(item.sentence.text):
+        return None
+    label = _ITEM_LABEL.match((item.passage.label or "").strip())
+    if label is None:
+        return None
+    section, paragraph = label.groups()
+    reference = re.compile(rf"\bparagraphs?\s+\({re.escape(paragraph)}\)(?!\s*\()")
+    return next(
+        (
+            c
+            for c in candidates
+            if c.passage.doc_id == item.passage.doc_id
+            and c.passage.version == item.passage.version
+            and (c.passage.label or "").strip().startswith(section + "-")
+            and not (c.passage.label or "").strip().startswith(f"{section}-{paragraph}")
+            and reference.search(c.text)
+        ),
+        None,
+    )
 
 
 def _wholes(tabled: list[_Scored]) -> list[_Scored]:
@@ -1298,6 +1375,16 @@ _KIND_ASKED = re.compile(
 )
 """A question asking what kind of thing ("what kind of lock", "which type of acknowledgment"):
 the thing, which its answer states."""
+_THING_ASKED = re.compile(
+    r"(?:^\W*|[,:;-]\s+)(?:what|which)\s+"
+    r"(?!(?:do|does|did|is|are|was|were|must|can|may|i|we|you|they|it)\b)"
+    r"((?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+"
+    r"(?:must|shall|should|may|can|could|does|do|did|is|are|was|were|will|would|has|have|"
+    r"applies|apply)\b",
+    re.IGNORECASE,
+)
+"""A question asking which thing ("what option must ...", "which records are ..."): the thing,
+which its answer names."""
 _KIND_UNSTATED = 0.8
 """The weight of a sentence that does not state the thing whose kind is asked."""
 
@@ -1370,6 +1457,16 @@ def _near_pairs(words: Sequence[str], reach: int = 2) -> set[frozenset[str]]:
     }
 
 
+_REFERRED_CASE = re.compile(
+    r"^\W*(?:for|in|with\s+respect\s+to)\s+[^,;:]{0,100}?\b(?:subject\s+to|governed\s+by|"
+    r"described\s+in|referred\s+to\s+in|set\s+forth\s+in)\s+(?:paragraphs?|§|sections?)\s",
+    re.IGNORECASE,
+)
+"""A sentence opening with the case another provision sets ("For applications subject to
+paragraph (a)(1) of this section, ...")."""
+REFERRED_CASE_WEIGHT = 0.8
+"""The weight of such a sentence for a question naming no provision."""
+_PROVISION = re.compile(r"§|\bparagraph\s*\(|\b\d{3,4}\.\d+\s*\(", re.IGNORECASE)
 _CASE = re.compile(r"^\W*(?:when|if|where|whenever|in\s+the\s+case\s+of)\s+([^,;:]{8,}?),", re.I)
 """A sentence opening with the case it applies to ("When a Complaint comes from a Vulnerable
 Customer, ..."): the words of that case."""
