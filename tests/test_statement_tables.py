@@ -143,6 +143,61 @@ class TestRows:
         )
 
 
+class TestColumnGroups:
+    """A row's values are aligned with the header's years by the table's layout, not read off
+    in order: a group of columns per year, a figure and its share under one year."""
+
+    def test_a_group_ending_in_its_sum_is_read_at_its_total(self) -> None:
+        """'2024 2023' over 'U.S. Intl. Worldwide' twice: the worldwide column (the sum of the
+        others on the sales row) is each year's value, on the percent rows too."""
+        text = (
+            "Net Sales:\n2024 2023\nU.S. Intl. Worldwide U.S. Intl. Worldwide\n"
+            "Net sales (millions) $ 12,188 $ 17,921 $ 30,109 $ 12,049 $ 18,225 $ 30,274\n"
+            "% of worldwide sales 40.5 % 59.5 % 39.8 % 60.2 %\n"
+            "Total sales change 1.2 % (1.7)% (0.5)% 2.9 % (9.4)% (4.9)%\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Net sales (millions)", 2024)] == "30,109"
+        assert cells[("Net sales (millions)", 2023)] == "30,274"
+        assert cells[("Total sales change", 2024)] == "(0.5)%"
+        assert cells[("Total sales change", 2023)] == "(4.9)%"
+        # Two values a year in a table of three: no group it fits, no cell.
+        assert not any(name == "% of worldwide sales" for name, _ in cells)
+
+    def test_a_group_without_a_total_is_read_at_its_first_column(self) -> None:
+        """'Carrying Fair' per year: the year's value is the group's first column, never the
+        first group's second column read as the next year."""
+        text = (
+            "(Millions) 2024 2023\nCarrying Value Fair Value Carrying Value Fair Value\n"
+            "Long-term debt $ 13,411 $ 13,586 $ 12,096 $ 12,535\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Long-term debt", 2024)] == "13,411"
+        assert cells[("Long-term debt", 2023)] == "12,096"
+
+    def test_a_figure_and_its_share_under_one_year_are_not_two_years(self) -> None:
+        """'$ 11,604 33.9 % $ 1,199 ...' under '2024 2023 % change': no year reads the share."""
+        text = (
+            "2024 2023 % change\n(Dollars in millions) Net Sales % of Total Operating Income\n"
+            "Safety and Industrial $ 11,604 33.9 % $ 1,199 $ 11,981 33.9 % $ 2,466 (3.2)% (51.4)%\n"
+            "Net revenue $ 86,392 $ 79,474 9 %\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert ("Safety and Industrial", 2023) not in cells
+        assert cells[("Net revenue", 2023)] == "79,474"
+
+    def test_an_unlabelled_total_row_below_is_no_group(self) -> None:
+        """A row's run of figures going on to the next line's unlabelled total row keeps its
+        own values in the years' order."""
+        text = (
+            "2024 2023 2022\nUnited States $ 7,305 $ 3,740 $ 4,070\n"
+            "Foreign 3,400 6,081 4,999\n$ 10,705 $ 9,821 $ 9,069\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Foreign", 2023)] == "6,081"
+        assert cells[("Foreign", 2022)] == "4,999"
+
+
 class TestStatementAnswers:
     def test_gross_profit_is_the_statement_row_not_a_blob(self, corpus: InMemoryCorpus) -> None:
         """The income statement's row answers, quoted whole and with its unit; neither the
