@@ -1695,8 +1695,9 @@ _MONEY = re.compile(
     re.IGNORECASE,
 )
 _PERCENT = re.compile(
-    # A ratio stated as a number ("ratio 1.54") is a proportion too.
-    r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b|\bratio\s+(?:of\s+)?\d+(?:\.\d+)?\b",
+    # A ratio stated as a number ("ratio 1.54") is a proportion too; a negative share is set
+    # in parentheses ("(5.3)%", "(0.5) %").
+    r"\d\)?\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b|\bratio\s+(?:of\s+)?\d+(?:\.\d+)?\b",
     re.IGNORECASE,
 )
 _NUMBER_WORD = (
