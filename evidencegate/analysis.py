@@ -1309,7 +1309,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         ),
         (
             "list",
-            r"\bwhich\s+(?:\w+\s+)?\w+s\b|\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
+            # "which segments", "which business units"; not "which was", "which firm has"
+            r"\bwhich\s+(?:\w+\s+)?(?!(?:was|is|has|does)\b)\w+s\b|"
+            r"\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
             r"\bwhat\s+\w+s\s+(?:are|were|does|do|did|must|should|shall|can|may|will)\b",
         ),
         (

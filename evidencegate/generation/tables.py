@@ -194,6 +194,7 @@ def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
     )
 
 
+_SIGN_WORD = re.compile(r"\([a-z]+\)")
 _QUALIFIER = re.compile(r"\b(?:before|after|excluding|net\s+of)\b", re.IGNORECASE)
 
 
@@ -211,6 +212,9 @@ def measured_terms(label: str, question: str) -> list[str]:
     "before", "after", "excluding" or "net of" measures its head: "Loss before income taxes" is
     a loss, no income tax figure; unless the question qualifies the same way ("income before
     taxes"). A change ("Increase in inventories") is no balance, unless a change is asked."""
+    # A lower-case word in parentheses is the row's other sign, no measure of its own: "Other
+    # expense (income), net" is an expense, "Income tax expense (benefit)" an expense.
+    label = _SIGN_WORD.sub(" ", label)
     change = _CHANGE_LABEL.match(label)
     if change is not None and not _CHANGE_ASKED.search(question):
         return terms(label[: change.end()])
