@@ -593,3 +593,48 @@ class TestShorthandAnalysis:
         assert not headcount.states_figure("benefits for eligible employees under the\n- 151 -\n")
         assert not headcount.states_figure("Public Law No. 93-406, the Employee Retirement Act")
         assert headcount.states_figure("We employed approximately 315,000 people worldwide")
+
+
+class TestSignsAndRatios:
+    """A negative share is a share, a row's other sign is no measure of it, and one figure
+    over another is a ratio of the two."""
+
+    def test_a_negative_share_in_parentheses_is_a_percentage(self) -> None:
+        from evidencegate.analysis import has_figure
+
+        assert has_figure("Operating margins, 2024: (5.3)%", "quantity", "percentage")
+        assert has_figure("Operating margins (5.3) %", "quantity", "percentage")
+        assert not has_figure("Operating margins (5.3)", "quantity", "percentage")
+
+    def test_an_expense_with_its_income_sign_is_no_income_row(self) -> None:
+        """'Other expense (income), net' is an expense: net income as a share of sales is
+        computed from the net income row."""
+        page = (
+            "Northwind Tools Inc.\nConsolidated Statements of Income\n(Dollars in millions)\n"
+            "Fiscal years ended June 30, 2024 2023 2022\n"
+            "Net sales 9,120 8,870 8,410\n"
+            "Other expense (income), net 450 12 (80)\n"
+            "Net income attributable to Northwind 610 575 540\n"
+        )
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+        (claim,) = _draft(corpus, "Northwind net income as a percent of net sales 2024?")
+        assert "610" in claim.text and "6.7%" in claim.text and "450" not in claim.text
+        assert _verified(corpus, claim)
+
+    def test_one_figure_over_another_is_their_ratio(self) -> None:
+        corpus = InMemoryCorpus()
+        page = BALANCE + "Liabilities\nTotal current liabilities 2,000 2,100\n"
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+        (claim,) = _draft(corpus, "Northwind FY24 current assets over current liabilities?")
+        assert "1.27" in claim.text and "7,845" not in claim.text
+        assert claim.derivation is not None and claim.derivation.operation.value == "ratio"
+        assert _verified(corpus, claim)
+
+    def test_a_verb_ending_in_s_asks_no_list(self) -> None:
+        question = "How much were the net sales of Northwind in the year which was ended June 30?"
+        assert profile_question(question, as_of=AS_OF).answer_type == "amount"
+        assert (
+            profile_question("Which segments does Northwind report?", as_of=AS_OF).answer_type
+            == "list"
+        )
