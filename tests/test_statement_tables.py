@@ -638,3 +638,19 @@ class TestSignsAndRatios:
             profile_question("Which segments does Northwind report?", as_of=AS_OF).answer_type
             == "list"
         )
+
+
+def test_a_year_with_its_footnote_mark_heads_its_column() -> None:
+    """'2024* 2023' ('*' marks a restated year): the starred year is the first column, not a
+    row value read under the next year."""
+    page = (
+        "Selected Financial Data\n(Dollars in millions, except per share amounts) 2024* 2023 2022\n"
+        "Net sales $ 9,120 $ 8,870 $ 8,410\nNet income 610 575 540\n"
+    )
+    cells = {(c.name, c.year): c.value for c in table_cells(page)}
+    assert cells[("Net sales", 2024)] == "9,120"
+    assert cells[("Net sales", 2023)] == "8,870"
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "What were Northwind's net sales in 2023?")
+    assert "8,870" in claim.text and _verified(corpus, claim)

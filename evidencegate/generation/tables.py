@@ -73,7 +73,7 @@ class _Tok:
 
     @property
     def year(self) -> bool:
-        return bool(_YEAR.match(self.text))
+        return bool(_YEAR.match(self.text.rstrip("*")))  # "2019*": a year with its footnote
 
 
 def _row_label(label: str) -> bool:
@@ -245,7 +245,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             while j < len(tokens) and tokens[j].year:
                 j += 1
             if j - i >= 2:
-                years = [int(t.text) for t in tokens[i:j]]
+                years = [int(t.text.rstrip("*")) for t in tokens[i:j]]
                 start = tokens[i].start
                 k = i - 1
                 while (
