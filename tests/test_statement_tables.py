@@ -186,6 +186,18 @@ class TestColumnGroups:
         assert ("Safety and Industrial", 2023) not in cells
         assert cells[("Net revenue", 2023)] == "79,474"
 
+    def test_columns_before_the_years_are_not_the_years(self) -> None:
+        """No column named after the years: the extra values stand before them (a note's
+        number closing the label, a rate before the amounts, a 'Total' column)."""
+        text = (
+            "(in millions) 2024 2023\nOperating lease expense (1) $ 130 $ 113\n"
+            "Current portion of long-term debt 1.85 % $ 745 $ 1,102\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Operating lease expense", 2024)] == "130"
+        assert cells[("Operating lease expense", 2023)] == "113"
+        assert cells[("Current portion of long-term debt", 2024)] == "745"
+
     def test_an_unlabelled_total_row_below_is_no_group(self) -> None:
         """A row's run of figures going on to the next line's unlabelled total row keeps its
         own values in the years' order."""

@@ -375,9 +375,8 @@ def _columns(
         if second.endswith("%") and not first.endswith("%"):
             paired.add(h_start)
     line_end = text.find("\n", h_end)
-    grouped = (
-        m >= 2 * n and m % n == 0 and not text[h_end : line_end if line_end >= 0 else None].strip()
-    )
+    trailing = bool(text[h_end : line_end if line_end >= 0 else None].strip())
+    grouped = m >= 2 * n and m % n == 0 and not trailing
     picks: list[int] | None
     if h_start in paired and m == 2 * n:
         picks = [2 * c for c in range(n)]
@@ -391,6 +390,11 @@ def _columns(
             picks = [c * k for c in range(n)]
     elif h_start in totals:
         picks = None
+    elif m > n and not trailing:
+        # More values than years, and no column named after the years: the others stand
+        # before them ("Total 2017 2018 ...", a rate before the amounts, a note's number
+        # closing the label, "Operating lease expense (1) $ 130 $ 113 $ 112").
+        picks = [m - n + c for c in range(n)]
     else:
         picks = list(range(n))
     if picks is not None:
