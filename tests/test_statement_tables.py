@@ -666,3 +666,17 @@ def test_a_year_with_its_footnote_mark_heads_its_column() -> None:
     corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
     (claim,) = _draft(corpus, "What were Northwind's net sales in 2023?")
     assert "8,870" in claim.text and _verified(corpus, claim)
+
+
+def test_a_table_titled_by_its_share_of_the_whole_is_a_part() -> None:
+    """'Tools Business (33.6% of consolidated sales):' titles a segment's table: a part the
+    company's question does not name, and the table of the segment asked by name."""
+    from evidencegate.generation.tables import part_table
+
+    page = (
+        "Tools Business (33.6% of consolidated sales):\n2024 2023 2022\n"
+        "Sales (millions) $ 3,064 $ 2,980 $ 2,870\nTotal sales change 2.8 % 3.8 % 1.0 %\n"
+    )
+    cell = table_cells(page)[0]
+    assert part_table(page, cell, "Northwind total sales change 2024?")
+    assert not part_table(page, cell, "Northwind Tools segment sales 2024?")

@@ -14,6 +14,7 @@ on the page and the cell's figure and year in them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -150,7 +151,29 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
-    return bool(parts) or named
+    # The header's span may run back into its title line ("... (18.8% of consolidated
+    # sales):" over "2016 2015 2014"): the title line is read whole.
+    head = page_text[cell.header_start : cell.header_end].split("\n", 1)[0]
+    return bool(parts) or named or _share_titled([title[0] + head, *title[1:]], question)
+
+
+_SHARE_TITLE = re.compile(
+    r"(?P<name>[A-Za-z][^()\n]*?)\s*\(\s*\d+(?:\.\d+)?\s*%\s+of\s+(?:consolidated|total)\b",
+    re.IGNORECASE,
+)
+"""A title giving the table's share of the whole ("Industrial Business (33.6% of consolidated
+sales):"): the table is of that part."""
+
+
+def _share_titled(title: Sequence[str], question: str) -> bool:
+    """Is the table titled as a part by its share of the whole, a part the question does not
+    name (none of its title's words)?"""
+    asked = set(terms(question))
+    for line in title[:2]:
+        found = _SHARE_TITLE.search(line)
+        if found is not None:
+            return not set(terms(found["name"])) & asked
+    return False
 
 
 def _row_name(raw: str) -> str:
