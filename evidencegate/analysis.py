@@ -1309,7 +1309,9 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         ),
         (
             "list",
-            r"\bwhich\s+(?:\w+\s+)?\w+s\b|\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
+            # "which segments", "which business units"; not "which was", "which firm has"
+            r"\bwhich\s+(?:\w+\s+)?(?!(?:was|is|has|does)\b)\w+s\b|"
+            r"\bwhat\s+(?:are|were)\s+the\b|\blist\b|\bname\s+the\b|"
             r"\bwhat\s+\w+s\s+(?:are|were|does|do|did|must|should|shall|can|may|will)\b",
         ),
         (
@@ -1702,8 +1704,9 @@ _MONEY = re.compile(
     re.IGNORECASE,
 )
 _PERCENT = re.compile(
-    # A ratio stated as a number ("ratio 1.54") is a proportion too.
-    r"\d\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b|\bratio\s+(?:of\s+)?\d+(?:\.\d+)?\b",
+    # A ratio stated as a number ("ratio 1.54") is a proportion too; a negative share is set
+    # in parentheses ("(5.3)%", "(0.5) %").
+    r"\d\)?\s*%|\bpercent(?:age)?\b|\bbasis\s+points?\b|\bratio\s+(?:of\s+)?\d+(?:\.\d+)?\b",
     re.IGNORECASE,
 )
 _NUMBER_WORD = (

@@ -143,6 +143,73 @@ class TestRows:
         )
 
 
+class TestColumnGroups:
+    """A row's values are aligned with the header's years by the table's layout, not read off
+    in order: a group of columns per year, a figure and its share under one year."""
+
+    def test_a_group_ending_in_its_sum_is_read_at_its_total(self) -> None:
+        """'2024 2023' over 'U.S. Intl. Worldwide' twice: the worldwide column (the sum of the
+        others on the sales row) is each year's value, on the percent rows too."""
+        text = (
+            "Net Sales:\n2024 2023\nU.S. Intl. Worldwide U.S. Intl. Worldwide\n"
+            "Net sales (millions) $ 12,188 $ 17,921 $ 30,109 $ 12,049 $ 18,225 $ 30,274\n"
+            "% of worldwide sales 40.5 % 59.5 % 39.8 % 60.2 %\n"
+            "Total sales change 1.2 % (1.7)% (0.5)% 2.9 % (9.4)% (4.9)%\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Net sales (millions)", 2024)] == "30,109"
+        assert cells[("Net sales (millions)", 2023)] == "30,274"
+        assert cells[("Total sales change", 2024)] == "(0.5)%"
+        assert cells[("Total sales change", 2023)] == "(4.9)%"
+        # Two values a year in a table of three: no group it fits, no cell.
+        assert not any(name == "% of worldwide sales" for name, _ in cells)
+
+    def test_a_group_without_a_total_is_read_at_its_first_column(self) -> None:
+        """'Carrying Fair' per year: the year's value is the group's first column, never the
+        first group's second column read as the next year."""
+        text = (
+            "(Millions) 2024 2023\nCarrying Value Fair Value Carrying Value Fair Value\n"
+            "Long-term debt $ 13,411 $ 13,586 $ 12,096 $ 12,535\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Long-term debt", 2024)] == "13,411"
+        assert cells[("Long-term debt", 2023)] == "12,096"
+
+    def test_a_figure_and_its_share_under_one_year_are_not_two_years(self) -> None:
+        """'$ 11,604 33.9 % $ 1,199 ...' under '2024 2023 % change': no year reads the share."""
+        text = (
+            "2024 2023 % change\n(Dollars in millions) Net Sales % of Total Operating Income\n"
+            "Safety and Industrial $ 11,604 33.9 % $ 1,199 $ 11,981 33.9 % $ 2,466 (3.2)% (51.4)%\n"
+            "Net revenue $ 86,392 $ 79,474 9 %\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert ("Safety and Industrial", 2023) not in cells
+        assert cells[("Net revenue", 2023)] == "79,474"
+
+    def test_columns_before_the_years_are_not_the_years(self) -> None:
+        """No column named after the years: the extra values stand before them (a note's
+        number closing the label, a rate before the amounts, a 'Total' column)."""
+        text = (
+            "(in millions) 2024 2023\nOperating lease expense (1) $ 130 $ 113\n"
+            "Current portion of long-term debt 1.85 % $ 745 $ 1,102\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Operating lease expense", 2024)] == "130"
+        assert cells[("Operating lease expense", 2023)] == "113"
+        assert cells[("Current portion of long-term debt", 2024)] == "745"
+
+    def test_an_unlabelled_total_row_below_is_no_group(self) -> None:
+        """A row's run of figures going on to the next line's unlabelled total row keeps its
+        own values in the years' order."""
+        text = (
+            "2024 2023 2022\nUnited States $ 7,305 $ 3,740 $ 4,070\n"
+            "Foreign 3,400 6,081 4,999\n$ 10,705 $ 9,821 $ 9,069\n"
+        )
+        cells = {(c.name, c.year): c.value for c in table_cells(text)}
+        assert cells[("Foreign", 2023)] == "6,081"
+        assert cells[("Foreign", 2022)] == "4,999"
+
+
 class TestStatementAnswers:
     def test_gross_profit_is_the_statement_row_not_a_blob(self, corpus: InMemoryCorpus) -> None:
         """The income statement's row answers, quoted whole and with its unit; neither the
@@ -538,3 +605,78 @@ class TestShorthandAnalysis:
         assert not headcount.states_figure("benefits for eligible employees under the\n- 151 -\n")
         assert not headcount.states_figure("Public Law No. 93-406, the Employee Retirement Act")
         assert headcount.states_figure("We employed approximately 315,000 people worldwide")
+
+
+class TestSignsAndRatios:
+    """A negative share is a share, a row's other sign is no measure of it, and one figure
+    over another is a ratio of the two."""
+
+    def test_a_negative_share_in_parentheses_is_a_percentage(self) -> None:
+        from evidencegate.analysis import has_figure
+
+        assert has_figure("Operating margins, 2024: (5.3)%", "quantity", "percentage")
+        assert has_figure("Operating margins (5.3) %", "quantity", "percentage")
+        assert not has_figure("Operating margins (5.3)", "quantity", "percentage")
+
+    def test_an_expense_with_its_income_sign_is_no_income_row(self) -> None:
+        """'Other expense (income), net' is an expense: net income as a share of sales is
+        computed from the net income row."""
+        page = (
+            "Northwind Tools Inc.\nConsolidated Statements of Income\n(Dollars in millions)\n"
+            "Fiscal years ended June 30, 2024 2023 2022\n"
+            "Net sales 9,120 8,870 8,410\n"
+            "Other expense (income), net 450 12 (80)\n"
+            "Net income attributable to Northwind 610 575 540\n"
+        )
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+        (claim,) = _draft(corpus, "Northwind net income as a percent of net sales 2024?")
+        assert "610" in claim.text and "6.7%" in claim.text and "450" not in claim.text
+        assert _verified(corpus, claim)
+
+    def test_one_figure_over_another_is_their_ratio(self) -> None:
+        corpus = InMemoryCorpus()
+        page = BALANCE + "Liabilities\nTotal current liabilities 2,000 2,100\n"
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+        (claim,) = _draft(corpus, "Northwind FY24 current assets over current liabilities?")
+        assert "1.27" in claim.text and "7,845" not in claim.text
+        assert claim.derivation is not None and claim.derivation.operation.value == "ratio"
+        assert _verified(corpus, claim)
+
+    def test_a_verb_ending_in_s_asks_no_list(self) -> None:
+        question = "How much were the net sales of Northwind in the year which was ended June 30?"
+        assert profile_question(question, as_of=AS_OF).answer_type == "amount"
+        assert (
+            profile_question("Which segments does Northwind report?", as_of=AS_OF).answer_type
+            == "list"
+        )
+
+
+def test_a_year_with_its_footnote_mark_heads_its_column() -> None:
+    """'2024* 2023' ('*' marks a restated year): the starred year is the first column, not a
+    row value read under the next year."""
+    page = (
+        "Selected Financial Data\n(Dollars in millions, except per share amounts) 2024* 2023 2022\n"
+        "Net sales $ 9,120 $ 8,870 $ 8,410\nNet income 610 575 540\n"
+    )
+    cells = {(c.name, c.year): c.value for c in table_cells(page)}
+    assert cells[("Net sales", 2024)] == "9,120"
+    assert cells[("Net sales", 2023)] == "8,870"
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "What were Northwind's net sales in 2023?")
+    assert "8,870" in claim.text and _verified(corpus, claim)
+
+
+def test_a_table_titled_by_its_share_of_the_whole_is_a_part() -> None:
+    """'Tools Business (33.6% of consolidated sales):' titles a segment's table: a part the
+    company's question does not name, and the table of the segment asked by name."""
+    from evidencegate.generation.tables import part_table
+
+    page = (
+        "Tools Business (33.6% of consolidated sales):\n2024 2023 2022\n"
+        "Sales (millions) $ 3,064 $ 2,980 $ 2,870\nTotal sales change 2.8 % 3.8 % 1.0 %\n"
+    )
+    cell = table_cells(page)[0]
+    assert part_table(page, cell, "Northwind total sales change 2024?")
+    assert not part_table(page, cell, "Northwind Tools segment sales 2024?")

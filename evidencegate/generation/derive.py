@@ -111,6 +111,9 @@ _TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             r"\bratio\s*\(\s*(?P<x>[^()]+?)\s+(?:to|over|divided\s+by)\s+(?P<y>[^()]+?)\s*\)",
         ),
         (Operation.RATIO, r"\b(?P<x>[\w&' -]+?)[\s-]+to[\s-]+(?P<y>[\w&' -]+?)\s+ratio\b"),
+        # "current assets over current liabilities", "capex / net sales": one figure over
+        # another ("over the year" names no figure: a subject of period words is none).
+        (Operation.RATIO, r"\b(?P<x>[\w&' -]+?)\s+(?:over|divided\s+by|/)\s+(?P<y>[\w&' -]+)"),
         # Not "total of X and Y": "the total of plant and equipment" names one item.
         (
             Operation.SUM,

@@ -14,6 +14,7 @@ on the page and the cell's figure and year in them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -73,7 +74,7 @@ class _Tok:
 
     @property
     def year(self) -> bool:
-        return bool(_YEAR.match(self.text))
+        return bool(_YEAR.match(self.text.rstrip("*")))  # "2019*": a year with its footnote
 
 
 def _row_label(label: str) -> bool:
@@ -150,17 +151,46 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
-    return bool(parts) or named
+    # The header's span may run back into its title line ("... (18.8% of consolidated
+    # sales):" over "2016 2015 2014"): the title line is read whole.
+    head = page_text[cell.header_start : cell.header_end].split("\n", 1)[0]
+    return bool(parts) or named or _share_titled([title[0] + head, *title[1:]], question)
+
+
+_SHARE_TITLE = re.compile(
+    r"(?P<name>[A-Za-z][^()\n]*?)\s*\(\s*\d+(?:\.\d+)?\s*%\s+of\s+(?:consolidated|total)\b",
+    re.IGNORECASE,
+)
+"""A title giving the table's share of the whole ("Industrial Business (33.6% of consolidated
+sales):"): the table is of that part."""
+
+
+def _share_titled(title: Sequence[str], question: str) -> bool:
+    """Is the table titled as a part by its share of the whole, a part the question does not
+    name (none of its title's words)?"""
+    asked = set(terms(question))
+    for line in title[:2]:
+        found = _SHARE_TITLE.search(line)
+        if found is not None:
+            return not set(terms(found["name"])) & asked
+    return False
 
 
 def _row_name(raw: str) -> str:
     """A label's last line, with the lines before it that it goes on from (a wrapped label's
     next line starts in lower case); the lines above those are headings ("Current assets:")."""
-    lines = [line for line in raw.splitlines() if line.strip()]
-    start = len(lines) - 1
-    while start > 0 and lines[start].lstrip()[:1].islower():
-        start -= 1
-    return " ".join(" ".join(lines[max(start, 0) :]).split())
+    return " ".join(raw[_name_offset(raw) :].split())
+
+
+def _name_offset(raw: str) -> int:
+    """Where :func:`_row_name`'s lines start in ``raw``."""
+    starts = [m.start() for m in re.finditer(r"[^\n]*\S[^\n]*", raw)]
+    if not starts:
+        return 0
+    k = len(starts) - 1
+    while k > 0 and raw[starts[k] :].lstrip()[:1].islower():
+        k -= 1
+    return starts[k]
 
 
 def _reference(tokens: list[_Tok], k: int) -> bool:
@@ -187,6 +217,7 @@ def _header_starts(text: str, tokens: list[_Tok], j: int) -> bool:
     )
 
 
+_SIGN_WORD = re.compile(r"\([a-z]+\)")
 _QUALIFIER = re.compile(r"\b(?:before|after|excluding|net\s+of)\b", re.IGNORECASE)
 
 
@@ -204,6 +235,9 @@ def measured_terms(label: str, question: str) -> list[str]:
     "before", "after", "excluding" or "net of" measures its head: "Loss before income taxes" is
     a loss, no income tax figure; unless the question qualifies the same way ("income before
     taxes"). A change ("Increase in inventories") is no balance, unless a change is asked."""
+    # A lower-case word in parentheses is the row's other sign, no measure of its own: "Other
+    # expense (income), net" is an expense, "Income tax expense (benefit)" an expense.
+    label = _SIGN_WORD.sub(" ", label)
     change = _CHANGE_LABEL.match(label)
     if change is not None and not _CHANGE_ASKED.search(question):
         return terms(label[: change.end()])
@@ -224,6 +258,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     cells: list[TableCell] = []
     header: tuple[list[int], int, int] | None = None  # years, start, end
     paired: set[int] = set()  # headers whose years each have a figure and a percent column
+    totals: dict[int, int] = {}  # grouped headers whose groups end in their sum: the group size
     i = 0
     label_start: int | None = None
     while i < len(tokens):
@@ -233,7 +268,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             while j < len(tokens) and tokens[j].year:
                 j += 1
             if j - i >= 2:
-                years = [int(t.text) for t in tokens[i:j]]
+                years = [int(t.text.rstrip("*")) for t in tokens[i:j]]
                 start = tokens[i].start
                 k = i - 1
                 while (
@@ -255,6 +290,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 t = tokens[j]
                 if j > i and _header_starts(text, tokens, j):
                     break  # "(Note 1)" ends a title line; the years below it are the header
+                if t.text == "%" and "\n" in text[tokens[j - 1].end : t.start]:
+                    break  # a line opening with "%" is the next row's label ("% of sales")
                 if t.text == "$":
                     dollar = True
                 elif t.text == "%" and values:
@@ -266,32 +303,34 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 j += 1
             follows = tokens[j].text if j < len(tokens) else ""
             ends_row = (
-                not follows or follows[0].isupper() or follows[0] in "$(" or _YEAR.match(follows)
+                not follows or follows[0].isupper() or follows[0] in "$(%" or _YEAR.match(follows)
             )
             if label_start is not None and header is not None and values and ends_row:
                 years, h_start, h_end = header
                 raw = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(raw.split())
                 name = _row_name(raw)
-                step = 1
-                if len(values) == 2 * len(years):
-                    # "Net sales $ 14,694 100.0 % $ 14,544 100.0 %": each year a figure and its
-                    # share of sales; the table's rows read every other value as the year's.
-                    first, second = values[0][0].text, values[1][0].text
-                    if second.endswith("%") and not first.endswith("%"):
-                        paired.add(h_start)
-                    if h_start in paired:
-                        step = 2
-                if _row_label(label) and len(values) >= len(years):
-                    for column, year in enumerate(years):
-                        value, dollars = values[column * step]
+                picks = _columns(text, values, years, h_start, h_end, paired, totals)
+                row_start = label_start
+                if (
+                    not _row_label(label)
+                    and name != label
+                    and _row_label(name)
+                    and not text[h_end:label_start].strip()
+                ):
+                    # Column names between the header's years and the first row ("U.S. Intl.
+                    # Worldwide") are no part of its label: the row starts at its name's line.
+                    label, row_start = name, label_start + _name_offset(raw)
+                if _row_label(label) and picks is not None:
+                    for column, (year, pick) in enumerate(zip(years, picks, strict=True)):
+                        value, dollars = values[pick]
                         cells.append(
                             TableCell(
                                 label=label,
                                 year=year,
                                 value=value.text,
                                 dollars=dollars,
-                                row_start=label_start,
+                                row_start=row_start,
                                 row_end=value.end,
                                 header_start=h_start,
                                 header_end=h_end,
@@ -314,6 +353,104 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
             label_start = tok.start
         i += 1
     return tuple(cells)
+
+
+def _columns(
+    text: str,
+    values: list[tuple[_Tok, bool]],
+    years: list[int],
+    h_start: int,
+    h_end: int,
+    paired: set[int],
+    totals: dict[int, int],
+) -> list[int] | None:
+    """Which of a row's values stand under the header's years, one per year in order; None
+    when the row's values cannot be aligned with the years (no cell is read from it).
+
+    A row's values are the years' values in order, but for three layouts:
+    - each year a figure and its share ("Net sales $ 14,694 100.0 % $ 14,544 100.0 %"): every
+      other value (:data:`paired` headers);
+    - each year a group of columns named on the line below the years ("2016 2015" over "U.S.
+      Intl. Worldwide U.S. Intl. Worldwide"): a row of k values per year reads group by group.
+      When a group's last value is the sum of the others on one of the table's rows (12,188 +
+      17,921 = 30,109) the last column of each group is the whole (worldwide, total) and is
+      the year's value on every row of k values per year; a row of another length in such a
+      table fits no group. Otherwise a group's first value is the year's;
+    - the years' values followed by columns the header's line names after its years ("2022
+      2021 % change"): the first values.
+    A year's value after the first is no percent when the first is none: "$ 11,604 33.9 %"
+    is a figure and its share under one year, not two years' values."""
+    n, m = len(years), len(values)
+    if m < n:
+        return None
+    # The row's own values are those on its line: a run going on to the next line goes on to
+    # an unlabelled row ("Foreign 3,400 6,081 4,999" over "$ 10,705 $ 9,821 $ 9,069"). A
+    # page that sets each cell on its own line keeps its values in the years' order.
+    line = 1 + next(
+        (v for v in range(m - 1) if "\n" in text[values[v][0].end : values[v + 1][0].start]),
+        m - 1,
+    )
+    if line < n:
+        return list(range(n))
+    m = line
+    if m == 2 * n:
+        first, second = values[0][0].text, values[1][0].text
+        if second.endswith("%") and not first.endswith("%"):
+            paired.add(h_start)
+    line_end = text.find("\n", h_end)
+    trailing = bool(text[h_end : line_end if line_end >= 0 else None].strip())
+    grouped = m >= 2 * n and m % n == 0 and not trailing
+    picks: list[int] | None
+    if h_start in paired and m == 2 * n:
+        picks = [2 * c for c in range(n)]
+    elif grouped:
+        k = m // n
+        if h_start not in totals and k >= 3 and _group_sums(values, n, k):
+            totals[h_start] = k
+        if h_start in totals:
+            picks = [c * k + k - 1 for c in range(n)] if totals[h_start] == k else None
+        else:
+            picks = [c * k for c in range(n)]
+    elif h_start in totals:
+        picks = None
+    elif m > n and not trailing:
+        # More values than years, and no column named after the years: the others stand
+        # before them ("Total 2017 2018 ...", a rate before the amounts, a note's number
+        # closing the label, "Operating lease expense (1) $ 130 $ 113 $ 112").
+        picks = [m - n + c for c in range(n)]
+    else:
+        picks = list(range(n))
+    if picks is not None:
+        kinds = [values[p][0].text.endswith("%") for p in picks]
+        if not kinds[0] and any(kinds[1:]):
+            return None
+    return picks
+
+
+def _amount(text: str) -> float | None:
+    """A cell's figure as a number ("(1,234)" is -1234); None for a dash or a percent."""
+    if text.endswith("%") or text in _DASH:
+        return None
+    negative = text.startswith("(") or text.startswith("-")
+    digits = text.strip("()$-").replace("$", "").replace(",", "")
+    try:
+        number = float(digits)
+    except ValueError:
+        return None
+    return -number if negative else number
+
+
+def _group_sums(values: list[tuple[_Tok, bool]], n: int, k: int) -> bool:
+    """Is every group's last value the sum of the group's others (to the table's rounding)?"""
+    for c in range(n):
+        group = [_amount(t.text) for t, _ in values[c * k : (c + 1) * k]]
+        if any(g is None for g in group):
+            return False
+        parts = [g for g in group[:-1] if g is not None]
+        whole = group[-1]
+        if whole is None or whole == 0 or abs(sum(parts) - whole) > max(1.0, 0.001 * abs(whole)):
+            return False
+    return True
 
 
 _UNIT = re.compile(
