@@ -1267,7 +1267,7 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\bhow\s+(?:long|often|soon|quickly|frequently|early|far\s+(?:ahead|in\s+advance))\b|"
             r"\bhow\s+(?:much\s+time|fast)\b|"
             r"\bwithin\s+(?:how|what)\b|"
-            r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration)\b|"
+            r"\b(?:minimum|maximum|shortest|longest)\s+(?:time|period|term|duration|interval)\b|"
             r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
             r"\b(?:what|which)\s+(?:[\w-]+\s+)?(?:period|frequency|interval|deadline|time\s+limit)\b|"
             r"\btiming\b|\b(?:refresh|review|renewal|rotation|reporting|audit|update)\s+cycle\b|"
@@ -1299,12 +1299,12 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
         ),
         (
             "yes_no",
-            r"^\s*(?:is|are|was|were|does|do|did|may|can|could|must|should|will|would|has|"
+            r"^\s*(?:is|are|am|was|were|does|do|did|may|can|could|must|should|will|would|has|"
             r"have|had|shall)\b",
         ),
         (
             "entity",
-            r"^\s*who\b|\bwhich\s+(?:company|firm|entity|business|segment|person|body|"
+            r"^\s*(?:who|whom|whose)\b|\bwhich\s+(?:company|firm|entity|business|segment|person|body|"
             r"officer|agency|party|role)\b|\bwhat\s+(?:company|firm|entity|segment)\b",
         ),
         (
@@ -1374,20 +1374,22 @@ _ASKS_FIGURE = re.compile(
 )
 """Words that ask for a figure rather than whether something holds."""
 _LEADING_CASE = re.compile(
-    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b[^,;?]{3,},\s*"
-    r"(?=(?:what|which|who|how|when|where|why|is|are|was|were|does|do|did|may|can|could|must|"
-    r"should|will|would|has|have|had|shall)\b)",
+    r"^\s*(?:if|when|whenever|where|once|after|before|should|in\s+case)\b"
+    r"(?:[^,;?]|(?<=\d),(?=\d{3})){3,},\s*"
+    r"(?=(?:what|which|who|whose|how|when|where|why|is|are|am|was|were|does|do|did|may|can|"
+    r"could|must|should|will|would|has|have|had|shall)\b)",
     re.IGNORECASE,
 )
 """A clause setting out the case a question asks about, before the question word."""
 _LEADING_SCENE = re.compile(
-    r"^[^?:;]{8,}?(?::|;|\s[-\u2013\u2014]+)\s+"
-    r"(?=(?:what|which|who|whose|how|when|where|why|is|are|was|were|does|do|did|may|can|could|"
-    r"must|should|will|would|has|have|had|shall)\b)",
+    r"^[^?:;]{8,}?(?::|;|\s[-\u2013\u2014]+|(?<=\w\w)[.!])\s+"
+    r"(?=(?:what|which|who|whose|how|when|where|why|is|are|am|was|were|does|do|did|may|can|"
+    r"could|must|should|will|would|has|have|had|shall)\b)",
     re.IGNORECASE,
 )
-"""A case set out before a colon or a dash, the question after it ("gift valued at 130 USD
-from a vendor: who signs off?", "cash deposit over 10k - what must staff establish?")."""
+"""A case set out before a colon or a dash, or in a sentence of its own, the question after
+it ("gift valued at 130 USD from a vendor: who signs off?", "cash deposit over 10k - what must
+staff establish?", "A vendor offers me a $20 gift card. Am I allowed to keep it?")."""
 _CONSEQUENCE = re.compile(r"^\W*what\s+(?:happens|will\s+happen|would\s+happen)\b", re.IGNORECASE)
 _PLACE_QUESTION = re.compile(
     r"^\W*where\s+(?:is|are|was|were|does|do|did|must|should|may|can|shall|will|would|has|have)\b",
