@@ -13,11 +13,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+from pathlib import Path
 
 import pytest
 
 from evidencegate.analysis import answer_type
 from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
+from evidencegate.corpus.retrieval import FeedbackRetriever
+from evidencegate.corpus.store import Store
 from evidencegate.generation.extractive import ExtractiveGenerator, _candidates, _PageStructure
 
 AS_OF = dt.date(2024, 6, 1)
@@ -166,3 +170,56 @@ class TestRecordSupplement:
 )
 def test_the_ask_types_the_question(question: str, expected: str) -> None:
     assert answer_type(question) == expected
+
+
+def _catalog(tmp_path: Path) -> Path:
+    """A catalog whose many records speak of logs, the one "XA-6(9)" labels saying it least:
+    beyond the first passages the question's words rank."""
+    rows = [
+        {
+            "doc_id": "CAT",
+            "version": "1",
+            "version_date": "2020-01-01",
+            "authority": "primary",
+            "label": label,
+            "title": title,
+            "text": text,
+        }
+        for label, title, text in [
+            ("XA-6", "Least Privilege", "Employ the principle of least privilege."),
+            ("XA-6(9)", "Privileged Functions", "Capture each execution of a privileged function."),
+            *[
+                (
+                    f"XA-{n}({m})",
+                    f"Log Review {n}",
+                    f"Review the log and what we need to log on system {n}; keep the log {m}.",
+                )
+                for n in (6, 9)
+                for m in (1, 2, 3, 6, 9)
+                if (n, m) != (6, 9)
+            ],
+            *[
+                (
+                    f"XU-{n}",
+                    "Event Logging",
+                    f"Log what we need to log, as XA-6 and XA-9 say ({n}).",
+                )
+                for n in range(10, 40)
+            ],
+        ]
+    ]
+    path = tmp_path / "cat.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+class TestNamedRecord:
+    def test_the_record_the_question_names_is_in_the_evidence(self, tmp_path: Path) -> None:
+        with Store.open(tmp_path / "s") as store:
+            store.ingest([_catalog(tmp_path)])
+            retriever = FeedbackRetriever(store)
+            found = retriever.search("XA-6(9) - what do we need to log?", as_of=AS_OF, limit=4)
+            assert "XA-6(9)" in [p.label for p in found]
+            # A question naming no record of the catalog is ranked as before.
+            plain = retriever.search("what do we need to log?", as_of=AS_OF, limit=4)
+            assert "XA-6(9)" not in [p.label for p in plain]
