@@ -1730,6 +1730,8 @@ class _PageStructure:
         self._pages = pages
         self._texts: dict[tuple[str, str, int], str] = {}
         self._looked_up: set[tuple[str, str, int]] = set()
+        self._headings: dict[tuple[str, str, int, int], str] = {}
+        self._breaks: dict[tuple[str, str, int], int | None] = {}
         for passage in evidence:
             if passage.char_start == 0:
                 key = (passage.doc_id, passage.version, passage.page)
@@ -1755,26 +1757,48 @@ class _PageStructure:
         """The heading of the section the candidate stands in ("5. Holding period"), or ""."""
         passage = candidate.passage
         before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
-        found = _HEADING_LINE.findall(before)
-        if not found and passage.char_start > 0:
+        found = _HEADING_LINE.findall(before) if "#" in before else []
+        if found:
+            return str(found[-1])
+        if passage.char_start == 0:
+            return ""
+        key = (passage.doc_id, passage.version, passage.page, passage.char_start)
+        if key not in self._headings:
             page = self._page_text(passage)
-            if page is not None and len(page) >= passage.char_start:
-                found = _HEADING_LINE.findall(page[: passage.char_start])
-        return found[-1] if found else ""
+            earlier = page[: passage.char_start] if page is not None else ""
+            above = _HEADING_LINE.findall(earlier) if "#" in earlier else []
+            self._headings[key] = str(above[-1]) if above else ""
+        return self._headings[key]
 
     def in_supplement(self, candidate: _Candidate) -> bool:
         """Does the candidate stand after the first block of a labelled record's text?"""
         passage = candidate.passage
         if not (passage.label or "").strip():
             return False
-        page = self._page_text(passage)
-        if page is None:
-            return False
-        opening = re.search(r"\S", page)
-        if opening is None:
-            return False
-        end = _BLOCK_BREAK.search(page, opening.start())
-        return end is not None and candidate.sentence.start >= end.end()
+        key = (passage.doc_id, passage.version, passage.page)
+        if key not in self._breaks:
+            self._breaks[key] = self._first_break(passage)
+        end = self._breaks[key]
+        return end is not None and candidate.sentence.start >= end
+
+    def _first_break(self, passage: Passage) -> int | None:
+        """Where the page's text after its first block starts (None: one block, or unknown);
+        an opening passage that shows the break needs no page."""
+        known = self._texts.get((passage.doc_id, passage.version, passage.page))
+        for page in (known, None):
+            if page is None:
+                page = self._page_text(passage)
+                if page is None:
+                    return None
+            opening = re.search(r"\S", page)
+            if opening is None:
+                return None
+            end = _BLOCK_BREAK.search(page, opening.start())
+            if end is not None:
+                return end.end()
+            if page is not known:
+                return None
+        return None
 
 
 def _antecedent(candidate: _Candidate) -> str:
