@@ -160,6 +160,9 @@ def _joined_asks(query: str) -> list[str]:
 
 
 _PER_ASK = 2
+_LABEL_POOL = 50
+"""How many passages the words of a label the question names are ranked over to find the
+passages it labels (its own words are few and common: "AC", "6", "9")."""
 """How many of the first passages of each ask's own ranking the evidence always holds."""
 
 
@@ -477,8 +480,50 @@ class FeedbackRetriever:
             tenant=tenant,
         )
         fitted = self._fit(query, as_of, rankings)
-        kept = _with_each_ask(fitted, [r.passages for r in rankings if r.ask], limit)
+        asks = [r.passages for r in rankings if r.ask]
+        kept = _with_each_ask(fitted, asks, limit)
+        named = self._named_records(
+            query, as_of=as_of, authorities=authorities, doc_ids=doc_ids, tenant=tenant
+        )
+        # A named record none of whose passages the evidence holds is brought in; one of its
+        # passages already there is where the question's words found it.
+        held = {(p.doc_id, p.version, p.page) for p in kept}
+        absent = [p for p in named if (p.doc_id, p.version, p.page) not in held]
+        if absent:
+            kept = _with_each_ask(kept, [*asks, absent], limit)
         return _with_continuations(kept, fitted, limit)
+
+    def _named_records(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        authorities: Sequence[str] | None,
+        doc_ids: Sequence[str] | None,
+        tenant: str | None,
+    ) -> list[Passage]:
+        """The opening passages of the records the question names by their label ("AC-6(9) -
+        what do we need to log?"): the record asked about belongs in the evidence, however few
+        of the question's other words it states ("Log the execution of privileged
+        functions."). Found by the label's own words and kept only when labelled by it, in the
+        order of their page; none when the question names no label of the corpus."""
+        profile = profile_question(query, as_of=as_of)
+        identifiers = [
+            n for n in with_enhancements(query, profile.names) if any(ch.isdigit() for ch in n)
+        ]
+        if not identifiers:
+            return []
+        found = self.store.search(
+            " ".join(identifiers),
+            as_of=as_of,
+            limit=_LABEL_POOL,
+            authorities=authorities,
+            doc_ids=doc_ids,
+            tenant=tenant,
+            phrases=False,
+        )
+        labelled = [p for p in found if any(labelled_by(p, i) for i in identifiers)]
+        return sorted(labelled, key=lambda p: (p.doc_id, p.version, p.page, p.char_start))
 
     def _rankings(
         self,

@@ -217,7 +217,7 @@ class ExtractiveGenerator:
         skip = set(avoid)
         if prepared is None:
             prepared = self._prepared(evidence, avoid)
-        candidates, sentence_terms, context_terms = prepared
+        candidates, sentence_terms, context_terms, heading_terms, supplements = prepared
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         cells_profile = profile
@@ -339,8 +339,8 @@ class ExtractiveGenerator:
         opposite_case = not profile.negated_case and not asked_negated
 
         scored: list[_Scored] = []
-        for candidate, s_terms, c_terms in zip(
-            candidates, sentence_terms, context_terms, strict=True
+        for candidate, s_terms, c_terms, h_terms, supplement in zip(
+            candidates, sentence_terms, context_terms, heading_terms, supplements, strict=True
         ):
             period = sentence_period(candidate.text)
             if period is not None and not period.overlaps(profile.target):
@@ -362,7 +362,8 @@ class ExtractiveGenerator:
                     score += 0.25
                 else:
                     score *= 0.4
-            if profile.normative and not _states_requirement(candidate):
+            guidance = profile.normative and not _states_requirement(candidate)
+            if guidance:
                 score *= 0.45  # "what does SR-2 require": the requirement, not guidance on it
             elif figure_rule and not _states_requirement(candidate):
                 score *= _FIGURE_RULE_GUIDANCE  # "When must accounts be disabled": the rule
@@ -516,6 +517,18 @@ class ExtractiveGenerator:
                 score *= _UNASKED_PART
             if description is not None and titled >= _DESCRIBED_FIT:
                 score *= 0.5 + 0.5 * described_fit(candidate.passage, description) / titled
+            if h_terms:
+                # The section the question is about, by its heading's words ("how many days
+                # must I hold ..." under "5. Holding period", "gifts we give out" under "6.
+                # Giving gifts and entertainment"): a neighbour section's sentence sharing more
+                # of the question's other words answers another question.
+                score += _SECTION_BONUS * share(h_terms)
+            if supplement and not guidance:
+                # A catalog record's discussion after its requirement ("Organization-defined
+                # actions that may be taken ... include ...") explains the rule, however many
+                # of the question's words it repeats; the rule itself ("b. Automatically
+                # [Selection: lock the account ...]") answers.
+                score *= _SUPPLEMENT_WEIGHT
             scored.append((score, candidate, matched_units(asked, placed_terms)))
 
         if tables:
@@ -566,8 +579,18 @@ class ExtractiveGenerator:
             )
             for c in candidates
         ]
-        context_terms = [term_tuple(c.passage.context + "\n" + _antecedent(c)) for c in candidates]
-        return _Prepared(candidates, sentence_terms, context_terms)
+        # Where a sentence stands in its page: under the section heading of a policy written
+        # in sections ("## 5. Holding period" over "5.1 Employees must hold ..."), and in the
+        # requirement of a catalog record or in the discussion after it.
+        structure = _PageStructure(evidence, self.pages)
+        headings = [structure.heading(c) for c in candidates]
+        heading_terms = [term_tuple(h) for h in headings]
+        context_terms = [
+            term_tuple(c.passage.context + "\n" + h + "\n" + _antecedent(c))
+            for c, h in zip(candidates, headings, strict=True)
+        ]
+        supplements = [structure.in_supplement(c) for c in candidates]
+        return _Prepared(candidates, sentence_terms, context_terms, heading_terms, supplements)
 
     def _select(self, profile: QuestionProfile, scored: list[_Scored]) -> Draft:
         """The claims of a draft: the best candidate, and more only for a multi-part question."""
@@ -1270,12 +1293,15 @@ def _states_row(label: str, asked_words: Sequence[str]) -> bool:
 
 
 class _Prepared(NamedTuple):
-    """:meth:`ExtractiveGenerator._prepared`: the candidates, their terms and their places'
-    terms."""
+    """:meth:`ExtractiveGenerator._prepared`: the candidates, their terms, their places'
+    terms, the terms of their section headings and whether each stands in its record's
+    supplement (:class:`_PageStructure`)."""
 
     candidates: list[_Candidate]
     sentence_terms: list[tuple[str, ...]]
     context_terms: list[tuple[str, ...]]
+    heading_terms: list[tuple[str, ...]]
+    supplements: list[bool]
 
 
 @dataclass(frozen=True)
@@ -1571,6 +1597,14 @@ _FIGURE_RULE_GUIDANCE = 0.8
 ("When must accounts be disabled", "how often must ..."): milder than for "what does X
 require", since a figure may stand in a sentence of another form."""
 
+_SUPPLEMENT_WEIGHT = 0.5
+_SECTION_BONUS = 0.15
+"""The bonus for a sentence whose section heading states all the question's words (in
+proportion to those it states): half the weight of the question's focus stated by the sentence
+itself, since a heading is shared by all its section's sentences."""
+"""The weight of a sentence in a catalog record's supplement (:class:`_PageStructure`): the
+discussion of a requirement, as a non-requirement weighs for "what does X require"."""
+
 _UNASKED_PART = 0.8
 """The weight of a sentence of a control's enhancement whose own title the question says
 nothing of."""
@@ -1769,6 +1803,99 @@ _REFERS_BACK = re.compile(r"\bsuch\b(?!\s+as\b)", re.IGNORECASE)
 @lru_cache(maxsize=4096)  # pure; every draft reads the same sentences again
 def _refers_back(text: str) -> bool:
     return _REFERS_BACK.search(text) is not None
+
+
+_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
+"""A Markdown heading line ("## 5. Holding period")."""
+_BLOCK_BREAK = re.compile(r"\n[ \t]*\n")
+"""A blank line: the end of a block of text."""
+
+
+class _PageStructure:
+    """Where the evidence's sentences stand in their pages, read from the page text (with
+    ``pages``, the store) or else from the passages themselves.
+
+    - A page written in sections (a policy in Markdown) gives each sentence the heading of
+      its section: the last heading line before it, in its passage or earlier on its page.
+    - A labelled record (a catalog's control "AC-7", a regulation's paragraph) whose text is
+      several blocks is its requirement, the first block, followed by a supplement that
+      discusses it (the catalog's "statement+guidance"). A record of one block (a regulation's
+      paragraph) has no supplement, nor has an unlabelled page (a policy, a filing).
+    """
+
+    def __init__(self, evidence: Sequence[Passage], pages: SourceLookup | None) -> None:
+        self._pages = pages
+        self._texts: dict[tuple[str, str, int], str] = {}
+        self._looked_up: set[tuple[str, str, int]] = set()
+        self._headings: dict[tuple[str, str, int, int], str] = {}
+        self._breaks: dict[tuple[str, str, int], int | None] = {}
+        for passage in evidence:
+            if passage.char_start == 0:
+                key = (passage.doc_id, passage.version, passage.page)
+                known = self._texts.get(key)
+                if known is None or len(passage.text) > len(known):
+                    self._texts[key] = passage.text  # the page's opening, at least
+
+    def _page_text(self, passage: Passage) -> str | None:
+        """The page's text from its start, as far as known (None: nothing before the passage
+        is known)."""
+        key = (passage.doc_id, passage.version, passage.page)
+        if self._pages is not None and key not in self._looked_up:
+            self._looked_up.add(key)
+            source = self._pages.lookup(passage.doc_id, passage.version, passage.page)
+            if source is not None:
+                self._texts[key] = source.page.text
+        text = self._texts.get(key)
+        if passage.char_start == 0 and (text is None or len(text) < len(passage.text)):
+            return passage.text
+        return text
+
+    def heading(self, candidate: _Candidate) -> str:
+        """The heading of the section the candidate stands in ("5. Holding period"), or ""."""
+        passage = candidate.passage
+        before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
+        found = _HEADING_LINE.findall(before) if "#" in before else []
+        if found:
+            return str(found[-1])
+        if passage.char_start == 0:
+            return ""
+        key = (passage.doc_id, passage.version, passage.page, passage.char_start)
+        if key not in self._headings:
+            page = self._page_text(passage)
+            earlier = page[: passage.char_start] if page is not None else ""
+            above = _HEADING_LINE.findall(earlier) if "#" in earlier else []
+            self._headings[key] = str(above[-1]) if above else ""
+        return self._headings[key]
+
+    def in_supplement(self, candidate: _Candidate) -> bool:
+        """Does the candidate stand after the first block of a labelled record's text?"""
+        passage = candidate.passage
+        if not (passage.label or "").strip():
+            return False
+        key = (passage.doc_id, passage.version, passage.page)
+        if key not in self._breaks:
+            self._breaks[key] = self._first_break(passage)
+        end = self._breaks[key]
+        return end is not None and candidate.sentence.start >= end
+
+    def _first_break(self, passage: Passage) -> int | None:
+        """Where the page's text after its first block starts (None: one block, or unknown);
+        an opening passage that shows the break needs no page."""
+        known = self._texts.get((passage.doc_id, passage.version, passage.page))
+        for page in (known, None):
+            if page is None:
+                page = self._page_text(passage)
+                if page is None:
+                    return None
+            opening = re.search(r"\S", page)
+            if opening is None:
+                return None
+            end = _BLOCK_BREAK.search(page, opening.start())
+            if end is not None:
+                return end.end()
+            if page is not known:
+                return None
+        return None
 
 
 def _antecedent(candidate: _Candidate) -> str:
