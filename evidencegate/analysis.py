@@ -715,7 +715,8 @@ def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
     (year,) = years
     # A question about what a rule required opening with its date asks the rules of that date.
     dates = _AS_OF_DATE.findall(text) + _FILING_YEAR.findall(text)
-    dated = _AS_OF_DATE.sub(" ", text)
+    dates += [m.group(1) or m.group(2) for m in _STOOD.finditer(text)]
+    dated = _STOOD.sub(" ", _AS_OF_DATE.sub(" ", text))
     if _NORMATIVE_QUESTION.search(text):
         dates += _RULES_DATE.findall(text)
         dated = _RULES_DATE.sub(" ", dated)
@@ -723,6 +724,15 @@ def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
         return (year,)
     return ()
 
+
+_STOOD = re.compile(
+    r"\bas\s+(?:it|they)\s+(?:stood|stands|read|reads|applied|applies)\s+(?:in|on)\s+"
+    r"(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b"
+    r"|^[^:?]{2,80}?,\s*(?:" + _MONTH_NAME + r"\s+)?((?:19|20)\d\d)\s*:\s",
+    re.IGNORECASE,
+)
+"""A date saying which text of a rule is asked about ("§ 1024.39 as it stood in January 2018"),
+or heading the question before a colon ("Reg X 1024.39(d)(3)(iii), January 2018: ...")."""
 
 _RULES_DATE = re.compile(
     r"^\s*(?:back\s+)?in\s+(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?"

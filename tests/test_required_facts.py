@@ -227,6 +227,20 @@ class TestWhatEstablishesAFact:
         other = "What yearly gift value from one giver may an Initech employee accept?"
         assert "name: Initech" in _audit(_critic_for(corpus), other, corpus, [quote])
 
+    def test_a_year_naming_the_rules_is_established_by_the_version_in_force(self) -> None:
+        # "As it stood in 2021": the version quoted must be the one in force that year; it
+        # need not restate the year. A year before that version took effect is not established.
+        corpus = _one_document("GSB-7", list(self.GIFTS))
+        corpus.add("GSB-7", "2", dt.date(2021, 3, 1), list(self.GIFTS))
+        for year, established in (("2021", True), ("2022", True), ("2020", False)):
+            question = f"As it stood in {year}, what yearly gift value may an employee accept?"
+            assert profile(question).as_of_years == (year,)
+            missing = _audit(_critic_for(corpus), question, corpus, [GIFT_LIMIT])
+            assert (f"year: {year}" not in missing) is established, (year, missing)
+        headed = "Reg X 1024.39(d)(3)(iii), January 2018: how many days until the next notice?"
+        assert profile(headed).as_of_years == ("2018",)
+        assert profile("What was the fee in 2019?").as_of_years == ()
+
     def test_the_word_asking_for_a_requirement_is_no_focus(self) -> None:
         # "requirement" says what kind of text is asked for, as "require" does: an answer
         # need not repeat it.

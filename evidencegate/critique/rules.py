@@ -110,6 +110,7 @@ class RulesCritic:
         self.topic_coverage = topic_coverage
         self.pages = pages
         self._identities: dict[tuple[str, str], str] = {}
+        self._spans: dict[tuple[str, str], tuple[dt.date, dt.date | None, str | None] | None] = {}
 
     def _identity(self, passage: Passage) -> str:
         """Whose document a passage is part of: its title and place (and the section its
@@ -132,6 +133,54 @@ class RulesCritic:
             own += [cited, "section " + cited.removeprefix("§ ")]
         return "\n".join(p for p in [*own, self._identities[key]] if p)
 
+    def _version_of(self, passage: Passage) -> tuple[dt.date, dt.date | None, str | None] | None:
+        """When the version a passage is of was in force (from, and the exclusive end or None)
+        and the period it reports on (a filing's "FY2022"; None for rules), or None without
+        ``pages``."""
+        key = (passage.doc_id, passage.version)
+        if key not in self._spans:
+            source = (
+                self.pages.lookup(passage.doc_id, passage.version, passage.page)
+                if self.pages
+                else None
+            )
+            document = source.document if source is not None else None
+            self._spans[key] = (
+                (document.effective_from, document.effective_to, document.period)
+                if document is not None
+                else None
+            )
+        return self._spans[key]
+
+    def _year_in_force(
+        self, fact: str, profile: QuestionProfile, passages: Sequence[Passage], as_of: dt.date
+    ) -> bool:
+        """Is ``fact`` a year the question names only to say which rules or filing it asks
+        about ("as it stood in January 2018", "In 2016, what did Reg B require", "the FY2022
+        10-K": its ``as_of_years``), and do ``passages`` quote those: a version of the rules
+        in force in that year (up to the as-of date), or a filing on that year's period? Such
+        a year is established by the version quoted, which need not restate it; a version not
+        (or not yet) in force then is not the one asked about. Without ``pages`` the year is
+        taken as given, as the question's as-of date selects the version."""
+        if not fact.startswith(YEAR) or fact.removeprefix(YEAR) not in profile.as_of_years:
+            return False
+        if self.pages is None:
+            return True
+        year = int(fact.removeprefix(YEAR))
+        for passage in passages:
+            version = self._version_of(passage)
+            if version is None:
+                continue
+            start, end, period = version
+            if period is not None:
+                if str(year) in re.findall(r"\d{4}", period):
+                    return True
+                continue
+            last = as_of if end is None else min(as_of, end - dt.timedelta(days=1))
+            if start <= dt.date(year, 12, 31) and last >= dt.date(year, 1, 1):
+                return True
+        return False
+
     # ------------------------------------------------------------------ phase 1
 
     def sufficiency(
@@ -145,6 +194,7 @@ class RulesCritic:
             f
             for f in required
             if not self._fact_covered(f, profile, texts)
+            and not self._year_in_force(f, profile, evidence, as_of)
             and not (
                 f.startswith(NAME)
                 and (
@@ -192,10 +242,12 @@ class RulesCritic:
         texts = {p.passage_id: p.text for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
+        supported_ids: set[str] = set()
         for claim in claims:
             audit = self._audit_claim(claim, by_claim.get(claim.claim_id), profile)
             audits.append(audit)
             if audit.verdict is Verdict.SUPPORTED:
+                supported_ids |= {c.evidence_id for c in claim.citations if c.evidence_id}
                 # A claim is read in its place: the heading path and title of what it quotes.
                 where = {places.get(c.evidence_id or "", "") for c in claim.citations}
                 # and the headings the passage's text sets above the quote ("## 4. Deadlines").
@@ -217,6 +269,7 @@ class RulesCritic:
         cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]
+        supported_cited = [p for p in cited if p.passage_id in supported_ids]
         answered = _parts_answered(
             [f for f in required if f.startswith(PART)], supported_texts, pool, self.topic_coverage
         )
@@ -241,6 +294,7 @@ class RulesCritic:
                     _named(f.removeprefix(NAME), identities) or _cited(f.removeprefix(NAME), cited)
                 )
             )
+            or (bool(supported_texts) and self._year_in_force(f, profile, supported_cited, as_of))
         ]
         if evidence:
             # A focus the claims do not state, but no other sentence of the evidence states
@@ -1583,7 +1637,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     # An appendix the question cites ("appendix B of 12 CFR part 1002"): a rule's appendices
     # are alike (model forms in B, sample notices in C), only the letter tells them apart.
     facts += [NAME + a for a in dict.fromkeys(_APPENDIX.findall(profile.question))]
-    facts += [YEAR + y for y in profile.years if y not in profile.as_of_years]
+    # A year naming the rules or filing asked about (``as_of_years``) is established by
+    # quoting them (RulesCritic._year_in_force); any other by a sentence speaking of it.
+    facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]
     facts += [PART + " ".join(part) for part in profile.parts]
     if profile.negated_case:
