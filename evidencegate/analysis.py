@@ -1166,7 +1166,8 @@ _DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
 _TIME_UNIT = re.compile(
     r"\bhow\s+many\s+(?:(?:business|calendar|working|full|consecutive)\s+)?"
     r"(day|week|month|year|hour|minute|quarter)s?\b|"
-    r"\bin\s+(?:(?:business|calendar|working)\s+)?(day|week|month|year|hour|minute)s\s*\??\s*$",
+    r"\bin\s+(?:(?:business|calendar|working)\s+)?(day|week|month|year|hour|minute)s"
+    r"(?=\s*\??\s*$|\s*[,)])",
     re.IGNORECASE,
 )
 _COUNTED = re.compile(
@@ -1289,7 +1290,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\b(?!(?:teller|drive-through|drive-up|browser|pop-up|display|dialog|dialogue|shop|"
             r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$|"
             # "inactivity timeout in minutes?": the unit the answer is counted in
-            r"\bin\s+(?:days|weeks|months|years|hours|minutes)\s*\??\s*$",
+            # or set off within it ("the minimum delinquency, in days, before ...")
+            r"\bin\s+(?:days|weeks|months|years|hours|minutes)(?=\s*\??\s*$|\s*[,)])",
         ),
         (
             "date",

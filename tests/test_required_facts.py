@@ -143,6 +143,10 @@ class TestWhatAQuestionNames:
     def test_count_of_and_named_periods(self) -> None:
         assert profile("Count of the model forms in appendix B, please.").counted == "form"
         assert answer_type("What delinquency period must pass before a filing?") == "duration"
+        # The unit the answer is counted in, set off within the question, names a duration.
+        unit = "What is the minimum delinquency, in days, before a servicer may file?"
+        assert answer_type(unit) == "duration" and profile(unit).time_unit == "day"
+        assert answer_type("What is the minimum fee (in dollars) for a wire?") != "duration"
         assert answer_type("kyc refresh cycle for high risk customers?") == "duration"
 
 
