@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import answer_type, profile_question, proper_names
-from evidencegate.contracts import Citation, Claim, ClaimVerification, Passage
+from evidencegate.contracts import Citation, CitationCheck, Claim, ClaimVerification, Passage
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
@@ -928,3 +928,47 @@ class TestTermOfArtAbsent:
         )
         missing = _audit(_critic_for(corpus), self.QUESTION, corpus, [heading])
         assert not any(f.startswith("topic: ") for f in missing), missing
+
+
+class TestAnItemUnderItsParagraph:
+    """A list item is read under its paragraph's opening sentence ("... exempt if the total
+    contractual obligation exceeds the threshold amount" over "(iii) ..., the threshold amount
+    is $51,800."): it says what the item's figure is a figure of."""
+
+    PARENT = (
+        "A consumer lease is exempt from this part if the total contractual obligation exceeds "
+        "the threshold amount in effect at the time of consummation. The threshold amount in "
+        "effect during a particular time period is the amount stated below for that period."
+    )
+    ITEM = "From January 1, 2012 through December 31, 2012, the threshold amount is $51,800."
+    QUESTION = "Above what total lease obligation does a lease fall outside the rule in 2012?"
+
+    def missing(self, *evidence: Passage) -> list[str]:
+        item = next(p for p in evidence if p.text == self.ITEM)
+        citation = Citation(
+            doc_id=item.doc_id,
+            version=item.version,
+            page=item.page,
+            quote=self.ITEM,
+            evidence_id=item.passage_id,
+        )
+        claim = Claim(claim_id="c-1", text=self.ITEM, citations=[citation])
+        check = ClaimVerification(
+            claim_id="c-1", ok=True, citations=[CitationCheck(citation=citation, ok=True)]
+        )
+        as_of = dt.date(2012, 6, 15)
+        critic = RulesCritic()
+        required = critic.sufficiency(self.QUESTION, list(evidence), as_of=as_of).required_facts
+        audit = critic.audit(
+            self.QUESTION, [claim], [check], list(evidence), as_of=as_of, required_facts=required
+        )
+        return audit.missing_facts
+
+    def test_the_parents_opening_says_what_the_figure_measures(self) -> None:
+        item = _passage("12 CFR 1099", "1099-2-e-9-iii", self.ITEM, 2)
+        parent = _passage("12 CFR 1099", "1099-2-e-9", self.PARENT, 1)
+        assert self.missing(item, parent) == []
+        # The same item read alone, or under another paragraph, states no such figure.
+        other = _passage("12 CFR 1099", "1099-7-a", self.PARENT, 1)
+        assert any(f.startswith("figure: ") for f in self.missing(item, other))
+        assert any(f.startswith("figure: ") for f in self.missing(item))

@@ -110,6 +110,7 @@ class RulesCritic:
         self.topic_coverage = topic_coverage
         self.pages = pages
         self._identities: dict[tuple[str, str], str] = {}
+        self._openings: dict[tuple[str, str, str], str] = {}
         self._spans: dict[tuple[str, str], tuple[dt.date, dt.date | None, str | None] | None] = {}
 
     def _identity(self, passage: Passage) -> str:
@@ -180,6 +181,45 @@ class RulesCritic:
             if start <= dt.date(year, 12, 31) and last >= dt.date(year, 1, 1):
                 return True
         return False
+
+    def _parent_opening(self, passage: Passage, evidence: Sequence[Passage]) -> str:
+        """The first sentence of the paragraph a list item stands under, when it is no lead-in
+        ending in a colon (the generator drafts those with the item): "A consumer lease is
+        exempt ... if the total contractual obligation exceeds the threshold amount ..." over
+        "(iii) From January 1, 2012 ..., the threshold amount is $51,800." says what the
+        item's figure is a figure of. The parent is the passage (or, with ``pages``, the page
+        before the item) of the same version labelled as the item without its last part;
+        "" when there is none."""
+        label = (passage.label or "").strip()
+        parent_label = label.rpartition("-")[0]
+        if not parent_label:
+            return ""
+        key = (passage.doc_id, passage.version, label)
+        if key not in self._openings:
+            text = next(
+                (
+                    p.text
+                    for p in evidence
+                    if p.doc_id == passage.doc_id
+                    and p.version == passage.version
+                    and (p.label or "").strip() == parent_label
+                ),
+                None,
+            )
+            if text is None and self.pages is not None:
+                for number in range(passage.page - 1, max(passage.page - 1 - _PARENT_REACH, 0), -1):
+                    source = self.pages.lookup(passage.doc_id, passage.version, number)
+                    page_label = (source.page.label or "").strip() if source is not None else ""
+                    if page_label == parent_label and source is not None:
+                        text = source.page.text
+                        break
+                    if not page_label.startswith(parent_label + "-"):
+                        break
+            sentences = split_sentences(text or "")
+            opening = sentences[0].text.strip() if sentences else ""
+            ends_lead = bool(sentences) and sentences[-1].text.rstrip().endswith(":")
+            self._openings[key] = "" if ends_lead or opening.endswith(":") else opening
+        return self._openings[key]
 
     # ------------------------------------------------------------------ phase 1
 
@@ -259,7 +299,19 @@ class RulesCritic:
                 place = "\n".join(sorted(w for w in where if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
                 computed = derivation_evidence(claim)
-                supported_texts.append(claim.text + computed + _PLACE + place)
+                # An item read under its paragraph's opening sentence, as a lead-in.
+                by_id = {p.passage_id: p for p in evidence}
+                openings = [
+                    o
+                    for c in claim.citations
+                    if c.evidence_id in by_id
+                    and (o := self._parent_opening(by_id[c.evidence_id], evidence))
+                    and o[:40] not in claim.text
+                ]
+                said = claim.text
+                if openings:
+                    said = openings[0].rstrip(" .;") + ": " + claim.text
+                supported_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
@@ -540,6 +592,10 @@ def _term_of_art_absent(unit: frozenset[str], keys: set[str], pool: Sequence[str
     have = set(pool)
     return all(sum(w not in have for w in words) * 2 > len(words) for words in phrases)
 
+
+_PARENT_REACH = 40
+"""How many pages before a list item its parent paragraph is looked for (its earlier siblings
+and their items stand between them)."""
 
 _TITLE_PAGE_CHARS = 2000
 """How much of a document's first page names whose document it is (a cover or title page)."""
