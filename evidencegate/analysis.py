@@ -648,6 +648,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     bare = _FORM_TYPE.sub(" ", bare)  # "the 2022 10-K": a kind of filing
     if len(years) == 1:
         bare = _AS_OF_DATE.sub(" ", bare)  # "as of mid-2013": which rules, not what about
+        bare = _STOOD_DATE.sub(" ", bare)  # "as it stood in 2018": the same
     bare = _DAY_OF_MONTH.sub(" ", bare)  # "by June 1": a day, not a figure
     numbers = tuple(
         dict.fromkeys(
@@ -715,8 +716,8 @@ def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
     (year,) = years
     # A question about what a rule required opening with its date asks the rules of that date.
     dates = _AS_OF_DATE.findall(text) + _FILING_YEAR.findall(text)
-    dates += [m.group(1) or m.group(2) for m in _STOOD.finditer(text)]
-    dated = _STOOD.sub(" ", _AS_OF_DATE.sub(" ", text))
+    dates += _STOOD_DATE.findall(text) + _HEADING_DATE.findall(text)
+    dated = _HEADING_DATE.sub(" ", _STOOD_DATE.sub(" ", _AS_OF_DATE.sub(" ", text)))
     if _NORMATIVE_QUESTION.search(text):
         dates += _RULES_DATE.findall(text)
         dated = _RULES_DATE.sub(" ", dated)
@@ -725,14 +726,17 @@ def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
     return ()
 
 
-_STOOD = re.compile(
+_STOOD_DATE = re.compile(
     r"\bas\s+(?:it|they)\s+(?:stood|stands|read|reads|applied|applies)\s+(?:in|on)\s+"
-    r"(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b"
-    r"|^[^:?]{2,80}?,\s*(?:" + _MONTH_NAME + r"\s+)?((?:19|20)\d\d)\s*:\s",
+    r"(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
-"""A date saying which text of a rule is asked about ("§ 1024.39 as it stood in January 2018"),
-or heading the question before a colon ("Reg X 1024.39(d)(3)(iii), January 2018: ...")."""
+"""A date saying which text of a rule is asked about ("§ 1024.39 as it stood in January
+2018"): its words are none of the topic."""
+_HEADING_DATE = re.compile(
+    r"^[^:?]{2,80}?,\s*(?:" + _MONTH_NAME + r"\s+)?((?:19|20)\d\d)\s*:\s", re.IGNORECASE
+)
+"""A date heading the question before a colon ("Reg X 1024.39(d)(3)(iii), January 2018: ...")."""
 
 _RULES_DATE = re.compile(
     r"^\s*(?:back\s+)?in\s+(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?"
@@ -1537,6 +1541,16 @@ _NOT_NAMES = frozenset(
         "generally",
         "typically",
         "historically",
+        # Prepositions and conjunctions opening a question ("Pursuant to 12 CFR 1024.17, ...",
+        # "Notwithstanding ...", "Since 2019, ...").
+        "pursuant",
+        "notwithstanding",
+        "except",
+        "besides",
+        "since",
+        "despite",
+        "unless",
+        "whether",
         # Pronouns a question may open with ("Someone offered me a present ...").
         "someone",
         "somebody",

@@ -972,3 +972,25 @@ class TestAnItemUnderItsParagraph:
         other = _passage("12 CFR 1099", "1099-7-a", self.PARENT, 1)
         assert any(f.startswith("figure: ") for f in self.missing(item, other))
         assert any(f.startswith("figure: ") for f in self.missing(item))
+
+
+class TestNamesOfTheQuotedParagraph:
+    PAGE = (
+        "The threshold is adjusted each year by the increase in the Consumer Price Index "
+        "(CPI-W). Any increase in the threshold will be rounded to the nearest $100 increment."
+    )
+    QUOTE = "Any increase in the threshold will be rounded to the nearest $100 increment."
+
+    def test_a_name_the_quoted_paragraph_of_rules_states_is_established(self) -> None:
+        corpus = _one_document("GSB-9", ["Globex Savings Bank, policy GSB-9.", self.PAGE])
+        question = "How do they round the yearly CPI adjustment of the threshold?"
+        assert "name: CPI" not in _audit(_critic_for(corpus), question, corpus, [self.QUOTE])
+        # Without a way to tell a paragraph of rules from a filing's page, it is not.
+        assert "name: CPI" in _audit(RulesCritic(), question, corpus, [self.QUOTE])
+
+    def test_a_preposition_opening_the_question_is_no_name(self) -> None:
+        for question in (
+            "Pursuant to 12 CFR 1024.17, what cushion may a servicer require?",
+            "Notwithstanding the cap, what may be charged?",
+        ):
+            assert not {"Pursuant", "Notwithstanding"} & set(profile(question).names)

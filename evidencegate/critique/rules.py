@@ -153,6 +153,12 @@ class RulesCritic:
             )
         return self._spans[key]
 
+    def _of_rules(self, passage: Passage) -> bool:
+        """Is ``passage`` of a document of rules (a regulation, a catalog, a policy), not a
+        report on a period? False without ``pages``."""
+        version = self._version_of(passage)
+        return version is not None and version[2] is None
+
     def _year_in_force(
         self, fact: str, profile: QuestionProfile, passages: Sequence[Passage], as_of: dt.date
     ) -> bool:
@@ -343,7 +349,14 @@ class RulesCritic:
                 f.startswith(NAME)
                 and bool(supported_texts)
                 and (
-                    _named(f.removeprefix(NAME), identities) or _cited(f.removeprefix(NAME), cited)
+                    _named(f.removeprefix(NAME), identities)
+                    or _cited(f.removeprefix(NAME), cited)
+                    # or by the rest of the paragraph of rules a supported claim quotes ("CPI"
+                    # in the comment whose sentence on rounding the increase answers); not by
+                    # a filing's page, which names every segment of its table
+                    or _named(
+                        f.removeprefix(NAME), [p.text for p in supported_cited if self._of_rules(p)]
+                    )
                 )
             )
             or (bool(supported_texts) and self._year_in_force(f, profile, supported_cited, as_of))
