@@ -648,6 +648,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
     bare = _FORM_TYPE.sub(" ", bare)  # "the 2022 10-K": a kind of filing
     if len(years) == 1:
         bare = _AS_OF_DATE.sub(" ", bare)  # "as of mid-2013": which rules, not what about
+        bare = _STOOD_DATE.sub(" ", bare)  # "as it stood in 2018": the same
     bare = _DAY_OF_MONTH.sub(" ", bare)  # "by June 1": a day, not a figure
     numbers = tuple(
         dict.fromkeys(
@@ -715,7 +716,8 @@ def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
     (year,) = years
     # A question about what a rule required opening with its date asks the rules of that date.
     dates = _AS_OF_DATE.findall(text) + _FILING_YEAR.findall(text)
-    dated = _AS_OF_DATE.sub(" ", text)
+    dates += _STOOD_DATE.findall(text) + _HEADING_DATE.findall(text)
+    dated = _HEADING_DATE.sub(" ", _STOOD_DATE.sub(" ", _AS_OF_DATE.sub(" ", text)))
     if _NORMATIVE_QUESTION.search(text):
         dates += _RULES_DATE.findall(text)
         dated = _RULES_DATE.sub(" ", dated)
@@ -723,6 +725,18 @@ def _as_of_years(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
         return (year,)
     return ()
 
+
+_STOOD_DATE = re.compile(
+    r"\bas\s+(?:it|they)\s+(?:stood|stands|read|reads|applied|applies)\s+(?:in|on)\s+"
+    r"(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+"""A date saying which text of a rule is asked about ("§ 1024.39 as it stood in January
+2018"): its words are none of the topic."""
+_HEADING_DATE = re.compile(
+    r"^[^:?]{2,80}?,\s*(?:" + _MONTH_NAME + r"\s+)?((?:19|20)\d\d)\s*:\s", re.IGNORECASE
+)
+"""A date heading the question before a colon ("Reg X 1024.39(d)(3)(iii), January 2018: ...")."""
 
 _RULES_DATE = re.compile(
     r"^\s*(?:back\s+)?in\s+(?:(?:early|mid|late)-?\s*)?(?:" + _MONTH_NAME + r"\s+)?"
@@ -1156,7 +1170,8 @@ _DAY_OF_MONTH = re.compile(r"\b" + _MONTH_NAME + r"\s+\d{1,2}(?:st|nd|rd|th)?\b"
 _TIME_UNIT = re.compile(
     r"\bhow\s+many\s+(?:(?:business|calendar|working|full|consecutive)\s+)?"
     r"(day|week|month|year|hour|minute|quarter)s?\b|"
-    r"\bin\s+(?:(?:business|calendar|working)\s+)?(day|week|month|year|hour|minute)s\s*\??\s*$",
+    r"\bin\s+(?:(?:business|calendar|working)\s+)?(day|week|month|year|hour|minute)s"
+    r"(?=\s*\??\s*$|\s*[,)])",
     re.IGNORECASE,
 )
 _COUNTED = re.compile(
@@ -1279,7 +1294,8 @@ _TYPE_RULES: tuple[tuple[AnswerType, re.Pattern[str]], ...] = tuple(
             r"\b(?!(?:teller|drive-through|drive-up|browser|pop-up|display|dialog|dialogue|shop|"
             r"store|car|vehicle|bank|branch)\s)[a-z-]+\s+windows?\b|\bwithin\s*\?\s*$|"
             # "inactivity timeout in minutes?": the unit the answer is counted in
-            r"\bin\s+(?:days|weeks|months|years|hours|minutes)\s*\??\s*$",
+            # or set off within it ("the minimum delinquency, in days, before ...")
+            r"\bin\s+(?:days|weeks|months|years|hours|minutes)(?=\s*\??\s*$|\s*[,)])",
         ),
         (
             "date",
@@ -1534,6 +1550,16 @@ _NOT_NAMES = frozenset(
         "generally",
         "typically",
         "historically",
+        # Prepositions and conjunctions opening a question ("Pursuant to 12 CFR 1024.17, ...",
+        # "Notwithstanding ...", "Since 2019, ...").
+        "pursuant",
+        "notwithstanding",
+        "except",
+        "besides",
+        "since",
+        "despite",
+        "unless",
+        "whether",
         # Pronouns a question may open with ("Someone offered me a present ...").
         "someone",
         "somebody",

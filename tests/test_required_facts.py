@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import answer_type, profile_question, proper_names
-from evidencegate.contracts import Citation, Claim, ClaimVerification, Passage
+from evidencegate.contracts import Citation, CitationCheck, Claim, ClaimVerification, Passage
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
@@ -143,6 +143,10 @@ class TestWhatAQuestionNames:
     def test_count_of_and_named_periods(self) -> None:
         assert profile("Count of the model forms in appendix B, please.").counted == "form"
         assert answer_type("What delinquency period must pass before a filing?") == "duration"
+        # The unit the answer is counted in, set off within the question, names a duration.
+        unit = "What is the minimum delinquency, in days, before a servicer may file?"
+        assert answer_type(unit) == "duration" and profile(unit).time_unit == "day"
+        assert answer_type("What is the minimum fee (in dollars) for a wire?") != "duration"
         assert answer_type("kyc refresh cycle for high risk customers?") == "duration"
 
 
@@ -226,6 +230,20 @@ class TestWhatEstablishesAFact:
         # Another company's name is established by nothing in this corpus.
         other = "What yearly gift value from one giver may an Initech employee accept?"
         assert "name: Initech" in _audit(_critic_for(corpus), other, corpus, [quote])
+
+    def test_a_year_naming_the_rules_is_established_by_the_version_in_force(self) -> None:
+        # "As it stood in 2021": the version quoted must be the one in force that year; it
+        # need not restate the year. A year before that version took effect is not established.
+        corpus = _one_document("GSB-7", list(self.GIFTS))
+        corpus.add("GSB-7", "2", dt.date(2021, 3, 1), list(self.GIFTS))
+        for year, established in (("2021", True), ("2022", True), ("2020", False)):
+            question = f"As it stood in {year}, what yearly gift value may an employee accept?"
+            assert profile(question).as_of_years == (year,)
+            missing = _audit(_critic_for(corpus), question, corpus, [GIFT_LIMIT])
+            assert (f"year: {year}" not in missing) is established, (year, missing)
+        headed = "Reg X 1024.39(d)(3)(iii), January 2018: how many days until the next notice?"
+        assert profile(headed).as_of_years == ("2018",)
+        assert profile("What was the fee in 2019?").as_of_years == ()
 
     def test_the_word_asking_for_a_requirement_is_no_focus(self) -> None:
         # "requirement" says what kind of text is asked for, as "require" does: an answer
@@ -910,3 +928,69 @@ class TestTermOfArtAbsent:
         )
         missing = _audit(_critic_for(corpus), self.QUESTION, corpus, [heading])
         assert not any(f.startswith("topic: ") for f in missing), missing
+
+
+class TestAnItemUnderItsParagraph:
+    """A list item is read under its paragraph's opening sentence ("... exempt if the total
+    contractual obligation exceeds the threshold amount" over "(iii) ..., the threshold amount
+    is $51,800."): it says what the item's figure is a figure of."""
+
+    PARENT = (
+        "A consumer lease is exempt from this part if the total contractual obligation exceeds "
+        "the threshold amount in effect at the time of consummation. The threshold amount in "
+        "effect during a particular time period is the amount stated below for that period."
+    )
+    ITEM = "From January 1, 2012 through December 31, 2012, the threshold amount is $51,800."
+    QUESTION = "Above what total lease obligation does a lease fall outside the rule in 2012?"
+
+    def missing(self, *evidence: Passage) -> list[str]:
+        item = next(p for p in evidence if p.text == self.ITEM)
+        citation = Citation(
+            doc_id=item.doc_id,
+            version=item.version,
+            page=item.page,
+            quote=self.ITEM,
+            evidence_id=item.passage_id,
+        )
+        claim = Claim(claim_id="c-1", text=self.ITEM, citations=[citation])
+        check = ClaimVerification(
+            claim_id="c-1", ok=True, citations=[CitationCheck(citation=citation, ok=True)]
+        )
+        as_of = dt.date(2012, 6, 15)
+        critic = RulesCritic()
+        required = critic.sufficiency(self.QUESTION, list(evidence), as_of=as_of).required_facts
+        audit = critic.audit(
+            self.QUESTION, [claim], [check], list(evidence), as_of=as_of, required_facts=required
+        )
+        return audit.missing_facts
+
+    def test_the_parents_opening_says_what_the_figure_measures(self) -> None:
+        item = _passage("12 CFR 1099", "1099-2-e-9-iii", self.ITEM, 2)
+        parent = _passage("12 CFR 1099", "1099-2-e-9", self.PARENT, 1)
+        assert self.missing(item, parent) == []
+        # The same item read alone, or under another paragraph, states no such figure.
+        other = _passage("12 CFR 1099", "1099-7-a", self.PARENT, 1)
+        assert any(f.startswith("figure: ") for f in self.missing(item, other))
+        assert any(f.startswith("figure: ") for f in self.missing(item))
+
+
+class TestNamesOfTheQuotedParagraph:
+    PAGE = (
+        "The threshold is adjusted each year by the increase in the Consumer Price Index "
+        "(CPI-W). Any increase in the threshold will be rounded to the nearest $100 increment."
+    )
+    QUOTE = "Any increase in the threshold will be rounded to the nearest $100 increment."
+
+    def test_a_name_the_quoted_paragraph_of_rules_states_is_established(self) -> None:
+        corpus = _one_document("GSB-9", ["Globex Savings Bank, policy GSB-9.", self.PAGE])
+        question = "How do they round the yearly CPI adjustment of the threshold?"
+        assert "name: CPI" not in _audit(_critic_for(corpus), question, corpus, [self.QUOTE])
+        # Without a way to tell a paragraph of rules from a filing's page, it is not.
+        assert "name: CPI" in _audit(RulesCritic(), question, corpus, [self.QUOTE])
+
+    def test_a_preposition_opening_the_question_is_no_name(self) -> None:
+        for question in (
+            "Pursuant to 12 CFR 1024.17, what cushion may a servicer require?",
+            "Notwithstanding the cap, what may be charged?",
+        ):
+            assert not {"Pursuant", "Notwithstanding"} & set(profile(question).names)

@@ -110,6 +110,8 @@ class RulesCritic:
         self.topic_coverage = topic_coverage
         self.pages = pages
         self._identities: dict[tuple[str, str], str] = {}
+        self._openings: dict[tuple[str, str, str], str] = {}
+        self._spans: dict[tuple[str, str], tuple[dt.date, dt.date | None, str | None] | None] = {}
 
     def _identity(self, passage: Passage) -> str:
         """Whose document a passage is part of: its title and place (and the section its
@@ -132,6 +134,99 @@ class RulesCritic:
             own += [cited, "section " + cited.removeprefix("§ ")]
         return "\n".join(p for p in [*own, self._identities[key]] if p)
 
+    def _version_of(self, passage: Passage) -> tuple[dt.date, dt.date | None, str | None] | None:
+        """When the version a passage is of was in force (from, and the exclusive end or None)
+        and the period it reports on (a filing's "FY2022"; None for rules), or None without
+        ``pages``."""
+        key = (passage.doc_id, passage.version)
+        if key not in self._spans:
+            source = (
+                self.pages.lookup(passage.doc_id, passage.version, passage.page)
+                if self.pages
+                else None
+            )
+            document = source.document if source is not None else None
+            self._spans[key] = (
+                (document.effective_from, document.effective_to, document.period)
+                if document is not None
+                else None
+            )
+        return self._spans[key]
+
+    def _of_rules(self, passage: Passage) -> bool:
+        """Is ``passage`` of a document of rules (a regulation, a catalog, a policy), not a
+        report on a period? False without ``pages``."""
+        version = self._version_of(passage)
+        return version is not None and version[2] is None
+
+    def _year_in_force(
+        self, fact: str, profile: QuestionProfile, passages: Sequence[Passage], as_of: dt.date
+    ) -> bool:
+        """Is ``fact`` a year the question names only to say which rules or filing it asks
+        about ("as it stood in January 2018", "In 2016, what did Reg B require", "the FY2022
+        10-K": its ``as_of_years``), and do ``passages`` quote those: a version of the rules
+        in force in that year (up to the as-of date), or a filing on that year's period? Such
+        a year is established by the version quoted, which need not restate it; a version not
+        (or not yet) in force then is not the one asked about. Without ``pages`` the year is
+        taken as given, as the question's as-of date selects the version."""
+        if not fact.startswith(YEAR) or fact.removeprefix(YEAR) not in profile.as_of_years:
+            return False
+        if self.pages is None:
+            return True
+        year = int(fact.removeprefix(YEAR))
+        for passage in passages:
+            version = self._version_of(passage)
+            if version is None:
+                continue
+            start, end, period = version
+            if period is not None:
+                if str(year) in re.findall(r"\d{4}", period):
+                    return True
+                continue
+            last = as_of if end is None else min(as_of, end - dt.timedelta(days=1))
+            if start <= dt.date(year, 12, 31) and last >= dt.date(year, 1, 1):
+                return True
+        return False
+
+    def _parent_opening(self, passage: Passage, evidence: Sequence[Passage]) -> str:
+        """The first sentence of the paragraph a list item stands under, when it is no lead-in
+        ending in a colon (the generator drafts those with the item): "A consumer lease is
+        exempt ... if the total contractual obligation exceeds the threshold amount ..." over
+        "(iii) From January 1, 2012 ..., the threshold amount is $51,800." says what the
+        item's figure is a figure of. The parent is the passage (or, with ``pages``, the page
+        before the item) of the same version labelled as the item without its last part;
+        "" when there is none."""
+        label = (passage.label or "").strip()
+        parent_label = label.rpartition("-")[0]
+        if not parent_label:
+            return ""
+        key = (passage.doc_id, passage.version, label)
+        if key not in self._openings:
+            text = next(
+                (
+                    p.text
+                    for p in evidence
+                    if p.doc_id == passage.doc_id
+                    and p.version == passage.version
+                    and (p.label or "").strip() == parent_label
+                ),
+                None,
+            )
+            if text is None and self.pages is not None:
+                for number in range(passage.page - 1, max(passage.page - 1 - _PARENT_REACH, 0), -1):
+                    source = self.pages.lookup(passage.doc_id, passage.version, number)
+                    page_label = (source.page.label or "").strip() if source is not None else ""
+                    if page_label == parent_label and source is not None:
+                        text = source.page.text
+                        break
+                    if not page_label.startswith(parent_label + "-"):
+                        break
+            sentences = split_sentences(text or "")
+            opening = sentences[0].text.strip() if sentences else ""
+            ends_lead = bool(sentences) and sentences[-1].text.rstrip().endswith(":")
+            self._openings[key] = "" if ends_lead or opening.endswith(":") else opening
+        return self._openings[key]
+
     # ------------------------------------------------------------------ phase 1
 
     def sufficiency(
@@ -145,6 +240,7 @@ class RulesCritic:
             f
             for f in required
             if not self._fact_covered(f, profile, texts)
+            and not self._year_in_force(f, profile, evidence, as_of)
             and not (
                 f.startswith(NAME)
                 and (
@@ -192,10 +288,12 @@ class RulesCritic:
         texts = {p.passage_id: p.text for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
+        supported_ids: set[str] = set()
         for claim in claims:
             audit = self._audit_claim(claim, by_claim.get(claim.claim_id), profile)
             audits.append(audit)
             if audit.verdict is Verdict.SUPPORTED:
+                supported_ids |= {c.evidence_id for c in claim.citations if c.evidence_id}
                 # A claim is read in its place: the heading path and title of what it quotes.
                 where = {places.get(c.evidence_id or "", "") for c in claim.citations}
                 # and the headings the passage's text sets above the quote ("## 4. Deadlines").
@@ -207,7 +305,19 @@ class RulesCritic:
                 place = "\n".join(sorted(w for w in where if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
                 computed = derivation_evidence(claim)
-                supported_texts.append(claim.text + computed + _PLACE + place)
+                # An item read under its paragraph's opening sentence, as a lead-in.
+                by_id = {p.passage_id: p for p in evidence}
+                openings = [
+                    o
+                    for c in claim.citations
+                    if c.evidence_id in by_id
+                    and (o := self._parent_opening(by_id[c.evidence_id], evidence))
+                    and o[:40] not in claim.text
+                ]
+                said = claim.text
+                if openings:
+                    said = openings[0].rstrip(" .;") + ": " + claim.text
+                supported_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
@@ -217,6 +327,7 @@ class RulesCritic:
         cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]
+        supported_cited = [p for p in cited if p.passage_id in supported_ids]
         answered = _parts_answered(
             [f for f in required if f.startswith(PART)], supported_texts, pool, self.topic_coverage
         )
@@ -238,9 +349,17 @@ class RulesCritic:
                 f.startswith(NAME)
                 and bool(supported_texts)
                 and (
-                    _named(f.removeprefix(NAME), identities) or _cited(f.removeprefix(NAME), cited)
+                    _named(f.removeprefix(NAME), identities)
+                    or _cited(f.removeprefix(NAME), cited)
+                    # or by the rest of the paragraph of rules a supported claim quotes ("CPI"
+                    # in the comment whose sentence on rounding the increase answers); not by
+                    # a filing's page, which names every segment of its table
+                    or _named(
+                        f.removeprefix(NAME), [p.text for p in supported_cited if self._of_rules(p)]
+                    )
                 )
             )
+            or (bool(supported_texts) and self._year_in_force(f, profile, supported_cited, as_of))
         ]
         if evidence:
             # A focus the claims do not state, but no other sentence of the evidence states
@@ -486,6 +605,10 @@ def _term_of_art_absent(unit: frozenset[str], keys: set[str], pool: Sequence[str
     have = set(pool)
     return all(sum(w not in have for w in words) * 2 > len(words) for words in phrases)
 
+
+_PARENT_REACH = 40
+"""How many pages before a list item its parent paragraph is looked for (its earlier siblings
+and their items stand between them)."""
 
 _TITLE_PAGE_CHARS = 2000
 """How much of a document's first page names whose document it is (a cover or title page)."""
@@ -1583,7 +1706,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     # An appendix the question cites ("appendix B of 12 CFR part 1002"): a rule's appendices
     # are alike (model forms in B, sample notices in C), only the letter tells them apart.
     facts += [NAME + a for a in dict.fromkeys(_APPENDIX.findall(profile.question))]
-    facts += [YEAR + y for y in profile.years if y not in profile.as_of_years]
+    # A year naming the rules or filing asked about (``as_of_years``) is established by
+    # quoting them (RulesCritic._year_in_force); any other by a sentence speaking of it.
+    facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]
     facts += [PART + " ".join(part) for part in profile.parts]
     if profile.negated_case:
