@@ -13,6 +13,8 @@
                       index, and its term frequencies (``jsonb``).
 ``corpus_stats``      one row: the passage and token counts BM25's average length and idf use.
 ``term_stats``        how many passages hold each term (BM25's document frequency).
+``pair_stats``        how many passages hold each run of two or three adjacent terms (the
+                      phrase bonus; each passage's runs are in ``passages.pairs``).
 ``run_scores``, ``flagged_responses``, ``feedback``  the review queue (:mod:`evidencegate.review`).
 ``traces``            the trace index (:mod:`evidencegate.audit.index`).
 ``schema_version``    one row per migration applied; :data:`SCHEMA_VERSION` is the newest.
@@ -217,11 +219,15 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
             passages bigint NOT NULL
         )""",
     ),
+    3: ("DELETE FROM pair_stats",),
 }
 """Statements that take a store from schema version N to N + 1 (0: an empty database).
 1 holds the corpus; 2 added the review queue and the trace index; 3 the adjacent term pairs of
-each passage and how many passages hold each pair (the phrase bonus), filled in for the
-passages already stored (:func:`_fill_pairs`)."""
+each passage and how many passages hold each pair (the phrase bonus); 4 the runs of three
+adjacent terms beside the pairs, in the same column and table. After steps 2 and 3 the runs of
+the passages already stored are filled in again (:func:`_fill_pairs`)."""
+_REFILL_AFTER = frozenset({2, 3})
+"""Migration steps after which ``passages.pairs`` and ``pair_stats`` are recomputed."""
 SCHEMA_VERSION = max(_MIGRATIONS) + 1
 
 _VERSION_COLUMNS = (
@@ -268,21 +274,21 @@ def index_terms(text: str) -> list[str]:
     return [_term(token) for token in _TOKEN.findall(text.casefold())]
 
 
-def adjacent_pairs(text: str, context: str) -> list[str]:
-    """The distinct pairs of adjacent terms of a passage, as ``"first second"``, in the order
-    first seen: inside its text and inside its context, never across the two (what the SQLite
-    index's pair postings hold)."""
-    pairs: dict[str, None] = {}
+def adjacent_runs(text: str, context: str) -> list[str]:
+    """The distinct runs of two and of three adjacent terms of a passage, as ``"first second"``
+    and ``"first second third"``: inside its text and inside its context, never across the two
+    (what the SQLite index's pair and triple postings hold)."""
+    runs: dict[str, None] = {}
     for piece in (text, context):
-        terms = index_terms(piece)
-        pairs.update(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(terms)))
-    return list(pairs)
+        runs.update(dict.fromkeys(_runs(index_terms(piece))))
+    return list(runs)
 
 
-def _query_pairs(question: str) -> list[str]:
-    """The distinct pairs of adjacent terms of a question (stopwords included), in order."""
-    terms = index_terms(question)
-    return list(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(terms)))
+def _runs(terms: Sequence[str]) -> list[str]:
+    """The distinct runs of two, then of three, adjacent ``terms`` (stopwords included)."""
+    pairs = (f"{a} {b}" for a, b in itertools.pairwise(terms))
+    triples = (f"{a} {b} {c}" for a, b, c in zip(terms, terms[1:], terms[2:], strict=False))
+    return list(dict.fromkeys(itertools.chain(pairs, triples)))
 
 
 def _tsvector(counts: dict[str, int]) -> str:
@@ -370,18 +376,21 @@ def _schema_version(db: psycopg.Connection[tuple[Any, ...]], shown: str) -> int:
 def migrate(db: psycopg.Connection[tuple[Any, ...]], current: int, target: int) -> None:
     """Apply the migrations from schema ``current`` to ``target`` inside the caller's
     transaction, recording each in ``schema_version``."""
+    refill = False
     while current < target:
         for statement in _MIGRATIONS[current]:
             db.execute(statement)
-        if current == 2:
-            _fill_pairs(db)
+        refill |= current in _REFILL_AFTER
         current += 1
         db.execute("INSERT INTO schema_version (version) VALUES (%s)", (current,))
+    if refill:
+        _fill_pairs(db)
 
 
 def _fill_pairs(db: psycopg.Connection[tuple[Any, ...]]) -> None:
-    """Schema 3's pair columns for the passages stored before it: each passage's adjacent
-    pairs, and ``pair_stats`` counted from them (inside the migration's transaction)."""
+    """The phrase columns of the passages stored before schema 4 (``pair_stats`` is empty):
+    each passage's runs of adjacent terms (:func:`adjacent_runs`), and ``pair_stats`` counted
+    from them (inside the migration's transaction)."""
     counts: Counter[str] = Counter()
     last = 0
     while True:
@@ -393,7 +402,7 @@ def _fill_pairs(db: psycopg.Connection[tuple[Any, ...]]) -> None:
             break
         updates = []
         for pid, text, context in rows:
-            pairs = adjacent_pairs(text, context)
+            pairs = adjacent_runs(text, context)
             counts.update(pairs)
             updates.append((pairs, pid))
         with db.cursor() as cursor:
@@ -614,7 +623,7 @@ class PostgresStore(Closing):
         params: dict[str, Any] = {
             "terms": terms,
             "match": _tsquery(terms),
-            "pairs": _query_pairs(query) if phrases else [],
+            "pairs": _runs(index_terms(query)) if phrases else [],
             "tenant": tenant or DEFAULT_TENANT,
             "day": as_of,
             "limit": limit,
@@ -874,7 +883,7 @@ class _Tokenised:
             for pid, page, start, end, label, text, context in version.passages:
                 terms = index_terms(text) + index_terms(context)
                 counts = dict(Counter(terms))
-                pairs = adjacent_pairs(text, context)
+                pairs = adjacent_runs(text, context)
                 rows.append(
                     (pid, page, start, end, label, text, context, len(terms), counts, pairs)
                 )
