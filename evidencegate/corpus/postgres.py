@@ -672,9 +672,13 @@ class PostgresStore(Closing):
                 ) AS f
                 GROUP BY h.id
             ), ranked AS (
-                SELECT sc.id, sc.score + coalesce(
-                    (SELECT sum(qp.weight) FROM qp WHERE qp.pair = ANY(h.pairs)), 0
-                ) AS score
+                -- one array overlap first: most hits hold none of the query's weighted runs
+                SELECT sc.id, sc.score + CASE
+                    WHEN h.pairs && (SELECT array_agg(qp.pair) FROM qp) THEN coalesce(
+                        (SELECT sum(qp.weight) FROM qp WHERE qp.pair = ANY(h.pairs)), 0
+                    )
+                    ELSE 0
+                END AS score
                 FROM scored AS sc JOIN hits AS h ON h.id = sc.id
             )
             SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text,
