@@ -422,6 +422,19 @@ class TestPostgresSchema:
             assert [p.passage_id for p in migrated] == [p.passage_id for p in fresh]
             assert [p.score for p in migrated] == pytest.approx([p.score for p in fresh])
 
+    def test_text_array_literals_read_back_as_the_runs(self) -> None:
+        """The ``text[]`` literal ingest writes for a passage's runs reads back as the same
+        strings, whatever characters a term's decomposition brings."""
+        import psycopg
+
+        from evidencegate.corpus.postgres import _text_array
+
+        runs = ["gift limit", "the gift limit", 'a "b', "c\\d", "0, 1", "{x}", "NULL", "ﷺ x"]
+        with postgres_schema() as url, psycopg.connect(url) as db:
+            for value in (runs, runs[:2], [], ["NULL"]):
+                row = db.execute("SELECT %s::text[]", (_text_array(value),)).fetchone()
+                assert row == (value,)
+
     def test_a_newer_schema_or_a_foreign_database_is_refused(self) -> None:
         """A store written by a newer evidencegate, or tables not made by it, are StoreErrors."""
         import psycopg

@@ -45,7 +45,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -289,6 +289,18 @@ def _runs(terms: Sequence[str]) -> list[str]:
     pairs = (f"{a} {b}" for a, b in itertools.pairwise(terms))
     triples = (f"{a} {b} {c}" for a, b, c in zip(terms, terms[1:], terms[2:], strict=False))
     return list(dict.fromkeys(itertools.chain(pairs, triples)))
+
+
+def _text_array(runs: Iterable[str]) -> str:
+    """The ``text[]`` literal of ``runs``, each element quoted. Terms are runs of letters and
+    digits, so the quotes and backslashes that need escaping are rare (a compatibility
+    decomposition may bring one): the literal is joined in one go, and escaped only when one
+    is there. (psycopg's array dumper escapes element by element: half of an ingest's time.)"""
+    items = list(runs)
+    body = '","'.join(items)
+    if '"' in body or "\\" in body:
+        body = '","'.join(r.replace("\\", "\\\\").replace('"', '\\"') for r in items)
+    return '{"' + body + '"}' if items else "{}"
 
 
 def _tsvector(counts: dict[str, int]) -> str:
@@ -1002,7 +1014,7 @@ def _store_version(
                         length,
                         vector,
                         frequency,
-                        pairs,
+                        _text_array(pairs),
                     )
                 )
     db.execute(
@@ -1017,7 +1029,7 @@ def _store_version(
     db.execute(
         "INSERT INTO pair_stats (pair, passages) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
         "ON CONFLICT (pair) DO UPDATE SET passages = pair_stats.passages + excluded.passages",
-        (list(pair_counts), list(pair_counts.values())),
+        (_text_array(pair_counts), list(pair_counts.values())),
     )
     return version_id, version_result(version, sha, None, len(passages))
 
