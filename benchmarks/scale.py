@@ -20,21 +20,23 @@ repeat. On each:
   made of them cannot tell the two apart; the same text under another version or document
   does not count). Without that, a query whose words another passage of its version also holds
   counts as a miss whenever that passage's 23 copies in the other documents (which lack only
-  the copy marker) rank above the source (at ~1M, 1 of 200 queries; a second miss there has
-  the other passage of the source's version at rank 1 too, holding every word pair of the
-  query but not in one run, and stays a miss). The share of queries whose top 8 holds the
-  source passage itself is printed too. A miss is then either a version error (the
-  source's text came from a version not in force: see the out-of-force share) or a ranking
-  miss (passages of versions in force outranked it). evidencegate's misses at 41k with BM25
-  alone are ranking misses: the source strictly outranked (no ties) by passages, mostly of the
-  same document and version, that share the few content words left in eight opening words once
-  stopwords are dropped ("We will only charge you for using our" searches for ``charge``,
+  the copy marker) rank above the source (at ~1M, 1 of 200 queries). The share of queries
+  whose top 8 holds the source passage itself is printed too. A miss is then either a version
+  error (the source's text came from a version not in force: see the out-of-force share) or a
+  ranking miss (passages of versions in force outranked it). evidencegate's misses at 41k with
+  BM25 alone are ranking misses: the source strictly outranked (no ties) by passages, mostly of
+  the same document and version, that share the few content words left in eight opening words
+  once stopwords are dropped ("We will only charge you for using our" searches for ``charge``,
   ``use``). evidencegate:
   ``Store.search`` filtered by as-of (the filter applies before the top k), as a caller gets it
-  by default: BM25 plus the phrase bonus of the query's adjacent words (stopwords included)
-  found adjacent in a passage (the source holds all of them, the passages that outranked it on
-  BM25 alone few); and with ``phrases=False`` (BM25 alone, what the answer pipeline's
-  retriever asks for), beside it.
+  by default: BM25 plus the phrase bonus of the query's runs of two and three adjacent words
+  (stopwords included) found adjacent in a passage (the source holds all of them, the passages
+  that outranked it on BM25 alone few; at ~1M the words of one query, "A creditor shall retain
+  the information beyond 25", are all held pair by pair in another passage of the source's
+  version, "A creditor shall retain information beyond 25 ... shall retain the information
+  until", whose 24 copies outrank the source on pairs alone: "the information beyond" is a
+  triple only the source holds); and with ``phrases=False`` (BM25 alone, what the answer
+  pipeline's retriever asks for), beside it.
   bm25s 0.3 (numba backend, ``backend_selection="numba"``, one thread: its fastest documented
   configuration on this machine), unfiltered and with the as-of filter as its ``weight_mask``
   (the mask is computed outside the timing); rank_bm25 ``BM25Okapi`` at ~41k only (it keeps a

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import itertools
 import json
 import math
 import random
@@ -48,21 +47,20 @@ def exhaustive(
     phrases: bool = True,
 ) -> list[tuple[str, float]]:
     """Score every stored passage by BM25 over all passages (plus its phrase bonus when
-    ``phrases``), filter, sort, cut: the definition the index must reproduce, written as
-    plainly as possible."""
+    ``phrases``: each pair and triple of adjacent query terms the passage holds adjacent adds
+    PAIR_WEIGHT times its idf), filter, sort, cut: the definition the index must reproduce,
+    written as plainly as possible."""
     db = sqlite3.connect(directory / STORE_FILENAME)
     try:
         contents = {}
-        adjacent: dict[int, set[tuple[str, str]]] = {}
+        adjacent: dict[int, set[tuple[str, ...]]] = {}
         for cid, text, context in db.execute(
             "SELECT c.id, t.text, x.text FROM contents AS c "
             "JOIN texts AS t ON t.id = c.text_id JOIN texts AS x ON x.id = c.context_id"
         ):
             contents[cid] = Counter(analyze(text) + analyze(context))
             adjacent[cid] = {
-                pair
-                for piece in (analyze(text), analyze(context))
-                for pair in itertools.pairwise(piece)
+                gram for piece in (analyze(text), analyze(context)) for gram in runs(piece)
             }
         passages = db.execute(
             "SELECT p.id, p.passage_id, p.content_id, v.tenant, v.doc_id, v.authority, "
@@ -82,12 +80,12 @@ def exhaustive(
         return max(math.log((n - df + 0.5) / (df + 0.5)), 0.0) or 1e-6
 
     words = analyze(query) if phrases else []
-    pairs = {}  # adjacent query terms, weighted by the idf of passages holding them adjacent
-    for pair in itertools.pairwise(words):
-        df = sum(1 for p in passages if pair in adjacent[p[2]])
+    pairs = {}  # runs of 2 and 3 query terms, weighted by the idf of passages holding them
+    for gram in runs(words):
+        df = sum(1 for p in passages if gram in adjacent[p[2]])
         weight = max(math.log((n - df + 0.5) / (df + 0.5)), 0.0) or 1e-6 if df else 0.0
         if weight > 1e-6:
-            pairs[pair] = index_module.PAIR_WEIGHT * weight
+            pairs[gram] = index_module.PAIR_WEIGHT * weight
     ranked = []
     for pid, passage_id, cid, ten, doc_id, authority, start, end in passages:
         day = as_of.isoformat()
@@ -110,6 +108,11 @@ def exhaustive(
             ranked.append((-score, passage_id, pid))
     ranked.sort()
     return [(passage_id, -neg) for neg, passage_id, _ in ranked[:limit]]
+
+
+def runs(terms: Sequence[str]) -> set[tuple[str, ...]]:
+    """Every pair and every triple of adjacent ``terms``, in order."""
+    return {tuple(terms[i : i + size]) for size in (2, 3) for i in range(len(terms) - size + 1)}
 
 
 def found(store: Store, query: str, **kwargs: Any) -> list[tuple[str, float]]:
@@ -260,9 +263,9 @@ def phrase_corpus(seed: int) -> list[dict[str, Any]]:
 class TestPhrases:
     def test_adjacent_query_words_add_their_pair_weight(self, tmp_path: Path) -> None:
         """Two passages holding the same query words once, at the same length: the one where
-        they stand next to each other, in the question's order, ranks first, by the pair's
-        weight ("the gift", in both, adds the same to each); the reversed order earns
-        nothing."""
+        they stand next to each other, in the question's order, ranks first, by the weights
+        of the pair "gift limit" and the triple "the gift limit", which only it holds ("the
+        gift", in both, adds the same to each); the reversed order earns nothing."""
         filler = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
         texts = ["the gift limit and the cap apply.", "the limit and the gift cap apply."]
         records = [
@@ -283,15 +286,43 @@ class TestPhrases:
             assert [p.doc_id for p in found] == ["DOC-0", "DOC-1"]
             index = store._index
             assert index is not None
-            n, df = len(texts) + len(filler), 1  # one passage holds "gift limit"
+            n, df = len(texts) + len(filler), 1  # one passage holds "(the) gift limit"
             pair_weight = index_module.PAIR_WEIGHT * math.log((n - df + 0.5) / (df + 0.5))
-            assert found[0].score - found[1].score == pytest.approx(pair_weight)
+            assert found[0].score - found[1].score == pytest.approx(2 * pair_weight)
             assert pair_weight > 0
             reversed_order = store.search("limit gift", as_of=DATES[1], limit=2, phrases=True)
             plain = store.search("the gift limit", as_of=DATES[1], limit=2, phrases=False)
             assert plain[0].score == pytest.approx(plain[1].score)
             assert store.search("the gift limit", as_of=DATES[1], limit=2) == found  # default
             assert reversed_order[0].score == pytest.approx(reversed_order[1].score)
+
+    def test_a_run_of_three_query_words_adds_its_triple_weight(self, tmp_path: Path) -> None:
+        """Two passages of the same words, both holding each adjacent pair of "retain the
+        information", only one of them in one run: that one ranks first, by the weight of the
+        triple (without it they tie, and the other one's doc_id comes first)."""
+        filler = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
+        texts = ["the information and retain the gift.", "retain the information and the gift."]
+        records = [
+            {
+                "doc_id": f"DOC-{i}",
+                "version": "v1",
+                "version_date": DATES[0].isoformat(),
+                "authority": "primary",
+                "document_title": "Rules",
+                "text": text,
+            }
+            for i, text in enumerate([*texts, *filler])
+        ]
+        with Store.open(tmp_path / "store") as store:
+            quiet(store)
+            store.ingest([write_jsonl(tmp_path / "r.jsonl", records)])
+            found = store.search("retain the information", as_of=DATES[1], limit=2)
+            assert [p.doc_id for p in found] == ["DOC-1", "DOC-0"]
+            n, df = len(texts) + len(filler), 1  # one passage holds the three words in a run
+            triple_weight = index_module.PAIR_WEIGHT * math.log((n - df + 0.5) / (df + 0.5))
+            assert found[0].score - found[1].score == pytest.approx(triple_weight)
+            plain = store.search("retain the information", as_of=DATES[1], limit=2, phrases=False)
+            assert plain[0].score == pytest.approx(plain[1].score)
 
     @pytest.mark.parametrize("seed", [1, 2, 3])
     def test_search_equals_the_exhaustive_ranking_with_phrases(

@@ -361,7 +361,7 @@ class TestSameAnswers:
 class TestPostgresSchema:
     def test_an_older_schema_is_migrated_when_opened(self) -> None:
         """A schema-1 store (corpus only, no pair columns) keeps its data and gains the review
-        queue, the trace index and each passage's adjacent pairs when opened (filled in from
+        queue, the trace index and each passage's runs of adjacent terms when opened (filled in from
         the stored texts: it then ranks as a store ingested at the newest schema); each
         migration is recorded in schema_version."""
         import psycopg
@@ -391,6 +391,49 @@ class TestPostgresSchema:
             assert sorted(versions) == list(range(1, SCHEMA_VERSION + 1))
             assert fresh and migrated == fresh
             assert migrated[0].score > plain[0].score  # the phrase bonus is there
+
+    def test_a_schema_3_store_gains_its_triples_when_opened(self) -> None:
+        """A schema-3 store holds each passage's adjacent pairs but not its runs of three
+        terms: opening it fills them in (passages.pairs and pair_stats recounted from the
+        stored texts), so that it ranks, scores included, as a store ingested at schema 4."""
+        import psycopg
+
+        question = "may accept a gift with a value of up to"
+        day = dt.date(2024, 6, 1)
+        triples = "SELECT count(*) FROM pair_stats WHERE pair LIKE '% % %'"
+        with postgres_schema() as url:
+            with PostgresStore.open(url) as store:
+                store.ingest(sorted((EXAMPLE_CORPUS / "corpus").glob("*.md")))
+                fresh = store.search(question, as_of=day, limit=20)
+            with psycopg.connect(url, autocommit=True) as db:  # what schema 3 held
+                db.execute(
+                    "UPDATE passages SET pairs = "
+                    "ARRAY(SELECT r FROM unnest(pairs) AS r WHERE r NOT LIKE '% % %')"
+                )
+                assert db.execute(triples).fetchone()[0] > 0  # type: ignore[index]
+                db.execute("DELETE FROM pair_stats WHERE pair LIKE '% % %'")
+                db.execute("DELETE FROM schema_version WHERE version > 3")
+            with PostgresStore.open(url, create=False) as store:
+                migrated = store.search(question, as_of=day, limit=20)
+            with psycopg.connect(url, autocommit=True) as db:
+                versions = [r[0] for r in db.execute("SELECT version FROM schema_version")]
+                assert db.execute(triples).fetchone()[0] > 0  # type: ignore[index]
+            assert sorted(versions) == list(range(1, SCHEMA_VERSION + 1))
+            assert [p.passage_id for p in migrated] == [p.passage_id for p in fresh]
+            assert [p.score for p in migrated] == pytest.approx([p.score for p in fresh])
+
+    def test_text_array_literals_read_back_as_the_runs(self) -> None:
+        """The ``text[]`` literal ingest writes for a passage's runs reads back as the same
+        strings, whatever characters a term's decomposition brings."""
+        import psycopg
+
+        from evidencegate.corpus.postgres import _text_array
+
+        runs = ["gift limit", "the gift limit", 'a "b', "c\\d", "0, 1", "{x}", "NULL", "ﷺ x"]
+        with postgres_schema() as url, psycopg.connect(url) as db:
+            for value in (runs, runs[:2], [], ["NULL"]):
+                row = db.execute("SELECT %s::text[]", (_text_array(value),)).fetchone()
+                assert row == (value,)
 
     def test_a_newer_schema_or_a_foreign_database_is_refused(self) -> None:
         """A store written by a newer evidencegate, or tables not made by it, are StoreErrors."""

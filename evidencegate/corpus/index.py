@@ -73,8 +73,9 @@ __all__ = [
 ]
 
 INDEX_FILENAME = "evidencegate.index.npz"
-_FORMAT = 2
-"""Version of the index file layout; another value is rebuilt (2: adjacent-pair postings)."""
+_FORMAT = 3
+"""Version of the index file layout; another value is rebuilt (2: adjacent-pair postings;
+3: adjacent-triple postings too)."""
 K1 = 1.2
 B = 0.75
 MERGE_FRACTION = 0.125
@@ -82,8 +83,8 @@ MERGE_FRACTION = 0.125
 contents or passages (and at least :data:`_MERGE_MIN` of them)."""
 _MERGE_MIN = 2000
 PAIR_WEIGHT = 0.5
-"""What a pair of adjacent query terms found adjacent in a passage adds to its score, as a
-multiple of the pair's idf (see :meth:`SearchIndex.phrase_scores`)."""
+"""What a pair (or triple) of adjacent query terms found adjacent in a passage adds to its
+score, as a multiple of the pair's (triple's) idf (see :meth:`SearchIndex.phrase_scores`)."""
 IDF_FLOOR = 1e-6
 _BUILD_CHUNK = 5000
 _FILTER_CACHE = 64
@@ -301,6 +302,13 @@ class _Segment:
     pair_indptr: IntArray
     pair_docs: Int32Array
     """...and the rows holding each: ``pair_docs[pair_indptr[i]:pair_indptr[i + 1]]``."""
+    triple_keys: IntArray
+    """Every run of three adjacent terms in some row (same bounds as pairs), as ``i *
+    len(terms) + third`` where ``i`` is the position of its first two terms' pair in
+    ``pair_keys`` (ascending)..."""
+    triple_indptr: IntArray
+    triple_docs: Int32Array
+    """...and the rows holding each, as for pairs."""
     flags: npt.NDArray[np.int32]
     """Each row's instruction flags (:func:`instruction_flags` of its text), as a number in
     the index's table of flag lists: computed once per distinct text, not per search."""
@@ -369,7 +377,7 @@ def _build_segment(
     posting_terms = keys // max(n, 1)
     indptr = np.zeros(len(terms) + 1, dtype=np.int64)
     np.cumsum(np.bincount(posting_terms, minlength=len(terms)), out=indptr[1:])
-    pair_keys, pair_indptr, pair_docs = _pair_postings(
+    pair_keys, pair_indptr, pair_docs, triple_keys, triple_indptr, triple_docs = _gram_postings(
         term_ids, doc_ids, length_array, np.frombuffer(text_lengths, dtype=np.int32), len(terms)
     )
     return _Segment(
@@ -381,40 +389,61 @@ def _build_segment(
         pair_keys=pair_keys,
         pair_indptr=pair_indptr,
         pair_docs=pair_docs,
+        triple_keys=triple_keys,
+        triple_indptr=triple_indptr,
+        triple_docs=triple_docs,
         contents=np.frombuffer(contents, dtype=np.int64).copy(),
         flags=np.frombuffer(flags, dtype=np.int32).copy(),
     )
 
 
-def _pair_postings(
+def _gram_postings(
     term_ids: IntArray, doc_ids: IntArray, lengths: Int32Array, text_lengths: Int32Array, width: int
-) -> tuple[IntArray, IntArray, Int32Array]:
-    """The adjacent-pair postings of a segment's rows (``term_ids`` in order, row by row, each
-    row's text terms then its context terms): pairs never span two rows nor the text's end and
-    the context's start."""
+) -> tuple[IntArray, IntArray, Int32Array, IntArray, IntArray, Int32Array]:
+    """The adjacent-pair and adjacent-triple postings of a segment's rows (``term_ids`` in
+    order, row by row, each row's text terms then its context terms): keys, indptr and rows
+    of each (see :class:`_Segment`). Neither spans two rows nor the text's end and the
+    context's start."""
     n = len(lengths)
     if len(term_ids) < 2:
-        return np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, np.int32)
+        empty = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, np.int32))
+        return (*empty, *empty)
     starts = np.cumsum(lengths, dtype=np.int64) - lengths
     position = np.arange(len(term_ids), dtype=np.int64) - np.repeat(starts, lengths)
     first_length = np.repeat(text_lengths.astype(np.int64), lengths)[:-1]
     own = doc_ids[:-1]
+    # valid[i]: terms i and i + 1 are adjacent in one piece of one row
     valid = (own == doc_ids[1:]) & (position[:-1] != first_length - 1)
-    codes = term_ids[:-1][valid] * width + term_ids[1:][valid]
+    codes = term_ids[:-1] * width + term_ids[1:]
     rows = max(n, 1)
-    if width * width * rows < 2**62:  # one sort of (pair, row) keys
-        postings = _distinct(codes * rows + own[valid])
+    pair_keys, pair_indptr, pair_docs = _postings(codes[valid], own[valid], rows)
+    # a triple starts at i when the pairs at i and i + 1 are both valid; it is keyed by the
+    # position of its first pair among the pair keys, then its third term
+    both = valid[:-1] & valid[1:]
+    first_pair = np.searchsorted(pair_keys, codes[:-1][both])
+    triple_codes = first_pair * width + term_ids[2:][both]
+    triples = _postings(triple_codes, own[:-1][both], rows)
+    return pair_keys, pair_indptr, pair_docs, *triples
+
+
+def _postings(codes: IntArray, own: IntArray, rows: int) -> tuple[IntArray, IntArray, Int32Array]:
+    """Postings of n-grams: each distinct code in ``codes`` (ascending), the start of its rows
+    in the third array, and the distinct rows (``own``, each below ``rows``) holding it."""
+    if not len(codes):
+        return np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0, np.int32)
+    if (int(codes.max()) + 1) * rows < 2**62:  # one sort of (code, row) keys
+        postings = _distinct(codes * rows + own)
         codes = postings // rows
         new = np.ones(len(codes), dtype=bool)
         new[1:] = codes[1:] != codes[:-1]
         keys = codes[new]
-        pair_ids = np.cumsum(new) - 1
-    else:  # pair codes too wide for that: number the distinct pairs first
+        gram_ids = np.cumsum(new) - 1
+    else:  # codes too wide for that: number the distinct ones first
         keys, inverse = np.unique(codes, return_inverse=True)
-        postings = _distinct(inverse.astype(np.int64) * rows + own[valid])
-        pair_ids = postings // rows
+        postings = _distinct(inverse.astype(np.int64) * rows + own)
+        gram_ids = postings // rows
     indptr = np.zeros(len(keys) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(pair_ids, minlength=len(keys)), out=indptr[1:])
+    np.cumsum(np.bincount(gram_ids, minlength=len(keys)), out=indptr[1:])
     return keys, indptr, (postings % rows).astype(np.int32)
 
 
@@ -477,7 +506,7 @@ class SearchIndex:
         self._delta_versions = np.zeros(0, dtype=np.int32)
         self._filters: dict[bytes, tuple[Positions, BoolArray]] = {}
         self._terms: dict[str, _Term] = {}
-        self._pairs: dict[tuple[str, str], tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]] = {}
+        self._grams: dict[tuple[str, ...], tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]] = {}
         self._position_type = np.int32 if len(occurrences.passage) < 2**31 else np.int64
         self._occurrence_rows = np.repeat(
             np.arange(len(main.contents), dtype=np.intp), np.diff(occurrences.ptr)
@@ -545,6 +574,9 @@ class SearchIndex:
                     pair_keys=self.main.pair_keys,
                     pair_indptr=self.main.pair_indptr,
                     pair_docs=self.main.pair_docs,
+                    triple_keys=self.main.triple_keys,
+                    triple_indptr=self.main.triple_indptr,
+                    triple_docs=self.main.triple_docs,
                     contents=self.main.contents,
                     flags=self.main.flags,
                     occ_ptr=self.occurrences.ptr,
@@ -580,6 +612,9 @@ class SearchIndex:
                     pair_keys=data["pair_keys"],
                     pair_indptr=data["pair_indptr"],
                     pair_docs=data["pair_docs"],
+                    triple_keys=data["triple_keys"],
+                    triple_indptr=data["triple_indptr"],
+                    triple_docs=data["triple_docs"],
                     contents=data["contents"],
                     flags=data["flags"],
                 )
@@ -602,6 +637,7 @@ class SearchIndex:
             len(terms) + 1 != len(main.indptr)
             or len(occurrences.ptr) != len(main.contents) + 1
             or len(main.pair_keys) + 1 != len(main.pair_indptr)
+            or len(main.triple_keys) + 1 != len(main.triple_indptr)
         ):
             return None, "inconsistent index arrays"
         return index, ""
@@ -640,7 +676,7 @@ class SearchIndex:
         self._delta_rows, self._delta_passages, self._delta_versions = rows, passages, versions
         self._filters = {}
         self._terms = {}
-        self._pairs = {}
+        self._grams = {}
         self._statistics()
         self.generation = generation
 
@@ -744,16 +780,21 @@ class SearchIndex:
 
     def phrase_scores(self, words: Sequence[str]) -> FloatArray | None:
         """Each content row's phrase bonus for the question's terms ``words`` in order
-        (stopwords included: :func:`analyze`): for each distinct pair of adjacent query terms
-        found adjacent in the row, in the same order, :data:`PAIR_WEIGHT` times the pair's own
-        idf (passages holding the pair, counted as BM25 counts a term's), once however often
-        the pair occurs. A row gains most from the pairs few other passages have, and from
-        many of them: a passage that holds the question's words as it words them. None when
-        no pair of the question is in the index."""
+        (stopwords included: :func:`analyze`): for each distinct pair, and each distinct
+        triple, of adjacent query terms found adjacent in the row, in the same order,
+        :data:`PAIR_WEIGHT` times that pair's (triple's) own idf (passages holding it, counted
+        as BM25 counts a term's), once however often it occurs. A row gains most from the
+        pairs and triples few other passages have, and from many of them: a passage that holds
+        the question's words as it words them, in one run rather than pair by pair in several
+        places. None when no pair of the question is in the index."""
         rows: list[npt.NDArray[np.intp]] = []
         parts: list[FloatArray] = []
-        for pair in dict.fromkeys(itertools.pairwise(words)):
-            for docs, weights in self._pair(pair):
+        grams: Iterable[tuple[str, ...]] = itertools.chain(
+            dict.fromkeys(itertools.pairwise(words)),
+            dict.fromkeys(zip(words, words[1:], words[2:], strict=False)),
+        )
+        for gram in grams:
+            for docs, weights in self._gram(gram):
                 rows.append(docs)
                 parts.append(weights)
         if not rows:
@@ -761,22 +802,17 @@ class SearchIndex:
         bonus = np.bincount(np.concatenate(rows), np.concatenate(parts), minlength=self.rows)
         return bonus.astype(np.float64, copy=False)
 
-    def _pair(self, pair: tuple[str, str]) -> tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]:
-        """The rows (main, then delta) where ``pair`` is adjacent, each with the pair's weight
-        (none when the pair's idf is at its floor); kept until :meth:`refresh`."""
-        found = self._pairs.get(pair)
+    def _gram(self, gram: tuple[str, ...]) -> tuple[tuple[npt.NDArray[np.intp], FloatArray], ...]:
+        """The rows (main, then delta) where ``gram`` (two or three terms) is adjacent, each
+        with its weight (none when its idf is at its floor); kept until :meth:`refresh`."""
+        found = self._grams.get(gram)
         if found is None:
             rows = []
             df = 0.0
             for segment, offset in ((self.main, 0), (self.delta, len(self.main.contents))):
-                first, second = segment.terms.get(pair[0]), segment.terms.get(pair[1])
-                if first is None or second is None or not len(segment.pair_keys):
-                    continue
-                key = first * len(segment.terms) + second
-                at = int(np.searchsorted(segment.pair_keys, key))
-                if at < len(segment.pair_keys) and segment.pair_keys[at] == key:
-                    lo, hi = segment.pair_indptr[at], segment.pair_indptr[at + 1]
-                    docs = segment.pair_docs[lo:hi].astype(np.intp) + offset
+                located = _locate(segment, gram)
+                if located is not None:
+                    docs = located.astype(np.intp) + offset
                     df += float(self._mult[docs].sum())
                     rows.append(docs)
             idf = bm25_idf(self._passages_total, df) if rows else 0.0
@@ -785,9 +821,9 @@ class SearchIndex:
                 if idf > IDF_FLOOR
                 else ()
             )
-            if len(self._pairs) >= _TERM_CACHE:
-                self._pairs.clear()
-            self._pairs[pair] = found
+            if len(self._grams) >= _TERM_CACHE:
+                self._grams.clear()
+            self._grams[gram] = found
         return found
 
     def top(
@@ -903,6 +939,28 @@ class SearchIndex:
                 found_passages.append(self._delta_passages[picked][ok])
                 found_owner.append(place[ok])
         return np.concatenate(found_passages), np.concatenate(found_owner)
+
+
+def _locate(segment: _Segment, gram: tuple[str, ...]) -> Int32Array | None:
+    """The rows of ``segment`` holding ``gram`` (two or three terms) adjacent, or None."""
+    ids = []
+    for term in gram:
+        tid = segment.terms.get(term)
+        if tid is None:
+            return None
+        ids.append(tid)
+    width = len(segment.terms)
+    key = ids[0] * width + ids[1]
+    at = int(np.searchsorted(segment.pair_keys, key))
+    if at == len(segment.pair_keys) or segment.pair_keys[at] != key:
+        return None
+    if len(gram) == 2:
+        return segment.pair_docs[segment.pair_indptr[at] : segment.pair_indptr[at + 1]]
+    key = at * width + ids[2]
+    at = int(np.searchsorted(segment.triple_keys, key))
+    if at == len(segment.triple_keys) or segment.triple_keys[at] != key:
+        return None
+    return segment.triple_docs[segment.triple_indptr[at] : segment.triple_indptr[at + 1]]
 
 
 def _kth_largest(values: FloatArray, k: int) -> float:

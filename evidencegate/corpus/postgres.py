@@ -13,6 +13,8 @@
                       index, and its term frequencies (``jsonb``).
 ``corpus_stats``      one row: the passage and token counts BM25's average length and idf use.
 ``term_stats``        how many passages hold each term (BM25's document frequency).
+``pair_stats``        how many passages hold each run of two or three adjacent terms (the
+                      phrase bonus; each passage's runs are in ``passages.pairs``).
 ``run_scores``, ``flagged_responses``, ``feedback``  the review queue (:mod:`evidencegate.review`).
 ``traces``            the trace index (:mod:`evidencegate.audit.index`).
 ``schema_version``    one row per migration applied; :data:`SCHEMA_VERSION` is the newest.
@@ -43,7 +45,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -217,11 +219,15 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
             passages bigint NOT NULL
         )""",
     ),
+    3: ("DELETE FROM pair_stats",),
 }
 """Statements that take a store from schema version N to N + 1 (0: an empty database).
 1 holds the corpus; 2 added the review queue and the trace index; 3 the adjacent term pairs of
-each passage and how many passages hold each pair (the phrase bonus), filled in for the
-passages already stored (:func:`_fill_pairs`)."""
+each passage and how many passages hold each pair (the phrase bonus); 4 the runs of three
+adjacent terms beside the pairs, in the same column and table. After steps 2 and 3 the runs of
+the passages already stored are filled in again (:func:`_fill_pairs`)."""
+_REFILL_AFTER = frozenset({2, 3})
+"""Migration steps after which ``passages.pairs`` and ``pair_stats`` are recomputed."""
 SCHEMA_VERSION = max(_MIGRATIONS) + 1
 
 _VERSION_COLUMNS = (
@@ -268,21 +274,33 @@ def index_terms(text: str) -> list[str]:
     return [_term(token) for token in _TOKEN.findall(text.casefold())]
 
 
-def adjacent_pairs(text: str, context: str) -> list[str]:
-    """The distinct pairs of adjacent terms of a passage, as ``"first second"``, in the order
-    first seen: inside its text and inside its context, never across the two (what the SQLite
-    index's pair postings hold)."""
-    pairs: dict[str, None] = {}
+def adjacent_runs(text: str, context: str) -> list[str]:
+    """The distinct runs of two and of three adjacent terms of a passage, as ``"first second"``
+    and ``"first second third"``: inside its text and inside its context, never across the two
+    (what the SQLite index's pair and triple postings hold)."""
+    runs: dict[str, None] = {}
     for piece in (text, context):
-        terms = index_terms(piece)
-        pairs.update(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(terms)))
-    return list(pairs)
+        runs.update(dict.fromkeys(_runs(index_terms(piece))))
+    return list(runs)
 
 
-def _query_pairs(question: str) -> list[str]:
-    """The distinct pairs of adjacent terms of a question (stopwords included), in order."""
-    terms = index_terms(question)
-    return list(dict.fromkeys(f"{a} {b}" for a, b in itertools.pairwise(terms)))
+def _runs(terms: Sequence[str]) -> list[str]:
+    """The distinct runs of two, then of three, adjacent ``terms`` (stopwords included)."""
+    pairs = (f"{a} {b}" for a, b in itertools.pairwise(terms))
+    triples = (f"{a} {b} {c}" for a, b, c in zip(terms, terms[1:], terms[2:], strict=False))
+    return list(dict.fromkeys(itertools.chain(pairs, triples)))
+
+
+def _text_array(runs: Iterable[str]) -> str:
+    """The ``text[]`` literal of ``runs``, each element quoted. Terms are runs of letters and
+    digits, so the quotes and backslashes that need escaping are rare (a compatibility
+    decomposition may bring one): the literal is joined in one go, and escaped only when one
+    is there. (psycopg's array dumper escapes element by element: half of an ingest's time.)"""
+    items = list(runs)
+    body = '","'.join(items)
+    if '"' in body or "\\" in body:
+        body = '","'.join(r.replace("\\", "\\\\").replace('"', '\\"') for r in items)
+    return '{"' + body + '"}' if items else "{}"
 
 
 def _tsvector(counts: dict[str, int]) -> str:
@@ -370,18 +388,21 @@ def _schema_version(db: psycopg.Connection[tuple[Any, ...]], shown: str) -> int:
 def migrate(db: psycopg.Connection[tuple[Any, ...]], current: int, target: int) -> None:
     """Apply the migrations from schema ``current`` to ``target`` inside the caller's
     transaction, recording each in ``schema_version``."""
+    refill = False
     while current < target:
         for statement in _MIGRATIONS[current]:
             db.execute(statement)
-        if current == 2:
-            _fill_pairs(db)
+        refill |= current in _REFILL_AFTER
         current += 1
         db.execute("INSERT INTO schema_version (version) VALUES (%s)", (current,))
+    if refill:
+        _fill_pairs(db)
 
 
 def _fill_pairs(db: psycopg.Connection[tuple[Any, ...]]) -> None:
-    """Schema 3's pair columns for the passages stored before it: each passage's adjacent
-    pairs, and ``pair_stats`` counted from them (inside the migration's transaction)."""
+    """The phrase columns of the passages stored before schema 4 (``pair_stats`` is empty):
+    each passage's runs of adjacent terms (:func:`adjacent_runs`), and ``pair_stats`` counted
+    from them (inside the migration's transaction)."""
     counts: Counter[str] = Counter()
     last = 0
     while True:
@@ -393,7 +414,7 @@ def _fill_pairs(db: psycopg.Connection[tuple[Any, ...]]) -> None:
             break
         updates = []
         for pid, text, context in rows:
-            pairs = adjacent_pairs(text, context)
+            pairs = adjacent_runs(text, context)
             counts.update(pairs)
             updates.append((pairs, pid))
         with db.cursor() as cursor:
@@ -614,7 +635,7 @@ class PostgresStore(Closing):
         params: dict[str, Any] = {
             "terms": terms,
             "match": _tsquery(terms),
-            "pairs": _query_pairs(query) if phrases else [],
+            "pairs": _runs(index_terms(query)) if phrases else [],
             "tenant": tenant or DEFAULT_TENANT,
             "day": as_of,
             "limit": limit,
@@ -663,9 +684,13 @@ class PostgresStore(Closing):
                 ) AS f
                 GROUP BY h.id
             ), ranked AS (
-                SELECT sc.id, sc.score + coalesce(
-                    (SELECT sum(qp.weight) FROM qp WHERE qp.pair = ANY(h.pairs)), 0
-                ) AS score
+                -- one array overlap first: most hits hold none of the query's weighted runs
+                SELECT sc.id, sc.score + CASE
+                    WHEN h.pairs && (SELECT array_agg(qp.pair) FROM qp) THEN coalesce(
+                        (SELECT sum(qp.weight) FROM qp WHERE qp.pair = ANY(h.pairs)), 0
+                    )
+                    ELSE 0
+                END AS score
                 FROM scored AS sc JOIN hits AS h ON h.id = sc.id
             )
             SELECT p.passage_id, v.doc_id, v.version, p.page, p.char_start, p.char_end, p.text,
@@ -874,7 +899,7 @@ class _Tokenised:
             for pid, page, start, end, label, text, context in version.passages:
                 terms = index_terms(text) + index_terms(context)
                 counts = dict(Counter(terms))
-                pairs = adjacent_pairs(text, context)
+                pairs = adjacent_runs(text, context)
                 rows.append(
                     (pid, page, start, end, label, text, context, len(terms), counts, pairs)
                 )
@@ -989,7 +1014,7 @@ def _store_version(
                         length,
                         vector,
                         frequency,
-                        pairs,
+                        _text_array(pairs),
                     )
                 )
     db.execute(
@@ -1004,7 +1029,7 @@ def _store_version(
     db.execute(
         "INSERT INTO pair_stats (pair, passages) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
         "ON CONFLICT (pair) DO UPDATE SET passages = pair_stats.passages + excluded.passages",
-        (list(pair_counts), list(pair_counts.values())),
+        (_text_array(pair_counts), list(pair_counts.values())),
     )
     return version_id, version_result(version, sha, None, len(passages))
 

@@ -367,12 +367,12 @@ class Store(Closing):
         with no content words (only stopwords or punctuation) returns no passages.
 
         ``phrases`` (the default) adds to each passage's score the phrase bonus of the query's
-        adjacent words found adjacent in it, stopwords included
+        runs of two and three adjacent words found adjacent in it, stopwords included
         (:meth:`evidencegate.corpus.index.SearchIndex.phrase_scores`): a search for a quoted
         passage (its opening words, a sentence) finds it, even when other passages share its
-        few content words more often. ``phrases=False`` is BM25 alone: what the answer
-        pipeline's retriever asks for, its queries being bags of words (question, synonyms,
-        feedback terms) rather than phrases.
+        few content words more often, or its word pairs in several places. ``phrases=False``
+        is BM25 alone: what the answer pipeline's retriever asks for, its queries being bags
+        of words (question, synonyms, feedback terms) rather than phrases.
         """
         if limit < 1:
             raise UsageError(f"limit must be >= 1 (got {limit})")
