@@ -97,7 +97,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@4"
+    component_id = "critic:rules@5"
 
     def __init__(
         self,

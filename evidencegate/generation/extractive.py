@@ -101,7 +101,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@5"
+    component_id = "generator:extractive@6"
 
     def __init__(
         self,
