@@ -234,6 +234,17 @@ class Draft(_Model):
     claims: list[Claim] = Field(default_factory=list)
     declined: str | None = None
 
+    @model_validator(mode="after")
+    def _claim_ids_are_distinct(self) -> Draft:
+        # The verifier's and the critic's findings are matched to claims by id: two claims
+        # under one id would let one claim leave with the other's citations.
+        seen: set[str] = set()
+        for claim in self.claims:
+            if claim.claim_id in seen:
+                raise ValueError(f"two claims have the id {claim.claim_id}")
+            seen.add(claim.claim_id)
+        return self
+
 
 # --------------------------------------------------------------------------- verification
 

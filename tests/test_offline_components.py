@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from pydantic import ValidationError
 
 from evidencegate.contracts import (
     Citation,
     CitationCheck,
     Claim,
     ClaimVerification,
+    Draft,
     FailureReason,
     Passage,
     Verdict,
@@ -99,6 +101,38 @@ class TestExtractiveGenerator:
             "What is the cryptocurrency custody limit?", ev, as_of=AS_OF
         )
         assert draft.claims == [] and draft.declined
+
+    def test_an_item_and_its_block_are_one_claim(self) -> None:
+        """An item ("a. ...") and the block it opens ("a. ... b. ...") open at one offset: they
+        were drafted under one claim id, and the item's citation left with the block's claim.
+        The draft now has distinct ids and drops the item its block quotes whole."""
+        text = (
+            "a. Prevent further access to the system by [Selection (one or more): initiating "
+            "a device lock after [Assignment: organization-defined time period] of inactivity; "
+            "requiring the user to initiate a device lock before leaving the system "
+            "unattended]; and\n  b. Retain the device lock until the user reestablishes access "
+            "using established identification and authentication procedures.\n\nDevice locks "
+            "are temporary actions taken to prevent logical access to organizational systems "
+            "when users stop work and move away from the immediate vicinity of those systems."
+        )
+        lock = passage(text, pid="ac11", page=83).model_copy(
+            update={"context": "AC-11 DEVICE LOCK"}
+        )
+        draft = ExtractiveGenerator().draft(
+            "What kind of lock does control AC-11 require after a period of inactivity?",
+            [lock],
+            as_of=AS_OF,
+        )
+        ids = [c.claim_id for c in draft.claims]
+        assert ids and len(ids) == len(set(ids))
+        (only,) = draft.claims
+        assert "b. Retain the device lock" in only.text
+        assert [c.quote for c in only.citations] == [only.text]
+
+    def test_a_draft_never_holds_two_claims_under_one_id(self) -> None:
+        """Findings are matched to claims by id: a draft repeating an id is invalid."""
+        with pytest.raises(ValidationError, match="two claims have the id c1"):
+            Draft(claims=[claim("The fee is $5."), claim("The fee is $6.")])
 
 
 def verified(

@@ -92,6 +92,32 @@ from evidencegate.verify.derived import parse_figure
 __all__ = ["ExtractiveGenerator"]
 
 
+def _draft(claims: list[Claim]) -> Draft:
+    """A draft of ``claims``, a claim repeated (the same parts of one page: the same id) kept
+    once, and a quoted claim that another claim of the draft quotes whole left out ("a. ..."
+    beside "a. ... b. ...": the item says nothing its block does not)."""
+    unique: dict[str, Claim] = {}
+    for claim in claims:
+        unique.setdefault(claim.claim_id, claim)
+    kept = list(unique.values())
+    return Draft(claims=[c for c in kept if not any(_within(c, other) for other in kept)])
+
+
+def _within(claim: Claim, other: Claim) -> bool:
+    """Whether ``other`` (another claim) quotes all that ``claim`` quotes, on the same pages."""
+    if other is claim or claim.derivation is not None or other.derivation is not None:
+        return False
+    if claim.text == other.text or claim.text not in other.text:
+        return False
+    return all(
+        any(
+            (c.doc_id, c.version, c.page) == (o.doc_id, o.version, o.page) and c.quote in o.quote
+            for o in other.citations
+        )
+        for c in claim.citations
+    )
+
+
 class ExtractiveGenerator:
     """Picks the sentences (or table cells) of the evidence that best answer the question.
 
@@ -199,7 +225,7 @@ class ExtractiveGenerator:
             chosen.append(best)
         if len(chosen) < 2:
             return None
-        return Draft(claims=[c.claim() for c in chosen[: self.max_claims]])
+        return _draft([c.claim() for c in chosen[: self.max_claims]])
 
     def _ranked(
         self,
@@ -677,7 +703,7 @@ class ExtractiveGenerator:
             referring = _referring(first, [c for _, c, _ in scored if isinstance(c, _Candidate)])
             if referring is not None and referring.text not in seen:
                 claims.insert(0, referring.claim())
-        return Draft(claims=claims)
+        return _draft(claims)
 
     def _cells(
         self,
@@ -1347,9 +1373,10 @@ class _Candidate:
     def claim(self) -> Claim:
         passage = self.passage
         parts = self.parts
-        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{self.sentence.start}"
-        if self.more:
-            where += f"+{len(self.more)}"
+        # Every part's span: two candidates may open at one offset (an item "a. ..." alone
+        # and "a. ... b. ..." read as one block), and a draft's claim ids must be distinct.
+        spans = ",".join(f"{part.start}-{part.end}" for part in parts)
+        where = f"{passage.doc_id}@{passage.version}#{passage.page}:{spans}"
         claim_id = "c-" + sha256_hex(where)[:10]
         return Claim(
             claim_id=claim_id,
