@@ -75,6 +75,21 @@ def catalog_control(pid: str, label: str, heading: str, text: str) -> Passage:
     )
 
 
+def labelled_paragraph(doc_id: str, label: str, page: int, text: str, *, context: str) -> Passage:
+    """A labelled paragraph of a made-up rulebook, one page per paragraph."""
+    return Passage(
+        passage_id=label,
+        doc_id=doc_id,
+        version="1",
+        page=page,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        context=context,
+    )
+
+
 def shared_path(*parts: str) -> Path:
     """Path under ../shared/datasets; skip (or fail under EVIDENCEGATE_REQUIRE_SHARED=1)."""
     path = SHARED_DATASETS.joinpath(*parts)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_CORPUS, shared_path
+from conftest import EXAMPLE_CORPUS, labelled_paragraph, shared_path
 from store_schemas import write_schema_1_store
 
 from evidencegate.analysis import answer_type, profile_question
@@ -45,17 +45,7 @@ PER_ROW = (
 
 def _cfr_paragraph(label: str, page: int, text: str, *, context: str) -> Passage:
     """A paragraph of a made-up CFR part, one page per labelled paragraph."""
-    return Passage(
-        passage_id=label,
-        doc_id="12 CFR 1099",
-        version="1",
-        page=page,
-        char_start=0,
-        char_end=len(text),
-        text=text,
-        label=label,
-        context=context,
-    )
+    return labelled_paragraph("12 CFR 1099", label, page, text, context=context)
 
 
 class TestTableCells:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import labelled_paragraph
 
 from evidencegate.analysis import answer_type
 from evidencegate.contracts import Passage
@@ -16,17 +17,7 @@ AS_OF = dt.date(2021, 3, 1)
 
 def _paragraph(label: str, page: int, text: str, *, context: str) -> Passage:
     """A paragraph of a made-up rulebook, one page per labelled paragraph."""
-    return Passage(
-        passage_id=label,
-        doc_id="Rulebook 77",
-        version="1",
-        page=page,
-        char_start=0,
-        char_end=len(text),
-        text=text,
-        label=label,
-        context=context,
-    )
+    return labelled_paragraph("Rulebook 77", label, page, text, context=context)
 
 
 @pytest.mark.parametrize(

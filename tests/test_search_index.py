@@ -260,33 +260,41 @@ def phrase_corpus(seed: int) -> list[dict[str, Any]]:
     return records
 
 
+FILLER = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
+"""Passages sharing none of the phrase tests' words, so that theirs have an idf."""
+
+
+def rules_records(texts: list[str]) -> list[dict[str, Any]]:
+    """One primary document of one version per text, DOC-0, DOC-1, ... in order."""
+    return [
+        {
+            "doc_id": f"DOC-{i}",
+            "version": "v1",
+            "version_date": DATES[0].isoformat(),
+            "authority": "primary",
+            "document_title": "Rules",
+            "text": text,
+        }
+        for i, text in enumerate(texts)
+    ]
+
+
 class TestPhrases:
     def test_adjacent_query_words_add_their_pair_weight(self, tmp_path: Path) -> None:
         """Two passages holding the same query words once, at the same length: the one where
         they stand next to each other, in the question's order, ranks first, by the weights
         of the pair "gift limit" and the triple "the gift limit", which only it holds ("the
         gift", in both, adds the same to each); the reversed order earns nothing."""
-        filler = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
         texts = ["the gift limit and the cap apply.", "the limit and the gift cap apply."]
-        records = [
-            {
-                "doc_id": f"DOC-{i}",
-                "version": "v1",
-                "version_date": DATES[0].isoformat(),
-                "authority": "primary",
-                "document_title": "Rules",
-                "text": text,
-            }
-            for i, text in enumerate([*texts, *filler])
-        ]
+        n = len(texts) + len(FILLER)
         with Store.open(tmp_path / "store") as store:
             quiet(store)
-            store.ingest([write_jsonl(tmp_path / "r.jsonl", records)])
+            store.ingest([write_jsonl(tmp_path / "r.jsonl", rules_records([*texts, *FILLER]))])
             found = store.search("the gift limit", as_of=DATES[1], limit=2, phrases=True)
             assert [p.doc_id for p in found] == ["DOC-0", "DOC-1"]
             index = store._index
             assert index is not None
-            n, df = len(texts) + len(filler), 1  # one passage holds "(the) gift limit"
+            df = 1  # one passage holds "(the) gift limit"
             pair_weight = index_module.PAIR_WEIGHT * math.log((n - df + 0.5) / (df + 0.5))
             assert found[0].score - found[1].score == pytest.approx(2 * pair_weight)
             assert pair_weight > 0
@@ -300,25 +308,14 @@ class TestPhrases:
         """Two passages of the same words, both holding each adjacent pair of "retain the
         information", only one of them in one run: that one ranks first, by the weight of the
         triple (without it they tie, and the other one's doc_id comes first)."""
-        filler = [" ".join(WORDS[i : i + 3]) + " report." for i in range(7)]
         texts = ["the information and retain the gift.", "retain the information and the gift."]
-        records = [
-            {
-                "doc_id": f"DOC-{i}",
-                "version": "v1",
-                "version_date": DATES[0].isoformat(),
-                "authority": "primary",
-                "document_title": "Rules",
-                "text": text,
-            }
-            for i, text in enumerate([*texts, *filler])
-        ]
+        n = len(texts) + len(FILLER)
         with Store.open(tmp_path / "store") as store:
             quiet(store)
-            store.ingest([write_jsonl(tmp_path / "r.jsonl", records)])
+            store.ingest([write_jsonl(tmp_path / "r.jsonl", rules_records([*texts, *FILLER]))])
             found = store.search("retain the information", as_of=DATES[1], limit=2)
             assert [p.doc_id for p in found] == ["DOC-1", "DOC-0"]
-            n, df = len(texts) + len(filler), 1  # one passage holds the three words in a run
+            df = 1  # one passage holds the three words in a run
             triple_weight = index_module.PAIR_WEIGHT * math.log((n - df + 0.5) / (df + 0.5))
             assert found[0].score - found[1].score == pytest.approx(triple_weight)
             plain = store.search("retain the information", as_of=DATES[1], limit=2, phrases=False)
