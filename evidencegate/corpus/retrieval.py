@@ -204,11 +204,15 @@ def _dangling(text: str) -> bool:
 
 
 def _with_continuations(
-    kept: Sequence[Passage], fitted: Sequence[Passage], limit: int
+    kept: Sequence[Passage],
+    fitted: Sequence[Passage],
+    limit: int,
+    held: frozenset[str] = frozenset(),
 ) -> list[Passage]:
     """``kept``, each passage cut inside a list followed by the passage continuing it on its
     page ("e. Disseminate ...; and f." then "Update the risk assessment ..."), when the
-    ranking holds it: each in place of the last passage that is neither of those."""
+    ranking holds it: each in place of the last passage that is neither of those nor one of
+    ``held`` (the first passages of each ask, kept in the evidence)."""
     out = list(kept)
     have = {p.passage_id for p in out}
     added: set[str] = set()
@@ -231,7 +235,9 @@ def _with_continuations(
         added.add(follow.passage_id)
         if len(out) > limit:
             spare = [
-                i for i, p in enumerate(out) if p.passage_id not in added and not _dangling(p.text)
+                i
+                for i, p in enumerate(out)
+                if p.passage_id not in added and p.passage_id not in held and not _dangling(p.text)
             ]
             if not spare:
                 del out[out.index(follow)]
@@ -520,7 +526,8 @@ class FeedbackRetriever:
         absent = [p for p in named if (p.doc_id, p.version, p.page) not in held]
         if absent:
             kept = _with_each_ask(kept, [*asks, absent], limit)
-        return _with_continuations(kept, fitted, limit)
+        held = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
+        return _with_continuations(kept, fitted, limit, held)
 
     def _named_records(
         self,

@@ -609,13 +609,15 @@ def _best_row(
         figure = parse_figure(cell.value)
         if figure is None:
             continue  # a dash: no figure
-        # "Total" says no more than the row's name ("Total current liabilities").
-        label_terms = [t for t in terms(cell.label) if t != "total"]
+        # "Total" says no more than the row's name ("Total current liabilities"); nor do the
+        # headings its label runs on from ("Cash Flows from Investing Activities").
+        own = cell.name or cell.label
+        label_terms = [t for t in terms(own) if t != "total"]
         fit = covered_share(wanted, measured_terms(cell.label, question))
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
-        if fit < MIN_FIT or precision < MIN_SPECIFICITY or not _headed(wanted, cell.label):
+        if fit < MIN_FIT or precision < MIN_SPECIFICITY or not _headed(wanted, own):
             continue
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
             cell, figure, round(fit + 0.1 * precision, 6)
