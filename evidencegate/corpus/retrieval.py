@@ -526,8 +526,8 @@ class FeedbackRetriever:
         absent = [p for p in named if (p.doc_id, p.version, p.page) not in held]
         if absent:
             kept = _with_each_ask(kept, [*asks, absent], limit)
-        held = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
-        return _with_continuations(kept, fitted, limit, held)
+        ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
+        return _with_continuations(kept, fitted, limit, ask_ids)
 
     def _named_records(
         self,
