@@ -933,9 +933,9 @@ def _groups(match: re.Match[str]) -> list[tuple[str, str]]:
 
 def figure_phrase(phrase: str) -> str:
     """The words of ``phrase`` naming a figure, without the words asking for it that lead up
-    to it: what follows the last possessive name, the last asking pronoun and its verb, or
-    the last comma ("as an auditor I need 3M's capital expenditures": "capital
-    expenditures"; "give me the operating income": "the operating income")."""
+    to it: what follows the last possessive name or the last asking pronoun and its verb ("as
+    an auditor I need 3M's capital expenditures": "capital expenditures"; "give me the
+    operating income": "the operating income")."""
     ends = [m.end() for m in _PREAMBLE_END.finditer(phrase)]
     rest = phrase[ends[-1] :] if ends else phrase
     return rest if rest.strip() else phrase
@@ -962,12 +962,12 @@ sales"), or as one figure over another ("current assets over current liabilities
 words before name the first figure. Not "a / b", which is as often "a or b" ("fee cap for debit
 card / ATM")."""
 _PREAMBLE_END = re.compile(
-    r"[\w&.-]+['’]s\s+|\b(?:i|we|you)\s+(?:would\s+like|[\w'’]+)\s+|\b(?:me|us)\s+|[,;:]\s*",
+    r"[\w&.-]+['’]s\s+|\b(?:i|we|you)\s+(?:would\s+like|[\w'’]+)\s+|\b(?:me|us)\s+",
     re.IGNORECASE,
 )
 """Where the words asking for a figure end and its name begins: after a possessive name,
-an asking pronoun with its verb ("I need", "we want"), an object pronoun ("give me"), or a
-comma."""
+an asking pronoun with its verb ("I need", "we want") or an object pronoun ("give me"). Not
+after a comma: "sales, general and administrative expenses" is one figure."""
 _WHOLE_TAIL = re.compile(
     r"\s(?:in|at|for|during|on|as\s+of|by|from|of\s+(?:fiscal|the\s+year|year))\s", re.IGNORECASE
 )

@@ -607,6 +607,9 @@ class TestAcrossStatements:
         request = derivation_request(CAPEX_SHARE, profile_question(CAPEX_SHARE, as_of=AS_OF))
         assert request is not None
         assert request.subjects == ("capital expenditure", "net sale")
+        sga = "What were sales, general and administrative expenses as a percentage of sales?"
+        request = derivation_request(sga, profile_question(sga, as_of=AS_OF))
+        assert request is not None and request.subjects[0].split()[0] == "sale"
         assert profile_question(CAPEX_SHARE, as_of=AS_OF).operands == (
             ("capital", "expenditure"),
             ("net", "sale"),
