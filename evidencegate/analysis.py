@@ -906,7 +906,9 @@ def _listed(text: str) -> list[str]:
 def _operands(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The terms of the two figures a question asks a proportion of ("gross profit as a
     percentage of net revenue", "ratio of current assets to current liabilities")."""
-    two = _TWO_FIGURES.search(text) if kind in ("amount", "percentage") else None
+    two = None
+    if kind in ("amount", "percentage"):
+        two = _TWO_FIGURES.search(text) or _NEAR_TWO_FIGURES.search(text)
     if two is None:
         return ()
     named = {t for n in names for t in terms(n)}
@@ -920,10 +922,23 @@ def _operands(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[
             and t not in _FRAME
             and not t[:1].isdigit()
         )
-        for phrase in two.groups()
-        if phrase is not None
+        for phrase in (figure_phrase(g) if k == "x" else g for k, g in _groups(two))
     ]
     return tuple(pair) if all(pair) else ()
+
+
+def _groups(match: re.Match[str]) -> list[tuple[str, str]]:
+    return [(k, g) for k, g in match.groupdict().items() if g is not None]
+
+
+def figure_phrase(phrase: str) -> str:
+    """The words of ``phrase`` naming a figure, without the words asking for it that lead up
+    to it: what follows the last possessive name or the last asking pronoun and its verb ("as
+    an auditor I need 3M's capital expenditures": "capital expenditures"; "give me the
+    operating income": "the operating income")."""
+    ends = [m.end() for m in _PREAMBLE_END.finditer(phrase)]
+    rest = phrase[ends[-1] :] if ends else phrase
+    return rest if rest.strip() else phrase
 
 
 _TWO_FIGURES = re.compile(
@@ -937,6 +952,22 @@ _TWO_FIGURES = re.compile(
     re.IGNORECASE,
 )
 """A figure asked as a proportion of two others: what each of them measures."""
+_NEAR_TWO_FIGURES = re.compile(
+    r"(?P<x>(?:[\w&'’.-]+\s+){0,3}[\w&'’.-]+)\s+(?:as\s+an?\s+(?:share|percent(?:age)?|"
+    r"proportion|portion|fraction)\s+of|over|divided\s+by)\s+(?P<y>[^,;:?()/]+)",
+    re.IGNORECASE,
+)
+"""The same asked after other words ("I need 3M's capital expenditures as a percentage of net
+sales"), or as one figure over another ("current assets over current liabilities"): the few
+words before name the first figure. Not "a / b", which is as often "a or b" ("fee cap for debit
+card / ATM")."""
+_PREAMBLE_END = re.compile(
+    r"[\w&.-]+['’]s\s+|\b(?:i|we|you)\s+(?:would\s+like|[\w'’]+)\s+|\b(?:me|us)\s+",
+    re.IGNORECASE,
+)
+"""Where the words asking for a figure end and its name begins: after a possessive name,
+an asking pronoun with its verb ("I need", "we want") or an object pronoun ("give me"). Not
+after a comma: "sales, general and administrative expenses" is one figure."""
 _WHOLE_TAIL = re.compile(
     r"\s(?:in|at|for|during|on|as\s+of|by|from|of\s+(?:fiscal|the\s+year|year))\s", re.IGNORECASE
 )

@@ -25,6 +25,7 @@ __all__ = [
     "Lexicon",
     "covered_share",
     "focus_terms",
+    "leading_keys",
     "lexicon",
     "match_units",
     "matched_units",
@@ -114,6 +115,18 @@ def _text_keys(text_terms: tuple[str, ...], lex: Lexicon) -> frozenset[str]:
     return frozenset(
         {*text_terms, *_compound_parts(text_terms), *(_key(g) for _, _, g in lex.keys(text_terms))}
     )
+
+
+def leading_keys(text_terms: Sequence[str], n: int, lex: Lexicon | None = None) -> set[str]:
+    """What the first ``n`` terms of a text can match (:func:`text_keys`), a member begun among
+    them counting whole ("purchases of property, plant and equipment" begun by "purchases")."""
+    lex = lex or lexicon()
+    head = tuple(text_terms[:n])
+    return {
+        *head,
+        *_compound_parts(head),
+        *(_key(g) for s, _, g in lex.keys(tuple(text_terms)) if s < n),
+    }
 
 
 def _compound_parts(text_terms: Sequence[str]) -> list[str]:

@@ -31,8 +31,9 @@ from evidencegate.contracts import (
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.gate import EvidenceGate
-from evidencegate.generation.derive import derivation_request
+from evidencegate.generation.derive import _best_row, derivation_request
 from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.generation.tables import table_cells
 from evidencegate.judges.support import RulesSupportJudge
 from evidencegate.policy import Policy
 from evidencegate.providers.base import ChatRequest
@@ -570,3 +571,78 @@ class TestModelPath:
             assert claim.text.endswith("a decrease of 1.7 percentage points")
             result = replay_trace(trace, store)
         assert result.divergence is None and result.exit_code == EXIT_IDENTICAL
+
+
+INCOME = (
+    "3M Company and Subsidiaries\nConsolidated Statement of Incom e\n"
+    "Years ended December 31 (Millions) 2022 2021 2020\n"
+    "Net sales $ 34,229 $ 35,355 $ 32,184\n"
+    "Cost of sales 19,232 18,795 16,605\n"
+    "Gain on sale of businesses (2,724) (10) (389)\n"
+    "Operating income 6,539 7,369 7,161\n"
+)
+CASH_FLOWS = (
+    "3M Company and Subsidiaries\nConsolidated Statement of Cash Flows\n"
+    "Years ended December 31 (Millions) 2022 2021 2020\n"
+    "Cash Flows from Investing Activities\n"
+    "Purchases of property, plant and equipment (PP&E) (1,749) (1,603) (1,501)\n"
+    "Proceeds from sale of businesses, net of cash sold 4 13 389\n"
+)
+CAPEX_SHARE = "As an auditor I need 3M's capital expenditures as a percentage of net sales in 2022."
+
+
+class TestAcrossStatements:
+    """A share whose two figures stand on two primary statements of one filing."""
+
+    @staticmethod
+    def _draft(pages: list[str], question: str = CAPEX_SHARE) -> tuple[InMemoryCorpus, list[Claim]]:
+        corpus = InMemoryCorpus()
+        corpus.add(DOC, VERSION, dt.date(2023, 2, 8), pages)
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        draft = ExtractiveGenerator(pages=corpus).draft(question, evidence, as_of=AS_OF)
+        return corpus, [c for c in draft.claims if c.derivation is not None]
+
+    def test_the_first_figure_is_named_without_the_asking_words(self) -> None:
+        """ "As an auditor I need 3M's capital expenditures": the figure is capital expenditure."""
+        request = derivation_request(CAPEX_SHARE, profile_question(CAPEX_SHARE, as_of=AS_OF))
+        assert request is not None
+        assert request.subjects == ("capital expenditure", "net sale")
+        sga = "What were sales, general and administrative expenses as a percentage of sales?"
+        request = derivation_request(sga, profile_question(sga, as_of=AS_OF))
+        assert request is not None and request.subjects[0].split()[0] == "sale"
+        assert profile_question(CAPEX_SHARE, as_of=AS_OF).operands == (
+            ("capital", "expenditure"),
+            ("net", "sale"),
+        )
+
+    def test_each_operand_read_from_its_statement_and_recomputed(self) -> None:
+        """Capital expenditure from the cash flow statement, net sales from the income
+        statement: each quoted on its own page, and the verifier recomputes the share."""
+        corpus, claims = self._draft([INCOME, CASH_FLOWS])
+        (claim,) = claims
+        assert claim.derivation is not None
+        assert claim.derivation.operation is Operation.SHARE
+        assert [o.value for o in claim.derivation.operands] == ["(1,749)", "34,229"]
+        assert claim.derivation.result == "-5.1%"
+        assert {c.page for c in claim.citations} == {1, 2}
+        assert Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF).ok
+        wrong = claim.model_copy(
+            update={"derivation": claim.derivation.model_copy(update={"result": "-5.3%"})}
+        )
+        assert not Verifier.from_policy(corpus, Policy()).verify(wrong, as_of=AS_OF).ok
+
+    def test_a_row_naming_the_figure_only_after_its_head_is_another_figure(self) -> None:
+        """ "Proceeds from sale of businesses, net of cash sold" is no net sales figure: with
+        the cash flow statement alone there is no share to compute."""
+        cells = table_cells(CASH_FLOWS)
+        assert _best_row("net sale", cells, (2022,)) is None
+        capex = _best_row("capital expenditure", cells, (2022,))
+        assert capex is not None and capex[2022].cell.value == "(1,749)"
+        question = "What were 3M's capital expenditures as a percentage of net sales in 2022?"
+        _, claims = self._draft([CASH_FLOWS], question)
+        assert claims == []
+
+    def test_two_scales_are_not_divided(self) -> None:
+        """Amounts in thousands on one statement and millions on the other: no share."""
+        _, claims = self._draft([INCOME, CASH_FLOWS.replace("(Millions)", "(Thousands)")])
+        assert claims == []

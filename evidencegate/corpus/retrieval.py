@@ -17,7 +17,7 @@ import datetime as dt
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
@@ -204,11 +204,15 @@ def _dangling(text: str) -> bool:
 
 
 def _with_continuations(
-    kept: Sequence[Passage], fitted: Sequence[Passage], limit: int
+    kept: Sequence[Passage],
+    fitted: Sequence[Passage],
+    limit: int,
+    held: frozenset[str] = frozenset(),
 ) -> list[Passage]:
     """``kept``, each passage cut inside a list followed by the passage continuing it on its
     page ("e. Disseminate ...; and f." then "Update the risk assessment ..."), when the
-    ranking holds it: each in place of the last passage that is neither of those."""
+    ranking holds it: each in place of the last passage that is neither of those nor one of
+    ``held`` (the first passages of each ask, kept in the evidence)."""
     out = list(kept)
     have = {p.passage_id for p in out}
     added: set[str] = set()
@@ -231,7 +235,9 @@ def _with_continuations(
         added.add(follow.passage_id)
         if len(out) > limit:
             spare = [
-                i for i, p in enumerate(out) if p.passage_id not in added and not _dangling(p.text)
+                i
+                for i, p in enumerate(out)
+                if p.passage_id not in added and p.passage_id not in held and not _dangling(p.text)
             ]
             if not spare:
                 del out[out.index(follow)]
@@ -434,6 +440,35 @@ def label_is(label: str | None, identifier: str) -> bool:
     return "".join((label or "").split()).lower() == "".join(identifier.split()).lower()
 
 
+def _two_statements(
+    operands: Sequence[Sequence[str]], named: str, ranked: Callable[[str], list[Passage]]
+) -> list[Passage]:
+    """The first statement page stating each of two figures, both of one filing (the first
+    filing where each has one), when no statement page of that filing found states both."""
+    found: list[dict[tuple[str, str], list[Passage]]] = []
+    for operand in operands:
+        asked = measure_terms(operand)
+        if not asked:
+            return []
+        words = " ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)])
+        by_filing: dict[tuple[str, str], list[Passage]] = {}
+        for p in ranked(words):
+            if statement_row_fit(p.text, asked, p.context):
+                by_filing.setdefault((p.doc_id, p.version), []).append(p)
+        found.append(by_filing)
+    if len(found) != 2:
+        return []
+    first, second = found
+    for filing, pages in first.items():
+        others = second.get(filing)
+        if not others:
+            continue
+        if {p.page for p in pages} & {p.page for p in others}:
+            return []  # one statement states both figures
+        return [pages[0], others[0]]
+    return []
+
+
 class FeedbackRetriever:
     """Question-scoped BM25 with one round of pseudo-relevance feedback, over a :class:`Store`.
 
@@ -491,7 +526,8 @@ class FeedbackRetriever:
         absent = [p for p in named if (p.doc_id, p.version, p.page) not in held]
         if absent:
             kept = _with_each_ask(kept, [*asks, absent], limit)
-        return _with_continuations(kept, fitted, limit)
+        ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
+        return _with_continuations(kept, fitted, limit, ask_ids)
 
     def _named_records(
         self,
@@ -596,6 +632,17 @@ class FeedbackRetriever:
             ]
             if ranking:
                 rankings.append(Ranking(ranking, _ITEM_WEIGHT))
+        if profile.answer_type in _ROW_TYPES and doc_ids and len(profile.operands) == 2:
+            # A proportion's figures may stand on two statements ("capital expenditures as a
+            # percentage of net sales": the cash flow statement and the income statement):
+            # then the first statement page of one filing with a row of each is always in the
+            # evidence, so that both operands of the computation are there to read. Not when a
+            # statement of that filing states both (the income statement's operating income
+            # and net sales): that page is read as one table.
+            rankings.extend(
+                Ranking([p], _ITEM_WEIGHT, ask=True)
+                for p in _two_statements(profile.operands, " ".join(profile.names), ranked)
+            )
         asks = _joined_asks(query)
         if len(asks) > 1:
             # A question asking several things ("how long to send the final response, and how

@@ -51,6 +51,8 @@ year-end", "in millions of dollars"), not what it measures: dropped from a measu
 nothing else is left."""
 
 _CELL = re.compile(r"^(?:\$|\(-?\$?\d[\d,]*(?:\.\d+)?\)%?|-?\$?\d[\d,]*(?:\.\d+)?%?|—|–|-|%)$")
+_ABBREVIATION = re.compile(r"\([A-Z][A-Z&.]*[A-Z]\)")
+"""A parenthesised abbreviation of capitals ("(PP&E)", "(LIFO)")."""
 _MIN_CELLS = 2
 """A row of a year-columned table states a figure for at least two periods."""
 MIN_ROW_FIT = 0.6
@@ -83,7 +85,8 @@ def row_labels(text: str) -> tuple[tuple[str, ...], ...]:
             words.pop()
         if cells < _MIN_CELLS or not words:
             continue
-        label = tuple(terms(" ".join(words)))
+        # "(PP&E)" restates the words before it: no further word of the label.
+        label = tuple(terms(_ABBREVIATION.sub(" ", " ".join(words))))
         if label:
             out.append(label)
     return tuple(out)
@@ -123,6 +126,15 @@ _TITLE_REACH = 300
 the filer's name, then the title)."""
 
 
+def _rejoined(text: str) -> str:
+    """``text`` with a word's last letter set apart by the PDF's extraction joined back
+    ("Consolidated Statement of Incom e", "Balance Shee t")."""
+    return _SPLIT_LAST_LETTER.sub("", text)
+
+
+_SPLIT_LAST_LETTER = re.compile(r"(?<=[a-z]{2}) (?=[a-z]\b)")
+
+
 def unplaced(measure: Sequence[str], place: str) -> list[str]:
     """``measure`` without the terms its passage's place (the document's title) states: a
     terse question's company ("amcor fy22 net sales") names the filing, not the row."""
@@ -137,7 +149,7 @@ def statement_row_fit(text: str, measure: Sequence[str], place: str = "") -> boo
     little besides? The statements state the whole company's basic lines ("Net sales", "Total
     assets"); a segment's table or a discussion's excerpt repeats a row of the same label for a
     part or a reconciliation."""
-    if not measure or _STATEMENT_TITLE.search(text[:_TITLE_REACH]) is None:
+    if not measure or _STATEMENT_TITLE.search(_rejoined(text[:_TITLE_REACH])) is None:
         return False
     named = set(terms(place))
     wanted = tuple(t for t in measure if t not in named)

@@ -22,9 +22,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evidencegate.analysis import PERIOD_WORDS, QuestionProfile, normalise_question
+from evidencegate.analysis import (
+    PERIOD_WORDS,
+    QuestionProfile,
+    figure_phrase,
+    normalise_question,
+)
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Derivation, Operand, Operation, Passage
+from evidencegate.corpus.rows import statement_row_fit
 from evidencegate.generation.tables import (
     TableCell,
     measured_terms,
@@ -32,7 +38,7 @@ from evidencegate.generation.tables import (
     table_cells,
     table_unit,
 )
-from evidencegate.lexicon import covered_share
+from evidencegate.lexicon import covered_share, leading_keys, match_units, unit_matched
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.derived import (
@@ -176,7 +182,10 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         if match is not None and len(years) <= 1:
             # "Total" is the sum's word, and otherwise a figure's own ("total current assets").
             own = frozenset({"total"}) if operation is not Operation.SUM else frozenset()
-            x, y = _subject(match["x"], named, own), _subject(match["y"], named, own)
+            # The first figure's name, not the words asking for it ("as an auditor I need
+            # 3M's capital expenditures as a percentage of net sales").
+            x = _subject(figure_phrase(match["x"]), named, own)
+            y = _subject(match["y"], named, own)
             names = tuple(_names_in(match[g], named) for g in ("x", "y"))
             if x and y:
                 return DerivationRequest(operation, (x, y), years, question, names)
@@ -229,6 +238,9 @@ class OperandCell:
     cell: TableCell
     figure: Figure
     fit: float
+    source: tuple[Passage, str] | None = None
+    """The passage and page text of the cell's table when it is not the candidate's (an
+    operand read from another statement of the filing)."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +284,8 @@ class DerivedCandidate:
         return _render(self.operation, self.operands, self.result, self.unit_text)
 
     def claim(self) -> Claim:
+        if any(o.source is not None for o in self.operands):
+            return self._claim_across()
         passage = self.passage
         rows: dict[int, int] = {}
         for operand in self.operands:
@@ -319,6 +333,49 @@ class DerivedCandidate:
             derivation=derivation,
         )
 
+    def _claim_across(self) -> Claim:
+        """The claim of operands read from two tables (two statements of one filing): each
+        operand's row and its table's header with the year, quoted on its own page."""
+        citations: list[Citation] = []
+        index: list[int] = []
+        for operand in self.operands:
+            passage, page_text = operand.source or (self.passage, self.page_text)
+            cell = operand.cell
+            end = cell.row_end
+            if len(" ".join(page_text[cell.row_start : end].split())) < self.min_quote_chars:
+                end = max(end, cell.row_stop)
+            index.append(len(citations))
+            for start, stop in ((cell.row_start, end), (cell.header_start, cell.header_end)):
+                citations.append(
+                    Citation(
+                        doc_id=passage.doc_id,
+                        version=passage.version,
+                        page=passage.page,
+                        quote=" ".join(page_text[start:stop].split()),
+                        evidence_id=passage.passage_id,
+                    )
+                )
+        derivation = Derivation(
+            operation=self.operation,
+            operands=[
+                Operand(label=f"{o.cell.label}, {o.cell.year}", value=o.cell.value, citation=i)
+                for o, i in zip(self.operands, index, strict=True)
+            ],
+            result=self.result,
+        )
+        where = ":".join(
+            f"{(o.source or (self.passage, ''))[0].page}/{o.cell.row_start}/{o.cell.year}"
+            for o in self.operands
+        )
+        passage = self.passage
+        return Claim(
+            claim_id="c-"
+            + sha256_hex(f"{passage.doc_id}@{passage.version}:{where}:{self.operation.value}")[:10],
+            text=self.text,
+            citations=citations,
+            derivation=derivation,
+        )
+
 
 def derived_candidates(
     request: DerivationRequest,
@@ -331,6 +388,7 @@ def derived_candidates(
     """The derived answers the tables on the evidence's pages give for ``request``."""
     out: list[DerivedCandidate] = []
     seen: set[tuple[str, str, int]] = set()
+    tables: list[tuple[Passage, str, Sequence[TableCell]]] = []
     for passage in evidence:
         where = (passage.doc_id, passage.version, passage.page)
         if passage.authority not in authorities or where in seen:
@@ -346,6 +404,87 @@ def derived_candidates(
             candidate = _from_table(request, passage, source.page.text, table, min_quote_chars)
             if candidate is not None:
                 out.append(candidate)
+            tables.append((passage, source.page.text, table))
+    if not out and len(request.subjects) == 2 and request.years:
+        out.extend(_across_tables(request, tables, min_quote_chars))
+    return out
+
+
+_SCALE = re.compile(r"\b(thousands|millions|billions)\b", re.IGNORECASE)
+
+
+def _scale(page_text: str, cell: TableCell) -> str | None:
+    """The scale a table states its amounts in ("(Dollars in millions)", "(Millions)"), read
+    from its title lines and header; None when it states none."""
+    start = max(0, cell.header_start - _TITLE_REACH)
+    found = _SCALE.findall(page_text[start : cell.header_end])
+    return found[-1].lower() if found else None
+
+
+_TITLE_REACH = 300
+"""How far above a table's header its scale may be stated (the unit's reach)."""
+
+
+def _across_tables(
+    request: DerivationRequest,
+    tables: Sequence[tuple[Passage, str, Sequence[TableCell]]],
+    min_quote_chars: int,
+) -> list[DerivedCandidate]:
+    """A share or ratio whose two figures stand in two tables of one filing (capital spending
+    on the cash flow statement, net sales on the income statement): each figure the row that
+    best states it among the evidence's primary statements of that filing (a page titled as
+    one, with a row stating the whole figure: no segment's or discussion's table), in the
+    asked year's column, the two tables stating their amounts at one scale."""
+    year = request.years[0]
+    versions: dict[tuple[str, str], list[tuple[Passage, str, Sequence[TableCell]]]] = {}
+    for passage, page_text, table in tables:
+        first_row = [c.year for c in table if c.row_start == table[0].row_start]
+        if len(first_row) != len(set(first_row)) or year not in first_row:
+            continue  # a header naming a year twice, or not the asked year
+        versions.setdefault((passage.doc_id, passage.version), []).append(
+            (passage, page_text, table)
+        )
+    out: list[DerivedCandidate] = []
+    for found in versions.values():
+        chosen: list[tuple[OperandCell, Passage, str]] = []
+        for subject, name in zip(request.subjects, request.named or ("", ""), strict=True):
+            best: tuple[OperandCell, Passage, str] | None = None
+            for passage, page_text, table in found:
+                if not statement_row_fit(page_text, subject.split(), passage.context):
+                    continue  # not a primary statement stating the figure whole
+                row = _best_row(
+                    _with_row_names(subject, name, table), table, (year,), question=request.question
+                )
+                if row is not None and (best is None or row[year].fit > best[0].fit):
+                    best = (row[year], passage, page_text)
+            if best is None:
+                break
+            chosen.append(best)
+        if len(chosen) != 2:
+            continue
+        (x, x_passage, x_text), (y, y_passage, y_text) = chosen
+        if (x_passage.page, x.cell.header_start) == (y_passage.page, y.cell.header_start):
+            continue  # one table: read as one (no candidate there means no answer)
+        if x.figure.percent or y.figure.percent:
+            continue  # a share of a percentage is no figure a filing reports
+        scale = _scale(x_text, x.cell)
+        if scale is None or scale != _scale(y_text, y.cell):
+            continue  # amounts at two scales (or none stated) are not divided
+        operands = (x, OperandCell(y.cell, y.figure, y.fit, source=(y_passage, y_text)))
+        try:
+            computed = compute(request.operation, [o.figure for o in operands])
+        except DerivationError:
+            continue
+        out.append(
+            DerivedCandidate(
+                x_passage,
+                x_text,
+                request.operation,
+                operands,
+                state_result(computed, [o.figure for o in operands]),
+                min_quote_chars=min_quote_chars,
+            )
+        )
     return out
 
 
@@ -470,13 +609,15 @@ def _best_row(
         figure = parse_figure(cell.value)
         if figure is None:
             continue  # a dash: no figure
-        # "Total" says no more than the row's name ("Total current liabilities").
-        label_terms = [t for t in terms(cell.label) if t != "total"]
+        # "Total" says no more than the row's name ("Total current liabilities"); nor do the
+        # headings its label runs on from ("Cash Flows from Investing Activities").
+        own = cell.name or cell.label
+        label_terms = [t for t in terms(own) if t != "total"]
         fit = covered_share(wanted, measured_terms(cell.label, question))
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
-        if fit < MIN_FIT or precision < MIN_SPECIFICITY:
+        if fit < MIN_FIT or precision < MIN_SPECIFICITY or not _headed(wanted, own):
             continue
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
             cell, figure, round(fit + 0.1 * precision, 6)
@@ -500,6 +641,24 @@ def _best_row(
 
 
 _WORD = re.compile(r"[a-z][a-z&'-]*")
+_PREPOSITION = re.compile(r"\b(?:of|from|on|to|for|by|in|at|with|under)\b", re.IGNORECASE)
+
+
+def _headed(wanted: Sequence[str], label: str) -> bool:
+    """Does the row's leading phrase, what its figure is (the words before its first
+    preposition: "Gain" of "Gain on sale of businesses", "Cost" of "Cost of sales"), state a
+    part of the subject, in its own words or as the start of a synonym ("Purchases of
+    property, plant and equipment" for capital expenditure)? A subject stated only after it
+    ("sales" in "Proceeds from sale of businesses") qualifies another figure."""
+    cut = _PREPOSITION.search(label)
+    if cut is None:
+        return True
+    n = len(terms(label[: cut.start()]))
+    if n == 0:
+        return True  # "Of which: ...": no leading phrase to read
+    label_terms = terms(label)
+    keys = leading_keys(label_terms, n)
+    return any(unit_matched(u, keys, label_terms[:n]) for u in match_units(wanted))
 
 
 def _first(row: dict[int, OperandCell]) -> int:
