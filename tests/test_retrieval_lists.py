@@ -81,8 +81,10 @@ class TestListParts:
                 question, as_of=AS_OF, pool=1, authorities=None, doc_ids=None, tenant=None
             )
             assert [p.label for r in first for p in r.passages] == [ITEM[0]]
-            labels = [p.label for p in retriever.search(question, as_of=AS_OF, limit=1)]
-            assert labels == [LEAD[0], ITEM[0]]
+            found = retriever.search(question, as_of=AS_OF, limit=1)
+            assert [p.label for p in found] == [LEAD[0], ITEM[0]]
+            # The lead-in is marked as completing the item: it was not ranked for the question.
+            assert [p.completes for p in found] == [found[1].passage_id, None]
 
     def test_a_lead_in_sharing_no_word_with_the_question_is_not_added(self, tmp_path: Path) -> None:
         """A kept item whose lead-in speaks of something else ("the disclosures in paragraph
@@ -105,6 +107,9 @@ class TestListParts:
             assert labels[0] == LEAD[0]
             assert labels[1] in {ITEM[0], OTHER_ITEM[0]}
             assert len(labels) == 2
+            # One was ranked for the question, the other completes it.
+            (ranked,) = [p for p in found if p.completes is None]
+            assert [p.completes for p in found if p is not ranked] == [ranked.passage_id]
 
     @pytest.mark.parametrize("limit", [1, 3, 8])
     def test_no_list_no_addition(self, tmp_path: Path, limit: int) -> None:
@@ -114,3 +119,4 @@ class TestListParts:
                 "How soon must a servicer write to a delinquent borrower?", as_of=AS_OF, limit=limit
             )
             assert len(found) == limit
+            assert all(p.completes is None for p in found)

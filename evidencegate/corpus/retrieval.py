@@ -235,15 +235,20 @@ def _with_continuations(
         out.insert(out.index(passage) + 1, follow)
         have.add(follow.passage_id)
         added.add(follow.passage_id)
-        if len(out) > limit:
+        # The passages completing a list (:meth:`FeedbackRetriever._with_list_parts`) stand
+        # beside the ``limit`` ranked ones, and go with the passage they complete.
+        if sum(p.completes is None for p in out) > limit:
             spare = [
-                i for i, p in enumerate(out) if p.passage_id not in added and not _dangling(p.text)
+                p
+                for p in out
+                if p.passage_id not in added and p.completes is None and not _dangling(p.text)
             ]
             if not spare:
                 del out[out.index(follow)]
                 have.discard(follow.passage_id)
                 continue
-            del out[spare[-1]]
+            gone = spare[-1].passage_id
+            out = [p for p in out if gone not in (p.passage_id, p.completes)]
     return out
 
 
@@ -577,7 +582,8 @@ class FeedbackRetriever:
         lead-in shares a word with the question, and the best ranked item of a lead-in kept,
         when the ranking holds one. At most :data:`_LIST_PARTS` are added, beside the
         passages kept (none of those gives its place: each was ranked for the question, the
-        parts only for their list)."""
+        parts only for their list), each marked as completing its partner
+        (:attr:`Passage.completes`)."""
         out = list(kept)
         have = {p.passage_id for p in out}
         added = 0
@@ -596,7 +602,9 @@ class FeedbackRetriever:
                 and lead_in(lead.text)
                 and not asked.isdisjoint(terms(lead.text))
             ):
-                out.insert(out.index(passage), lead)
+                out.insert(
+                    out.index(passage), lead.model_copy(update={"completes": passage.passage_id})
+                )
                 have.add(lead.passage_id)
                 added += 1
                 continue
@@ -612,7 +620,10 @@ class FeedbackRetriever:
                 None,
             )
             if item is not None and item.passage_id not in have:
-                out.insert(out.index(passage) + 1, item)
+                out.insert(
+                    out.index(passage) + 1,
+                    item.model_copy(update={"completes": passage.passage_id}),
+                )
                 have.add(item.passage_id)
                 added += 1
         return out
