@@ -138,6 +138,13 @@ class Passage(_Model):
         description="Hygiene findings on the text, e.g. 'instruction_like_text: system prompt' "
         "(evidencegate.hygiene); left out of the JSON when there are none.",
     )
+    completes: str | None = Field(
+        default=None,
+        exclude_if=lambda completes: completes is None,
+        description="The passage_id of the retrieved passage whose list this one completes (a "
+        "rule's lead-in brought for its item, an item for its lead-in), not ranked for the "
+        "query itself; None (left out of the JSON) for a passage ranked for the query.",
+    )
 
 
 # --------------------------------------------------------------------------- claims

@@ -269,6 +269,7 @@ def ref(passage: Passage) -> RetrievedRef:
         authority=passage.authority,
         score=passage.score,
         text_sha256=sha256_hex(passage.text),
+        completes=passage.completes,
     )
 
 
@@ -329,6 +330,18 @@ class TestReplayRetriever:
         )
         assert retriever.search("q", as_of=AS_OF, authorities=["secondary"]) == [SECONDARY]
         assert retriever.search("q", as_of=AS_OF, limit=1) == [PRIMARY]
+
+    def test_a_list_part_comes_beside_the_limit_with_its_partner(self) -> None:
+        """The retriever brings a passage completing a kept one's list (Passage.completes)
+        beside the ``limit`` ranked passages: replay gives it back with its partner, and
+        drops it when a narrower limit drops the partner."""
+        lead = PRIMARY.model_copy(update={"passage_id": "p0", "page": 2, "completes": "p1"})
+        recorded = [lead, PRIMARY, SECONDARY]
+        passages = {p.passage_id: p.model_copy(update={"completes": None}) for p in recorded}
+        retriever = ReplayRetriever([retrieval("q", *recorded)] * 3, passages)
+        assert retriever.search("q", as_of=AS_OF, limit=2) == recorded
+        assert retriever.search("q", as_of=AS_OF, limit=1) == [lead, PRIMARY]
+        assert retriever.search("q", as_of=AS_OF, authorities=["secondary"]) == [SECONDARY]
 
 
 class TestReplaySourceLookup:

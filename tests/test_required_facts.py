@@ -994,3 +994,75 @@ class TestNamesOfTheQuotedParagraph:
             "Notwithstanding the cap, what may be charged?",
         ):
             assert not {"Pursuant", "Notwithstanding"} & set(profile(question).names)
+
+
+def _list_passage(n: int, label: str, text: str, completes: str | None = None) -> Passage:
+    return Passage(
+        passage_id=f"p{n}",
+        doc_id="12 CFR 1099",
+        version="1",
+        page=n,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        completes=completes,
+    )
+
+
+class TestAListPartBesideTheRanking:
+    """The retriever brings a list's other part beside the passages ranked for the question (a
+    kept item's lead-in, a kept lead-in's item: Passage.completes). The focus the critic asks
+    for is the ranking's share: that part, stating its partner's words again or none of the
+    question's, does not change it."""
+
+    QUESTION = "How many days delinquent must a mortgage be before a servicer starts foreclosure?"
+
+    def _focus(self, passages: list[Passage]) -> list[str]:
+        required = RulesCritic().sufficiency(self.QUESTION, passages, as_of=AS_OF).required_facts
+        return [f for f in required if f.startswith("focus: ")]
+
+    def test_a_lead_in_stating_its_items_word_does_not_count_it_again(self) -> None:
+        # "delinquent" in 3 of 6 ranked passages tells them apart; the item's lead-in, brought
+        # for it, states it too (4 of 7 would tell none apart).
+        ranked = [
+            _list_passage(1, "1099-41-f-1-i", "A mortgage loan is more than 120 days delinquent;"),
+            _list_passage(2, "1099-39-a", "A servicer shall call a delinquent borrower."),
+            _list_passage(3, "1099-39-b", "A servicer shall write to a delinquent borrower."),
+            _list_passage(4, "1099-41-a", "A servicer shall follow these foreclosure rules."),
+            _list_passage(5, "1099-41-b", "An application received before a foreclosure sale."),
+            _list_passage(6, "1099-38-c", "A servicer shall retain records of actions taken."),
+        ]
+        alone = self._focus(ranked)
+        assert any("delinquent" in f.split() for f in alone)
+        lead = _list_passage(
+            7,
+            "1099-41-f-1",
+            "A servicer shall not foreclose on a delinquent borrower's mortgage loan unless:",
+            completes="p1",
+        )
+        assert self._focus([lead, *ranked]) == alone
+
+    def test_list_parts_do_not_dilute_the_share_of_the_rest(self) -> None:
+        # "servicer" in 5 of 8 ranked passages tells none apart; two items brought for the
+        # lead-in, stating none of the question's words, must not make it a focus (5 of 10).
+        ranked = [
+            _list_passage(1, "1099-41-f-2", "A servicer shall not file for foreclosure if:"),
+            *(
+                _list_passage(2 + n, f"1099-3{n}-a", f"A servicer shall send it within {n} days.")
+                for n in range(4)
+            ),
+            _list_passage(
+                6, "1099-20-a", "A mortgage loan is delinquent when a payment is unpaid."
+            ),
+            _list_passage(7, "1099-20-b", "A borrower may ask for the mortgage loan payoff."),
+            _list_passage(
+                8, "1099-20-c", "A borrower may ask for the mortgage foreclosure status."
+            ),
+        ]
+        alone = self._focus(ranked)
+        parts = [
+            _list_passage(9, "1099-41-f-2-i", "The loan is insured;", completes="p1"),
+            _list_passage(10, "1099-41-f-2-ii", "Or it is sold;", completes="p1"),
+        ]
+        assert self._focus([ranked[0], *parts, *ranked[1:]]) == alone

@@ -201,13 +201,18 @@ class ReplayRetriever:
                 f"asked {recorded.query!r} as of {recorded.as_of}"
             )
         out = [
-            self._passages[ref.passage_id].model_copy(update={"score": ref.score})
+            self._passages[ref.passage_id].model_copy(
+                update={"score": ref.score, "completes": ref.completes}
+            )
             for ref in recorded.results
             if ref.passage_id in self._passages
             and (authorities is None or ref.authority in authorities)
             and (doc_ids is None or ref.doc_id in doc_ids)
         ]
-        return out[:limit]
+        # ``limit`` counts the passages ranked for the query; one completing a list (a lead-in,
+        # an item: Passage.completes) came beside them, and stays with the passage it completes.
+        kept = {p.passage_id for p in [q for q in out if q.completes is None][:limit]}
+        return [p for p in out if p.passage_id in kept or p.completes in kept]
 
 
 class ScopedReplayRetriever(ReplayRetriever):

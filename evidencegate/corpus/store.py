@@ -415,6 +415,7 @@ class Store(Closing):
                             "score": 0.0,
                             "context": context,
                             "flags": [],
+                            "completes": None,
                         }
                     )
             found = [

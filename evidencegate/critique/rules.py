@@ -234,7 +234,7 @@ class RulesCritic:
     ) -> CriticSufficiency:
         profile = profile_question(question, as_of=as_of)
         texts = [_placed(p) for p in evidence]
-        required = _required_facts(profile, texts)
+        required = _required_facts(profile, _ranked_texts(evidence))
         identities = [self._identity(p) for p in evidence]
         missing = [
             f
@@ -318,7 +318,7 @@ class RulesCritic:
                 if openings:
                     said = openings[0].rstrip(" .;") + ": " + claim.text
                 supported_texts.append(said + computed + _PLACE + place)
-        required = list(required_facts) or _required_facts(profile, [_placed(p) for p in evidence])
+        required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
         if pool is not None:
@@ -1571,6 +1571,16 @@ critic reads: a figure must be stated in the text, the topic may be named by the
 
 def _place(passage: Passage) -> str:
     return passage.context or passage.title
+
+
+def _ranked_texts(evidence: Sequence[Passage]) -> list[str]:
+    """The texts (:func:`_placed`) of the passages ranked for the question, from which its
+    required facts are derived: not those the retriever brought only to complete a list
+    (:attr:`Passage.completes`, a lead-in for its item, an item for its lead-in). Which of the
+    question's words tell the evidence apart (the focus share, :func:`focus_terms`) is the
+    ranking's to say; a list's other part, which states its partner's words again or none of
+    the question's, would change that share without changing what was found."""
+    return [_placed(p) for p in evidence if p.completes is None]
 
 
 def _headings_above(text: str, quote: str) -> str:

@@ -477,6 +477,7 @@ def _ref(p: Passage) -> RetrievedRef:
         score=p.score,
         text_sha256=sha256_hex(p.text),
         flags=p.flags,
+        completes=p.completes,
     )
 
 

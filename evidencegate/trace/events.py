@@ -74,6 +74,12 @@ class RetrievedRef(_Event):
         exclude_if=lambda flags: not flags,
         description="The passage's hygiene findings (evidencegate.hygiene), if any.",
     )
+    completes: str | None = Field(
+        default=None,
+        # absent for a ranked passage: traces recorded before the field existed keep their bytes
+        exclude_if=lambda completes: completes is None,
+        description="The passage whose list this one completes (Passage.completes), if any.",
+    )
 
 
 class ScopeEvent(_Event):
