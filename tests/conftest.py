@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import os
 import shutil
@@ -88,6 +89,34 @@ def labelled_paragraph(doc_id: str, label: str, page: int, text: str, *, context
         label=label,
         context=context,
     )
+
+
+def cfr_store(tmp_path: Path, records: list[tuple[str, str, str]]) -> Store:
+    """A store of one made-up CFR part ("12 CFR 1099", version 1 of 2020), one paragraph per
+    (label, section heading, text), its messages kept off the terminal."""
+    source = tmp_path / "cfr.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "doc_id": "12 CFR 1099",
+                    "version": "1",
+                    "version_date": "2020-01-01",
+                    "authority": "primary",
+                    "label": label,
+                    "section": section,
+                    "text": text,
+                }
+            )
+            + "\n"
+            for label, section, text in records
+        ),
+        encoding="utf-8",
+    )
+    store = Store.open(tmp_path / "cfr-store")
+    store.messages = io.StringIO()
+    store.ingest([source])
+    return store
 
 
 def shared_path(*parts: str) -> Path:

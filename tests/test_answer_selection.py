@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_CORPUS, labelled_paragraph, shared_path
+from conftest import EXAMPLE_CORPUS, cfr_store, labelled_paragraph, shared_path
 from store_schemas import write_schema_1_store
 
 from evidencegate.analysis import answer_type, profile_question
@@ -214,28 +213,7 @@ class TestDefinitions:
             )
             for n in range(5, 9)
         ]
-        source = tmp_path / "p.jsonl"
-        source.write_text(
-            "".join(
-                json.dumps(
-                    {
-                        "doc_id": "12 CFR 1099",
-                        "version": "1",
-                        "version_date": "2020-01-01",
-                        "authority": "primary",
-                        "label": label,
-                        "section": section,
-                        "text": text,
-                    }
-                )
-                + "\n"
-                for label, section, text in records
-            ),
-            encoding="utf-8",
-        )
-        with Store.open(tmp_path / "s") as store:
-            store.messages = io.StringIO()
-            store.ingest([source])
+        with cfr_store(tmp_path, records) as store:
             retriever = FeedbackRetriever(store)
 
             def asks(question: str) -> list[list[str | None]]:

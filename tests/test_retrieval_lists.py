@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import io
-import json
 from pathlib import Path
 
 import pytest
+from conftest import cfr_store
 
 from evidencegate.corpus import Store
 from evidencegate.corpus.retrieval import FeedbackRetriever, lead_in, list_parent
@@ -28,29 +27,10 @@ FILLER = [
 
 
 def _store(tmp_path: Path, records: list[tuple[str, str]]) -> Store:
-    source = tmp_path / "p.jsonl"
-    source.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "doc_id": "12 CFR 1099",
-                    "version": "1",
-                    "version_date": "2020-01-01",
-                    "authority": "primary",
-                    "label": label,
-                    "section": "§ 1099.41 Loss mitigation procedures.",
-                    "text": text,
-                }
-            )
-            + "\n"
-            for label, text in records
-        ),
-        encoding="utf-8",
+    return cfr_store(
+        tmp_path,
+        [(label, "§ 1099.41 Loss mitigation procedures.", text) for label, text in records],
     )
-    store = Store.open(tmp_path / "s")
-    store.messages = io.StringIO()
-    store.ingest([source])
-    return store
 
 
 def test_lead_ins_and_list_parents() -> None:
