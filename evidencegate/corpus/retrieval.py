@@ -40,7 +40,7 @@ from evidencegate.analysis import (
     split_asks,
     split_sentences,
 )
-from evidencegate.contracts import DocumentVersion, Passage, SourcePage
+from evidencegate.contracts import DocumentVersion, Page, Passage, SourcePage
 from evidencegate.corpus.backends import StoreBackend
 from evidencegate.corpus.query import query_terms
 from evidencegate.corpus.rows import (
@@ -55,6 +55,7 @@ from evidencegate.corpus.rows import (
 )
 from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
 from evidencegate.lexicon import covered_share, synonyms_of
+from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 
 __all__ = [
@@ -503,6 +504,60 @@ def list_parent(label: str | None) -> str | None:
         return None
     head, sep, _ = label.rpartition("-")
     return head if sep and head.count("-") >= 2 else None
+
+
+PARENT_REACH = 40
+"""How many pages before a list item its parent paragraph is looked for (its earlier siblings
+and their items stand between them)."""
+
+
+def page_passage(passage: Passage, number: int, page: Page) -> Passage:
+    """Page ``number`` of ``passage``'s document version as a passage of its whole text, not
+    retrieved (no passage id): a lead-in's item or an item's parent paragraph."""
+    return Passage(
+        passage_id="",
+        doc_id=passage.doc_id,
+        version=passage.version,
+        page=number,
+        char_start=0,
+        char_end=len(page.text),
+        text=page.text,
+        authority=passage.authority,
+        label=page.label,
+        context=page.heading,
+    )
+
+
+def parent_paragraph(
+    passage: Passage, evidence: Sequence[Passage], pages: SourceLookup | None
+) -> Passage | None:
+    """The paragraph a list item's label numbers it under (:func:`list_parent`), of the same
+    version: a passage of ``evidence``, else (with ``pages``) the page so labelled before the
+    item's, walking back over the item's earlier siblings (labels under the parent's) at most
+    :data:`PARENT_REACH` pages; None when there is none."""
+    parent_label = list_parent((passage.label or "").strip())
+    if parent_label is None:
+        return None
+    found = next(
+        (
+            p
+            for p in evidence
+            if p.doc_id == passage.doc_id
+            and p.version == passage.version
+            and (p.label or "").strip() == parent_label
+        ),
+        None,
+    )
+    if found is not None or pages is None:
+        return found
+    for number in range(passage.page - 1, max(passage.page - 1 - PARENT_REACH, 0), -1):
+        source = pages.lookup(passage.doc_id, passage.version, number)
+        page_label = (source.page.label or "").strip() if source is not None else ""
+        if page_label == parent_label and source is not None:
+            return page_passage(passage, number, source.page)
+        if not page_label.startswith(parent_label + "-"):
+            return None  # out of the parent's paragraphs: it is not before the item
+    return None
 
 
 class FeedbackRetriever:

@@ -49,6 +49,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation
 from evidencegate.lexicon import (
@@ -189,39 +190,16 @@ class RulesCritic:
         return False
 
     def _parent_opening(self, passage: Passage, evidence: Sequence[Passage]) -> str:
-        """The first sentence of the paragraph a list item stands under, when it is no lead-in
-        ending in a colon (the generator drafts those with the item): "A consumer lease is
-        exempt ... if the total contractual obligation exceeds the threshold amount ..." over
-        "(iii) From January 1, 2012 ..., the threshold amount is $51,800." says what the
-        item's figure is a figure of. The parent is the passage (or, with ``pages``, the page
-        before the item) of the same version labelled as the item without its last part;
-        "" when there is none."""
-        label = (passage.label or "").strip()
-        parent_label = label.rpartition("-")[0]
-        if not parent_label:
-            return ""
-        key = (passage.doc_id, passage.version, label)
+        """The first sentence of the paragraph a list item stands under
+        (:func:`parent_paragraph`), when it is no lead-in ending in a colon (the generator
+        drafts those with the item): "A consumer lease is exempt ... if the total contractual
+        obligation exceeds the threshold amount ..." over "(iii) From January 1, 2012 ..., the
+        threshold amount is $51,800." says what the item's figure is a figure of; "" when
+        there is none."""
+        key = (passage.doc_id, passage.version, (passage.label or "").strip())
         if key not in self._openings:
-            text = next(
-                (
-                    p.text
-                    for p in evidence
-                    if p.doc_id == passage.doc_id
-                    and p.version == passage.version
-                    and (p.label or "").strip() == parent_label
-                ),
-                None,
-            )
-            if text is None and self.pages is not None:
-                for number in range(passage.page - 1, max(passage.page - 1 - _PARENT_REACH, 0), -1):
-                    source = self.pages.lookup(passage.doc_id, passage.version, number)
-                    page_label = (source.page.label or "").strip() if source is not None else ""
-                    if page_label == parent_label and source is not None:
-                        text = source.page.text
-                        break
-                    if not page_label.startswith(parent_label + "-"):
-                        break
-            sentences = split_sentences(text or "")
+            parent = parent_paragraph(passage, evidence, self.pages)
+            sentences = split_sentences(parent.text if parent is not None else "")
             opening = sentences[0].text.strip() if sentences else ""
             ends_lead = bool(sentences) and sentences[-1].text.rstrip().endswith(":")
             self._openings[key] = "" if ends_lead or opening.endswith(":") else opening
@@ -286,6 +264,7 @@ class RulesCritic:
         by_claim = {v.claim_id: v for v in verifications}
         places = {p.passage_id: _place(p) for p in evidence}
         texts = {p.passage_id: p.text for p in evidence}
+        by_id = {p.passage_id: p for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
         supported_ids: set[str] = set()
@@ -306,7 +285,6 @@ class RulesCritic:
                 # A derived claim states its computation too ("change" for "an increase of 243").
                 computed = derivation_evidence(claim)
                 # An item read under its paragraph's opening sentence, as a lead-in.
-                by_id = {p.passage_id: p for p in evidence}
                 openings = [
                     o
                     for c in claim.citations
@@ -605,10 +583,6 @@ def _term_of_art_absent(unit: frozenset[str], keys: set[str], pool: Sequence[str
     have = set(pool)
     return all(sum(w not in have for w in words) * 2 > len(words) for words in phrases)
 
-
-_PARENT_REACH = 40
-"""How many pages before a list item its parent paragraph is looked for (its earlier siblings
-and their items stand between them)."""
 
 _TITLE_PAGE_CHARS = 2000
 """How much of a document's first page names whose document it is (a cover or title page)."""

@@ -40,13 +40,15 @@ from evidencegate.analysis import (
     states_action,
 )
 from evidencegate.canonical import sha256_hex
-from evidencegate.contracts import Citation, Claim, Draft, Page, Passage
+from evidencegate.contracts import Citation, Claim, Draft, Passage
 from evidencegate.corpus.retrieval import (
     described,
     described_fit,
     label_is,
     labelled_by,
     own_title,
+    page_passage,
+    parent_paragraph,
     section_sign,
     with_enhancements,
 )
@@ -1945,11 +1947,6 @@ def _referred(candidate: _Candidate) -> str:
     return previous[-1].text if previous else ""
 
 
-_PARENT_REACH = 40
-"""How many pages before an item its parent paragraph is looked for (its earlier siblings and
-their items stand between them)."""
-
-
 def _with_parent_lead(
     candidates: list[_Candidate],
     passage: Passage,
@@ -1964,20 +1961,7 @@ def _with_parent_lead(
     for "1024-41-f-1-i")."""
     if not candidates or candidates[0].lead is not None or candidates[0].items:
         return candidates
-    label = (passage.label or "").strip()
-    parent_label = label.rpartition("-")[0]
-    if not parent_label:
-        return candidates
-    parent = next(
-        (
-            p
-            for p in evidence
-            if p.doc_id == passage.doc_id
-            and p.version == passage.version
-            and (p.label or "").strip() == parent_label
-        ),
-        None,
-    ) or _parent_page(passage, parent_label, pages)
+    parent = parent_paragraph(passage, evidence, pages)
     if parent is None:
         return candidates
     sentences = split_sentences(parent.text, offset=parent.char_start)
@@ -1999,6 +1983,10 @@ def _with_parent_lead(
         example=first.example,
     )
     return [led, *candidates[1:]]
+
+
+_ITEM_REACH = 12
+"""How many pages after a lead-in its items are looked for (items of items included)."""
 
 
 def _unretrieved_items(evidence: Sequence[Passage], pages: SourceLookup | None) -> list[Passage]:
@@ -2027,45 +2015,8 @@ def _unretrieved_items(evidence: Sequence[Passage], pages: SourceLookup | None) 
             if (passage.doc_id, passage.version, number) in seen:
                 continue
             seen.add((passage.doc_id, passage.version, number))
-            out.append(_page_passage(passage, number, source.page))
+            out.append(page_passage(passage, number, source.page))
     return out
-
-
-def _page_passage(passage: Passage, number: int, page: Page) -> Passage:
-    """Page ``number`` of ``passage``'s document version as a passage of its whole text, not
-    retrieved (no passage id): a lead-in's item or an item's parent paragraph."""
-    return Passage(
-        passage_id="",
-        doc_id=passage.doc_id,
-        version=passage.version,
-        page=number,
-        char_start=0,
-        char_end=len(page.text),
-        text=page.text,
-        authority=passage.authority,
-        label=page.label,
-        context=page.heading,
-    )
-
-
-_ITEM_REACH = 12
-"""How many pages after a lead-in its items are looked for (items of items included)."""
-
-
-def _parent_page(passage: Passage, parent_label: str, pages: SourceLookup | None) -> Passage | None:
-    """The page labelled ``parent_label`` before the item's page, as a passage of its whole
-    text (not retrieved: it has no passage id), walking back over the item's earlier siblings
-    (labels under the parent's); None when there is none."""
-    if pages is None:
-        return None
-    for number in range(passage.page - 1, max(passage.page - 1 - _PARENT_REACH, 0), -1):
-        source = pages.lookup(passage.doc_id, passage.version, number)
-        page_label = (source.page.label or "").strip() if source is not None else ""
-        if page_label == parent_label and source is not None:
-            return _page_passage(passage, number, source.page)
-        if not page_label.startswith(parent_label + "-"):
-            return None  # out of the parent's paragraphs: it is not before the item
-    return None
 
 
 def _candidates(passage: Passage, min_chars: int) -> list[_Candidate]:
