@@ -239,6 +239,21 @@ class TestTraining:
         trainer = _load_trainer()
         assert trainer.main(["--shared", str(tmp_path), "--folds", "1"]) == 2
 
+    def test_check_ignores_last_digits_only(self) -> None:
+        """--check's comparison: a weight a BLAS build moves by 5e-4 is the same model; a
+        moved threshold, a weight off by more, or another feature list is not."""
+        trainer = _load_trainer()
+        shipped = {"threshold": 0.43, "features": ["a", "b"], "weights": [0.5, -1.25]}
+        assert trainer.differences(shipped, {**shipped, "weights": [0.5005, -1.2496]}) == []
+        moved = trainer.differences(shipped, {**shipped, "weights": [0.5, -1.2]})
+        assert moved == [".weights[1]: -1.25 vs -1.2"]
+        assert trainer.differences(shipped, {**shipped, "threshold": 0.4301}) == [
+            ".threshold: 0.43 vs 0.4301"
+        ]
+        assert trainer.differences(shipped, {**shipped, "features": ["a", "c"]})
+        assert trainer.differences(shipped, {**shipped, "weights": [0.5]})
+        assert trainer.differences(shipped, {"threshold": 0.43})
+
     def test_missing_data_exits_2(self, tmp_path: Path) -> None:
         trainer = _load_trainer()
         assert trainer.main(["--shared", str(tmp_path), "--out", str(tmp_path / "m.json")]) == 2
