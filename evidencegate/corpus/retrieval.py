@@ -53,7 +53,13 @@ from evidencegate.corpus.rows import (
     statement_row_fit,
     unplaced,
 )
-from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
+from evidencegate.corpus.scope import (
+    Scope,
+    entity_names,
+    label_citation,
+    mentioned_names,
+    resolve_scope,
+)
 from evidencegate.lexicon import covered_share, synonyms_of
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -599,6 +605,7 @@ class FeedbackRetriever:
         """The ``limit`` passages that best answer ``query``, with the parts of the lists they
         hold half of (:meth:`_with_list_parts`: at most :data:`_LIST_PARTS` more)."""
         pool = max(limit * self.pool_factor, self.feedback_docs)
+        query = self._as_named(query, as_of=as_of, doc_ids=doc_ids, tenant=tenant)
         rankings = self._rankings(
             query,
             as_of=as_of,
@@ -625,6 +632,35 @@ class FeedbackRetriever:
         )
         ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
         return _with_continuations(kept, fitted, limit, ask_ids)
+
+    def _as_named(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        doc_ids: Sequence[str] | None,
+        tenant: str | None,
+    ) -> str:
+        """``query`` with each name it uses for the entity of the documents in scope written
+        as the catalog writes it ("amcor etr fy21": "Amcor etr fy21"), so that question
+        analysis reads it as the name it is, not as the figure asked for ("amcor"). Only the
+        case changes: the words searched are the same."""
+        if not doc_ids:
+            return query
+        wanted = set(doc_ids)
+        names = {
+            name
+            for document in self.store.catalog(as_of, tenant)
+            if document.doc_id in wanted
+            for name in entity_names(document)
+            if any(ch.isupper() for ch in name)
+        }
+        out = query
+        for start, end, name in mentioned_names(query, names):
+            written = query[start:end]
+            if written != name and written.casefold() == name.casefold():
+                out = out[:start] + name + out[end:]
+        return out
 
     def _named_records(
         self,
