@@ -47,7 +47,7 @@ from evidencegate.corpus.rows import (
     PROPORTION_TYPES,
     asked_whole,
     measure_row_fit,
-    measure_terms,
+    measure_terms as _measure_terms,
     proportion_fit,
     proportion_words,
     statement_row_fit,
@@ -90,6 +90,25 @@ _STATEMENT_WORDS = "consolidated statements"
 """The words titling a filer's primary statements ("Consolidated Statements of Income",
 "Consolidated Balance Sheets")."""
 """The weight of the ranking of one ask of a question asking several things, in the fusion."""
+
+
+_UNIT_WORDS = frozenset(terms("percent percentage percentages pct"))
+"""Words saying a figure is asked as a percentage ("by what percent did net sales grow"):
+what kind of figure, not what it measures; no row or statement names them."""
+
+
+def _measured(measure: Sequence[str]) -> list[str]:
+    """What a figure question measures (:func:`measure_terms`), without the words asking for
+    it as a percentage that open or close it ("by what percent did net sales grow", "net
+    revenue growth in percent"); one between two others is part of the measure's name
+    ("operating income as a percentage of sales")."""
+    kept = _measure_terms(measure)
+    start, end = 0, len(kept)
+    while start < end and kept[start] in _UNIT_WORDS:
+        start += 1
+    while end > start and kept[end - 1] in _UNIT_WORDS:
+        end -= 1
+    return kept[start:end] or kept
 
 
 class Ranking(NamedTuple):
@@ -466,7 +485,7 @@ def _two_statements(
     filing where each has one), when no statement page of that filing found states both."""
     found: list[dict[tuple[str, str], list[Passage]]] = []
     for operand in operands:
-        asked = measure_terms(operand)
+        asked = _measured(operand)
         if not asked:
             return []
         words = " ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)])
@@ -836,14 +855,14 @@ class FeedbackRetriever:
         if profile.answer_type in _ROW_TYPES and len(profile.items or profile.operands) >= 2:
             named = " ".join(profile.names)
             for item in profile.items or profile.operands:
-                asked = measure_terms(item)
+                asked = _measured(item)
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
                     rankings.append(Ranking(ranked(item_words), _ITEM_WEIGHT))
         if (
             profile.answer_type in _ROW_TYPES
             and doc_ids
-            and (asked := measure_terms(profile.measure))
+            and (asked := _measured(profile.measure))
         ):
             # A figure of a filing the question names ("JNJ 2022 sales to customers") stands on
             # its primary statements, whose rows share few words with the question while many
@@ -910,7 +929,7 @@ class FeedbackRetriever:
             [
                 kept
                 for m in (profile.measure, *profile.items, *profile.operands)
-                if (kept := measure_terms(m))
+                if (kept := _measured(m))
             ]
             if profile.answer_type in _ROW_TYPES
             else []
