@@ -47,7 +47,7 @@ from evidencegate.corpus.rows import (
     PROPORTION_TYPES,
     asked_whole,
     measure_row_fit,
-    measure_terms as _measure_terms,
+    measure_terms,
     proportion_fit,
     proportion_words,
     statement_row_fit,
@@ -102,13 +102,28 @@ def _measured(measure: Sequence[str]) -> list[str]:
     it as a percentage that open or close it ("by what percent did net sales grow", "net
     revenue growth in percent"); one between two others is part of the measure's name
     ("operating income as a percentage of sales")."""
-    kept = _measure_terms(measure)
+    kept = measure_terms(measure)
     start, end = 0, len(kept)
     while start < end and kept[start] in _UNIT_WORDS:
         start += 1
     while end > start and kept[end - 1] in _UNIT_WORDS:
         end -= 1
     return kept[start:end] or kept
+
+
+def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``query`` without the text of ``spans`` (in order, not overlapping); ``query`` itself
+    when no searchable word would be left."""
+    if not spans:
+        return query
+    kept: list[str] = []
+    at = 0
+    for start, end in spans:
+        kept.append(query[at:start])
+        at = end
+    kept.append(query[at:])
+    rest = " ".join(" ".join(kept).split())
+    return rest if query_terms(rest) else query
 
 
 class Ranking(NamedTuple):
@@ -681,6 +696,29 @@ class FeedbackRetriever:
                 out = out[:start] + name + out[end:]
         return out
 
+    def _filer_names(
+        self,
+        query: str,
+        *,
+        as_of: dt.date,
+        doc_ids: Sequence[str] | None,
+        tenant: str | None,
+    ) -> list[tuple[int, int]]:
+        """Where ``query`` names the filer of the periodic filings in scope ("PEP", "3M",
+        "Johnson & Johnson": the names of :func:`entity_names` of a document with a period);
+        none when the search is not scoped to such filings. A regulation's names are not
+        among them: "exempt from RESPA" asks about the Act's own coverage."""
+        if not doc_ids:
+            return []
+        wanted = set(doc_ids)
+        names = {
+            name
+            for document in self.store.catalog(as_of, tenant)
+            if document.doc_id in wanted and document.period
+            for name in entity_names(document)
+        }
+        return [(start, end) for start, end, _ in mentioned_names(query, names)]
+
     def _named_records(
         self,
         query: str,
@@ -840,13 +878,21 @@ class FeedbackRetriever:
         other_sense = set(synonyms_of(sorted(framing))) if framing else set()
         # Nor are the words asking what a rule requires ("process isolation requirement?"):
         # "rules" and "controls" would find the rules of behavior, not process isolation.
-        topic = [t for t in asked if t not in REQUIRING_WORDS]
+        # Nor is the filer's name by which it chose its filings ("PEP" is PepsiCo here, no
+        # politically exposed person), and that name is no word to rank the filings' passages
+        # by either: every passage in scope is the filer's, and the name's few literal
+        # mentions are an exhibit's plan name ("PEP Pension Equalization Plan") or a cover
+        # page, not the figure asked.
+        filer = self._filer_names(query, as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        filer_terms = {t for start, end in filer for t in terms(query[start:end])}
+        topic = [t for t in asked if t not in REQUIRING_WORDS and t not in filer_terms]
         synonyms = [s for s in synonyms_of(topic) if s not in other_sense]
-        first = ranked(" ".join([query, *synonyms]))
+        unnamed = _without_spans(query, filer)
+        first = ranked(" ".join([unnamed, *synonyms]))
         expansion = self._expansion(query, first[: self.feedback_docs])
         rankings = [Ranking(first)]
         if expansion:
-            rankings.append(Ranking(ranked(" ".join([query, *synonyms, *expansion]))))
+            rankings.append(Ranking(ranked(" ".join([unnamed, *synonyms, *expansion]))))
         # Several figures asked ("cost of products sold and year-end inventories"): each one
         # is also asked on its own, in its own words and its synonyms, with the names the
         # question uses; the statement stating one of them need not share words with the rest.
@@ -859,11 +905,7 @@ class FeedbackRetriever:
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
                     rankings.append(Ranking(ranked(item_words), _ITEM_WEIGHT))
-        if (
-            profile.answer_type in _ROW_TYPES
-            and doc_ids
-            and (asked := _measured(profile.measure))
-        ):
+        if profile.answer_type in _ROW_TYPES and doc_ids and (asked := _measured(profile.measure)):
             # A figure of a filing the question names ("JNJ 2022 sales to customers") stands on
             # its primary statements, whose rows share few words with the question while many
             # pages of discussion repeat them: the statements are also asked for by the measure,
