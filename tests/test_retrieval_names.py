@@ -18,7 +18,7 @@ PENSION = (
     "The PEP Pension Equalization Plan (the PEP) had 1,200 PEP participants as of December 31, "
     "2022. A PEP participant who is a politically exposed person keeps the PEP benefit."
 )
-HEADCOUNT = "We employed approximately 315,000 people worldwide as of December 31, 2022."
+HEADCOUNT = "We had approximately 315,000 employees worldwide as of December 31, 2022."
 
 
 def _filing(tmp_path: Path, *, period: bool = True) -> Store:
@@ -59,7 +59,7 @@ def _top(store: Store, question: str) -> str:
 
 def test_a_filers_ticker_is_not_searched_in_its_own_filing(tmp_path: Path) -> None:
     """ "PEP headcount": the exhibits writing "PEP" over and over are not the answer; the
-    sentence stating the headcount (in the lexicon's words, "employed") is."""
+    sentence stating the headcount (in the lexicon's words, "employees") is."""
     with _filing(tmp_path) as store:
         assert _top(store, "PEP headcount FY22?") == HEADCOUNT
 
