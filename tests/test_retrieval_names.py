@@ -10,7 +10,7 @@ import io
 from pathlib import Path
 
 from evidencegate.corpus import IngestOptions, Store
-from evidencegate.corpus.retrieval import FeedbackRetriever, _measured
+from evidencegate.corpus.retrieval import FeedbackRetriever, _measured, as_named
 
 AS_OF = dt.date(2023, 6, 30)
 
@@ -64,33 +64,31 @@ def test_a_filers_ticker_is_not_searched_in_its_own_filing(tmp_path: Path) -> No
         assert _top(store, "PEP headcount FY22?") == HEADCOUNT
 
 
-def test_the_filers_name_span_is_found(tmp_path: Path) -> None:
-    """The filer's names are found where the question writes them, a regulation's are not
-    (a document with no period: "exempt from RESPA" asks about the Act itself)."""
+def test_only_a_filers_names_are_filer_names(tmp_path: Path) -> None:
+    """The names of a document with a period are a filer's; a regulation's are not (a
+    document with no period: "exempt from RESPA" asks about the Act itself)."""
     with _filing(tmp_path) as store:
-        retriever = FeedbackRetriever(store)
-        spans = retriever._filer_names(
-            "PEP headcount FY22?", as_of=AS_OF, doc_ids=["PEPCO_2022_10K"], tenant=None
+        names, filers = FeedbackRetriever(store)._scope_names(
+            as_of=AS_OF, doc_ids=["PEPCO_2022_10K"], tenant=None
         )
-        assert spans == [(0, 3)]
+        assert {"Pepco", "PEP"} <= filers and names == filers
     with _filing(tmp_path / "other", period=False) as store:
-        retriever = FeedbackRetriever(store)
-        spans = retriever._filer_names(
-            "PEP headcount FY22?", as_of=AS_OF, doc_ids=["PEPCO_2022_10K"], tenant=None
+        names, filers = FeedbackRetriever(store)._scope_names(
+            as_of=AS_OF, doc_ids=["PEPCO_2022_10K"], tenant=None
         )
-        assert spans == []
+        assert {"Pepco", "PEP"} <= names and not filers
+    with _filing(tmp_path / "unscoped") as store:
+        assert FeedbackRetriever(store)._scope_names(as_of=AS_OF, doc_ids=None, tenant=None) == (
+            frozenset(),
+            frozenset(),
+        )
 
 
-def test_a_lower_case_name_is_read_as_the_catalog_writes_it(tmp_path: Path) -> None:
+def test_a_lower_case_name_is_read_as_the_catalog_writes_it() -> None:
     """Only the case changes: "pepco etr fy22" is analysed with "Pepco" as a name."""
-    with _filing(tmp_path) as store:
-        retriever = FeedbackRetriever(store)
-        named = retriever._as_named(
-            "pepco etr fy22", as_of=AS_OF, doc_ids=["PEPCO_2022_10K"], tenant=None
-        )
-        assert named == "Pepco etr fy22"
-        unscoped = retriever._as_named("pepco etr fy22", as_of=AS_OF, doc_ids=None, tenant=None)
-        assert unscoped == "pepco etr fy22"
+    assert as_named("pepco etr fy22", {"Pepco", "PEP"}) == "Pepco etr fy22"
+    assert as_named("pep etr fy22", {"Pepco", "PEP"}) == "PEP etr fy22"
+    assert as_named("pepco etr fy22", set()) == "pepco etr fy22"
 
 
 def test_percent_words_opening_or_closing_a_measure_are_dropped() -> None:

@@ -23,7 +23,7 @@ import datetime as dt
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
@@ -68,6 +68,7 @@ __all__ = [
     "Described",
     "FeedbackRetriever",
     "Ranking",
+    "as_named",
     "described",
     "described_fit",
     "fuse_rankings",
@@ -109,6 +110,18 @@ def _measured(measure: Sequence[str]) -> list[str]:
     while end > start and kept[end - 1] in _UNIT_WORDS:
         end -= 1
     return kept[start:end] or kept
+
+
+def as_named(query: str, names: Iterable[str]) -> str:
+    """``query`` with each of ``names`` it uses written as the catalog writes it ("amcor etr
+    fy21": "Amcor etr fy21"), so that question analysis reads it as the name it is, not as
+    the figure asked for ("amcor"). Only the case changes: the words searched are the same."""
+    out = query
+    for start, end, name in mentioned_names(query, [n for n in names if n != n.lower()]):
+        written = query[start:end]
+        if written != name and len(written) == len(name) and written.lower() == name.lower():
+            out = out[:start] + name + out[end:]
+    return out
 
 
 def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -639,7 +652,8 @@ class FeedbackRetriever:
         """The ``limit`` passages that best answer ``query``, with the parts of the lists they
         hold half of (:meth:`_with_list_parts`: at most :data:`_LIST_PARTS` more)."""
         pool = max(limit * self.pool_factor, self.feedback_docs)
-        query = self._as_named(query, as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        names, _ = self._scope_names(as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        query = as_named(query, names)
         rankings = self._rankings(
             query,
             as_of=as_of,
@@ -667,57 +681,25 @@ class FeedbackRetriever:
         ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
         return _with_continuations(kept, fitted, limit, ask_ids)
 
-    def _as_named(
-        self,
-        query: str,
-        *,
-        as_of: dt.date,
-        doc_ids: Sequence[str] | None,
-        tenant: str | None,
-    ) -> str:
-        """``query`` with each name it uses for the entity of the documents in scope written
-        as the catalog writes it ("amcor etr fy21": "Amcor etr fy21"), so that question
-        analysis reads it as the name it is, not as the figure asked for ("amcor"). Only the
-        case changes: the words searched are the same."""
+    def _scope_names(
+        self, *, as_of: dt.date, doc_ids: Sequence[str] | None, tenant: str | None
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """The names (:func:`entity_names`) of the entities of the documents in scope, and
+        those of the filers among them (entities of documents with a period, "FY2022"); none
+        when the search is not scoped. A regulation is no filer: "exempt from RESPA" asks
+        about the Act's own coverage."""
         if not doc_ids:
-            return query
+            return frozenset(), frozenset()
         wanted = set(doc_ids)
-        names = {
-            name
-            for document in self.store.catalog(as_of, tenant)
-            if document.doc_id in wanted
-            for name in entity_names(document)
-            if any(ch.isupper() for ch in name)
-        }
-        out = query
-        for start, end, name in mentioned_names(query, names):
-            written = query[start:end]
-            if written != name and written.casefold() == name.casefold():
-                out = out[:start] + name + out[end:]
-        return out
-
-    def _filer_names(
-        self,
-        query: str,
-        *,
-        as_of: dt.date,
-        doc_ids: Sequence[str] | None,
-        tenant: str | None,
-    ) -> list[tuple[int, int]]:
-        """Where ``query`` names the filer of the periodic filings in scope ("PEP", "3M",
-        "Johnson & Johnson": the names of :func:`entity_names` of a document with a period);
-        none when the search is not scoped to such filings. A regulation's names are not
-        among them: "exempt from RESPA" asks about the Act's own coverage."""
-        if not doc_ids:
-            return []
-        wanted = set(doc_ids)
-        names = {
-            name
-            for document in self.store.catalog(as_of, tenant)
-            if document.doc_id in wanted and document.period
-            for name in entity_names(document)
-        }
-        return [(start, end) for start, end, _ in mentioned_names(query, names)]
+        every: set[str] = set()
+        filers: set[str] = set()
+        for document in self.store.catalog(as_of, tenant):
+            if document.doc_id in wanted:
+                names = entity_names(document)
+                every.update(names)
+                if document.period:
+                    filers.update(names)
+        return frozenset(every), frozenset(filers)
 
     def _named_records(
         self,
@@ -883,7 +865,8 @@ class FeedbackRetriever:
         # by either: every passage in scope is the filer's, and the name's few literal
         # mentions are an exhibit's plan name ("PEP Pension Equalization Plan") or a cover
         # page, not the figure asked.
-        filer = self._filer_names(query, as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        _, filers = self._scope_names(as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        filer = [(start, end) for start, end, _ in mentioned_names(query, filers)]
         filer_terms = {t for start, end in filer for t in terms(query[start:end])}
         topic = [t for t in asked if t not in REQUIRING_WORDS and t not in filer_terms]
         synonyms = [s for s in synonyms_of(topic) if s not in other_sense]
