@@ -23,7 +23,7 @@ import datetime as dt
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
@@ -53,7 +53,13 @@ from evidencegate.corpus.rows import (
     statement_row_fit,
     unplaced,
 )
-from evidencegate.corpus.scope import Scope, label_citation, resolve_scope
+from evidencegate.corpus.scope import (
+    Scope,
+    entity_names,
+    label_citation,
+    mentioned_names,
+    resolve_scope,
+)
 from evidencegate.lexicon import covered_share, synonyms_of
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
@@ -62,6 +68,7 @@ __all__ = [
     "Described",
     "FeedbackRetriever",
     "Ranking",
+    "as_named",
     "described",
     "described_fit",
     "fuse_rankings",
@@ -84,6 +91,52 @@ _STATEMENT_WORDS = "consolidated statements"
 """The words titling a filer's primary statements ("Consolidated Statements of Income",
 "Consolidated Balance Sheets")."""
 """The weight of the ranking of one ask of a question asking several things, in the fusion."""
+
+
+_UNIT_WORDS = frozenset(terms("percent percentage percentages pct"))
+"""Words saying a figure is asked as a percentage ("by what percent did net sales grow"):
+what kind of figure, not what it measures; no row or statement names them."""
+
+
+def _measured(measure: Sequence[str]) -> list[str]:
+    """What a figure question measures (:func:`measure_terms`), without the words asking for
+    it as a percentage that open or close it ("by what percent did net sales grow", "net
+    revenue growth in percent"); one between two others is part of the measure's name
+    ("operating income as a percentage of sales")."""
+    kept = measure_terms(measure)
+    start, end = 0, len(kept)
+    while start < end and kept[start] in _UNIT_WORDS:
+        start += 1
+    while end > start and kept[end - 1] in _UNIT_WORDS:
+        end -= 1
+    return kept[start:end] or kept
+
+
+def as_named(query: str, names: Iterable[str]) -> str:
+    """``query`` with each of ``names`` it uses written as the catalog writes it ("amcor etr
+    fy21": "Amcor etr fy21"), so that question analysis reads it as the name it is, not as
+    the figure asked for ("amcor"). Only the case changes: the words searched are the same."""
+    out = query
+    for start, end, name in mentioned_names(query, [n for n in names if n != n.lower()]):
+        written = query[start:end]
+        if written != name and len(written) == len(name) and written.lower() == name.lower():
+            out = out[:start] + name + out[end:]
+    return out
+
+
+def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``query`` without the text of ``spans`` (in order, not overlapping); ``query`` itself
+    when no searchable word would be left."""
+    if not spans:
+        return query
+    kept: list[str] = []
+    at = 0
+    for start, end in spans:
+        kept.append(query[at:start])
+        at = end
+    kept.append(query[at:])
+    rest = " ".join(" ".join(kept).split())
+    return rest if query_terms(rest) else query
 
 
 class Ranking(NamedTuple):
@@ -460,7 +513,7 @@ def _two_statements(
     filing where each has one), when no statement page of that filing found states both."""
     found: list[dict[tuple[str, str], list[Passage]]] = []
     for operand in operands:
-        asked = measure_terms(operand)
+        asked = _measured(operand)
         if not asked:
             return []
         words = " ".join([named, _STATEMENT_WORDS, *asked, *synonyms_of(asked)])
@@ -599,6 +652,8 @@ class FeedbackRetriever:
         """The ``limit`` passages that best answer ``query``, with the parts of the lists they
         hold half of (:meth:`_with_list_parts`: at most :data:`_LIST_PARTS` more)."""
         pool = max(limit * self.pool_factor, self.feedback_docs)
+        names, _ = self._scope_names(as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        query = as_named(query, names)
         rankings = self._rankings(
             query,
             as_of=as_of,
@@ -625,6 +680,26 @@ class FeedbackRetriever:
         )
         ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
         return _with_continuations(kept, fitted, limit, ask_ids)
+
+    def _scope_names(
+        self, *, as_of: dt.date, doc_ids: Sequence[str] | None, tenant: str | None
+    ) -> tuple[frozenset[str], frozenset[str]]:
+        """The names (:func:`entity_names`) of the entities of the documents in scope, and
+        those of the filers among them (entities of documents with a period, "FY2022"); none
+        when the search is not scoped. A regulation is no filer: "exempt from RESPA" asks
+        about the Act's own coverage."""
+        if not doc_ids:
+            return frozenset(), frozenset()
+        wanted = set(doc_ids)
+        every: set[str] = set()
+        filers: set[str] = set()
+        for document in self.store.catalog(as_of, tenant):
+            if document.doc_id in wanted:
+                names = entity_names(document)
+                every.update(names)
+                if document.period:
+                    filers.update(names)
+        return frozenset(every), frozenset(filers)
 
     def _named_records(
         self,
@@ -785,13 +860,22 @@ class FeedbackRetriever:
         other_sense = set(synonyms_of(sorted(framing))) if framing else set()
         # Nor are the words asking what a rule requires ("process isolation requirement?"):
         # "rules" and "controls" would find the rules of behavior, not process isolation.
-        topic = [t for t in asked if t not in REQUIRING_WORDS]
+        # Nor is the filer's name by which it chose its filings ("PEP" is PepsiCo here, no
+        # politically exposed person), and that name is no word to rank the filings' passages
+        # by either: every passage in scope is the filer's, and the name's few literal
+        # mentions are an exhibit's plan name ("PEP Pension Equalization Plan") or a cover
+        # page, not the figure asked.
+        _, filers = self._scope_names(as_of=as_of, doc_ids=doc_ids, tenant=tenant)
+        filer = [(start, end) for start, end, _ in mentioned_names(query, filers)]
+        filer_terms = {t for start, end in filer for t in terms(query[start:end])}
+        topic = [t for t in asked if t not in REQUIRING_WORDS and t not in filer_terms]
         synonyms = [s for s in synonyms_of(topic) if s not in other_sense]
-        first = ranked(" ".join([query, *synonyms]))
+        unnamed = _without_spans(query, filer)
+        first = ranked(" ".join([unnamed, *synonyms]))
         expansion = self._expansion(query, first[: self.feedback_docs])
         rankings = [Ranking(first)]
         if expansion:
-            rankings.append(Ranking(ranked(" ".join([query, *synonyms, *expansion]))))
+            rankings.append(Ranking(ranked(" ".join([unnamed, *synonyms, *expansion]))))
         # Several figures asked ("cost of products sold and year-end inventories"): each one
         # is also asked on its own, in its own words and its synonyms, with the names the
         # question uses; the statement stating one of them need not share words with the rest.
@@ -800,15 +884,11 @@ class FeedbackRetriever:
         if profile.answer_type in _ROW_TYPES and len(profile.items or profile.operands) >= 2:
             named = " ".join(profile.names)
             for item in profile.items or profile.operands:
-                asked = measure_terms(item)
+                asked = _measured(item)
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
                     rankings.append(Ranking(ranked(item_words), _ITEM_WEIGHT))
-        if (
-            profile.answer_type in _ROW_TYPES
-            and doc_ids
-            and (asked := measure_terms(profile.measure))
-        ):
+        if profile.answer_type in _ROW_TYPES and doc_ids and (asked := _measured(profile.measure)):
             # A figure of a filing the question names ("JNJ 2022 sales to customers") stands on
             # its primary statements, whose rows share few words with the question while many
             # pages of discussion repeat them: the statements are also asked for by the measure,
@@ -874,7 +954,7 @@ class FeedbackRetriever:
             [
                 kept
                 for m in (profile.measure, *profile.items, *profile.operands)
-                if (kept := measure_terms(m))
+                if (kept := _measured(m))
             ]
             if profile.answer_type in _ROW_TYPES
             else []

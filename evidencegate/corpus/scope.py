@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from evidencegate.analysis import QuestionProfile, Scope
 from evidencegate.contracts import DocumentVersion
 
-__all__ = ["Scope", "entity_names", "label_citation", "resolve_scope"]
+__all__ = ["Scope", "entity_names", "label_citation", "mentioned_names", "resolve_scope"]
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^)]*)\)\s*")
@@ -96,15 +97,33 @@ _SECTION = re.compile(r"(?<![\d.$,])(\d{3,4})\.\d{1,3}(?:\([a-z0-9]{1,4}\))*(?!\
 
 def _mentions(question: str, name: str) -> bool:
     """Does the question name ``name`` (case-insensitive, whole words, "&" or "and")?"""
+    return _name_pattern(name).search(question) is not None
+
+
+@lru_cache(maxsize=1024)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """Where a question names ``name`` (see :func:`_mentions`)."""
     words = [re.escape(w) for w in re.split(r"\s+", name.strip()) if w]
     if not words:
-        return False
+        return re.compile(r"(?!)")
     parts = [r"(?:&|and)" if w in {r"\&", "and"} else w for w in words]
     pattern = r"(?<![\w&])" + r"\s+".join(parts) + r"(?![\w&])"
     if len(name.strip()) <= 2 and not re.search(r"\d", name):
         # A one- or two-letter name only counts in its own case: "M" is not "m".
-        return re.search(pattern, question) is not None
-    return re.search(pattern, question, re.IGNORECASE) is not None
+        return re.compile(pattern)
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def mentioned_names(question: str, names: Iterable[str]) -> list[tuple[int, int, str]]:
+    """Where the question writes any of ``names`` (as :func:`resolve_scope` finds them): each
+    (start, end, name), in order; a longer name first where two overlap ("Regulation E" over
+    "E"), none overlapping."""
+    found: list[tuple[int, int, str]] = []
+    for name in sorted(set(names), key=lambda n: (-len(n), n)):
+        for m in _name_pattern(name).finditer(question):
+            if all(m.end() <= s or m.start() >= e for s, e, _ in found):
+                found.append((m.start(), m.end(), name))
+    return sorted(found)
 
 
 _NAMED_REGULATION = re.compile(r"\b(?:Regulation|Reg\.?)\s+([A-Z]{1,2})\b(?![-\w])")
