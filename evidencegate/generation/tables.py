@@ -30,6 +30,38 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(r"\S+")
+_FOOTNOTE = re.compile(r"^\(\d\)$")
+_MONTH = re.compile(
+    r"^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?$",
+    re.IGNORECASE,
+)
+_TABLE_HEAD = re.compile(
+    r"^[ \t]*(?:\((?:dollars\s+|\$\s*|amounts\s+)?(?:in\s+)?(?:millions|thousands|billions)\b"
+    r"|(?:fiscal\s+)?(?:years?|three\s+months|six\s+months|nine\s+months|twelve\s+months)"
+    r"\s+ended\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A line heading a table: its unit ("(Millions)", "(in millions)") or its period ("Years ended
+December 31")."""
+
+
+def _footnote_between(tokens: list[_Tok], j: int) -> bool:
+    """Is token ``j`` a footnote mark between two years of a header ("2019 (1) 2018")?"""
+    return bool(_FOOTNOTE.match(tokens[j].text)) and tokens[j - 1].year and tokens[j + 1].year
+
+
+def _ends_phrase(text: str, tokens: list[_Tok], i: int) -> bool:
+    """Does the year at token ``i`` end a phrase of its line ("2016 vs 2015"), the years of the
+    header standing on the next line?"""
+    return (
+        i > 0
+        and not tokens[i - 1].numeric
+        and "\n" not in text[tokens[i - 1].end : tokens[i].start]
+        and "\n" in text[tokens[i].end : tokens[i + 1].start]
+    )
+
+
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _NUMBER = re.compile(r"^\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\(?-?\$?\d+(?:\.\d+)?\)?%?$")
 _DASH = {"—", "–", "-", "—%"}
@@ -259,16 +291,48 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     header: tuple[list[int], int, int] | None = None  # years, start, end
     paired: set[int] = set()  # headers whose years each have a figure and a percent column
     totals: dict[int, int] = {}  # grouped headers whose groups end in their sum: the group size
+    shares: dict[int, int] = {}  # headers of a group per year holding a share: the group size
     i = 0
     label_start: int | None = None
+    # A line opening with a table's unit ("(in millions) Employee Costs ...", "(Millions,
+    # except per-share amounts) First Second Third Fourth Year") or its period ("Year ended
+    # December 31, 2016") heads a new table once rows were read under the header above: the
+    # rows below it stand under their own columns, not under the years of the table above.
+    heads = {m.start() for m in _TABLE_HEAD.finditer(text)}
+    read = False  # rows were read under the current header
     while i < len(tokens):
         tok = tokens[i]
+        if read and tok.start in heads:
+            header, label_start, read = None, None, False
         if tok.year:
             j = i
-            while j < len(tokens) and tokens[j].year:
+            while j < len(tokens) and (
+                tokens[j].year
+                # "2019 (1) 2018": a year's footnote mark stands inside the header's years
+                or (j > i and j + 1 < len(tokens) and _footnote_between(tokens, j))
+            ):
                 j += 1
-            if j - i >= 2:
-                years = [int(t.text.rstrip("*")) for t in tokens[i:j]]
+            run = [t for t in tokens[i:j] if t.year]
+            if len(run) >= 3 and _ends_phrase(text, tokens, i):
+                run = run[1:]  # "2016 vs 2015" over "2016 2015": the phrase's year is no column
+            # A year named again starts another block of columns. A shorter block after the
+            # first ("2018 2017 2016 2017 2016" under "2018 versus 2017 versus": the changes;
+            # "Net Sales ... PP&E" at two dates) stands after the header's years: the header
+            # is the first block. Blocks of one size (levels of a fair value hierarchy and
+            # their total) stay one header, as does a year repeated at once ("2023 After 2023").
+            run_years = [int(t.text.rstrip("*")) for t in run]
+            block = next(
+                (
+                    d
+                    for d in range(1, len(run_years))
+                    if run_years[d] in run_years[:d] and run_years[d] != run_years[d - 1]
+                ),
+                len(run_years),
+            )
+            if len(run_years) - block < block:
+                run = run[:block]
+            if len(run) >= 2:
+                years = [int(t.text.rstrip("*")) for t in run]
                 start = tokens[i].start
                 k = i - 1
                 while (
@@ -278,11 +342,13 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 ):
                     start = tokens[k].start
                     k -= 1
-                header = (years, start, tokens[j - 1].end)
-                label_start = None
+                header = (years, start, run[-1].end)
+                label_start, read = None, False
                 i = j
                 continue
-        if tok.text == "$" or tok.numeric:
+        if (tok.text == "$" or tok.numeric) and not (
+            tok.year and i > 0 and _MONTH.match(tokens[i - 1].text)
+        ):  # "May 2025": a date in the label (a note's maturity), no cell
             j = i
             values: list[tuple[_Tok, bool]] = []
             dollar = False
@@ -310,7 +376,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 raw = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(raw.split())
                 name = _row_name(raw)
-                picks = _columns(text, values, years, h_start, h_end, paired, totals)
+                picks = _columns(text, values, years, h_start, h_end, paired, totals, shares)
                 row_start = label_start
                 if (
                     not _row_label(label)
@@ -322,6 +388,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                     # Worldwide") are no part of its label: the row starts at its name's line.
                     label, row_start = name, label_start + _name_offset(raw)
                 if _row_label(label) and picks is not None:
+                    read = True
                     for column, (year, pick) in enumerate(zip(years, picks, strict=True)):
                         value, dollars = values[pick]
                         cells.append(
@@ -363,6 +430,7 @@ def _columns(
     h_end: int,
     paired: set[int],
     totals: dict[int, int],
+    shares: dict[int, int],
 ) -> list[int] | None:
     """Which of a row's values stand under the header's years, one per year in order; None
     when the row's values cannot be aligned with the years (no cell is read from it).
@@ -399,7 +467,14 @@ def _columns(
             paired.add(h_start)
     line_end = text.find("\n", h_end)
     trailing = bool(text[h_end : line_end if line_end >= 0 else None].strip())
-    grouped = m >= 2 * n and m % n == 0 and not trailing
+    # Groups of columns are named on a line of their own under the years ("U.S. Intl.
+    # Worldwide"); with the table's first row right under the years, the extra values are
+    # columns of another kind ("1.50 % 2018 448 448": a rate and a maturity before the years'
+    # carrying values).
+    below_end = text.find("\n", line_end + 1)
+    below = text[line_end + 1 : below_end if below_end >= 0 else None] if line_end >= 0 else ""
+    named = _closing_values(below.split()) < 2
+    grouped = m >= 2 * n and m % n == 0 and not trailing and named
     picks: list[int] | None
     if h_start in paired and m == 2 * n:
         picks = [2 * c for c in range(n)]
@@ -413,6 +488,13 @@ def _columns(
             picks = [c * k for c in range(n)]
     elif h_start in totals:
         picks = None
+    elif m > n and trailing and (k := shares.get(h_start) or _share_groups(values[:m], n)):
+        # Each year a group of a figure, its share and others ("$ 11,607 36.1 % $ 2,648" under
+        # "Net Sales % of Total Oper. Income"), then the columns named after the years ("%
+        # change"): a year's value is its group's first; the table's first row, marking its
+        # percents, tells the group's size.
+        shares[h_start] = k
+        picks = [c * k for c in range(n)] if m >= k * n else None
     elif m > n and not trailing:
         # More values than years, and no column named after the years: the others stand
         # before them ("Total 2017 2018 ...", a rate before the amounts, a note's number
@@ -425,6 +507,31 @@ def _columns(
         if not kinds[0] and any(kinds[1:]):
             return None
     return picks
+
+
+def _share_groups(values: list[tuple[_Tok, bool]], n: int) -> int:
+    """The size k >= 2 of the groups a row's first k * n values make, one per year, when every
+    group marks its percents alike and holds one and another figure ("$ 11,607 36.1 % $ 2,648
+    $ 12,494 38.1 % $ 3,423 (7.1)% (22.6)%": 3); 0 when none does."""
+    marks = [t.text.endswith("%") for t, _ in values]
+    for k in range(2, len(values) // n + 1):
+        groups = [tuple(marks[c * k : (c + 1) * k]) for c in range(n)]
+        if len(set(groups)) == 1 and any(groups[0]) and not all(groups[0]) and not groups[0][0]:
+            return k
+    return 0
+
+
+def _closing_values(words: list[str]) -> int:
+    """How many of a line's last words are a row's cells ("... $ — $ 649"): none or one on a
+    line of column names ("Total Level 2 Level 3")."""
+    count = 0
+    for word in reversed(words):
+        if word in {"$", "%"}:
+            continue
+        if not _Tok(word, 0, 0).numeric:
+            break
+        count += 1
+    return count
 
 
 def _amount(text: str) -> float | None:
