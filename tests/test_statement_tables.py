@@ -176,14 +176,16 @@ class TestColumnGroups:
         assert cells[("Long-term debt", 2023)] == "12,096"
 
     def test_a_figure_and_its_share_under_one_year_are_not_two_years(self) -> None:
-        """'$ 11,604 33.9 % $ 1,199 ...' under '2024 2023 % change': no year reads the share."""
+        """'$ 11,604 33.9 % $ 1,199 ...' under '2024 2023 % change': no year reads the share;
+        each year's figure is its group's first."""
         text = (
             "2024 2023 % change\n(Dollars in millions) Net Sales % of Total Operating Income\n"
             "Safety and Industrial $ 11,604 33.9 % $ 1,199 $ 11,981 33.9 % $ 2,466 (3.2)% (51.4)%\n"
             "Net revenue $ 86,392 $ 79,474 9 %\n"
         )
         cells = {(c.name, c.year): c.value for c in table_cells(text)}
-        assert ("Safety and Industrial", 2023) not in cells
+        assert cells[("Safety and Industrial", 2023)] == "11,981"
+        assert "33.9%" not in cells.values()
         assert cells[("Net revenue", 2023)] == "79,474"
 
     def test_columns_before_the_years_are_not_the_years(self) -> None:
@@ -680,3 +682,108 @@ def test_a_table_titled_by_its_share_of_the_whole_is_a_part() -> None:
     cell = table_cells(page)[0]
     assert part_table(page, cell, "Northwind total sales change 2024?")
     assert not part_table(page, cell, "Northwind Tools segment sales 2024?")
+
+
+def _read(page: str) -> dict[tuple[str, int], str]:
+    return {(c.name, c.year): c.value for c in table_cells(page)}
+
+
+class TestColumnsOfTheirOwnTable:
+    """A cell is read under its own table's columns: not under the years of the table above,
+    another block of columns, a date in its label or the columns named after the years."""
+
+    def test_a_unit_line_after_rows_heads_a_table_of_other_columns(self) -> None:
+        """Quarterly data under '(Millions) First Second Third Fourth Year' is no row of the
+        yearly table above: its first quarter is no year's figure."""
+        page = (
+            "(Millions) 2024 2023 2022\nUnited States $ 4,100 $ 3,900 $ 3,700\n"
+            "Total Company $ 9,120 $ 8,870 $ 8,410\n"
+            "(Millions, except per-share amounts) First Second Third Fourth Year\n"
+            "2024 Quarter Quarter Quarter Quarter 2024\n"
+            "Net sales $ 2,200 $ 2,300 $ 2,250 $ 2,370 $ 9,120\n"
+        )
+        cells = _read(page)
+        assert cells[("Total Company", 2024)] == "9,120"
+        assert ("Net sales", 2024) not in cells
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+        assert not any("2,200" in c.text for c in _draft(corpus, "Northwind net sales 2024?"))
+
+    def test_a_unit_line_under_the_years_keeps_them(self) -> None:
+        page = "2024 2023\n(Millions)\nNet sales 9,120 8,870\nNet income 610 575\n"
+        assert _read(page)[("Net income", 2023)] == "575"
+
+    def test_a_shorter_block_of_the_same_years_is_the_changes(self) -> None:
+        """'2024 2023 2022 2023 2022' under '2024 versus 2023 versus': the last two columns
+        are the changes, not the 2023 and 2022 shares."""
+        page = (
+            "2024 versus 2023 versus\n(Percent of net sales) 2024 2023 2022 2023 2022\n"
+            "Cost of sales 50.9 % 50.8 % 50.2 % 0.1 % 0.6 %\n"
+            "Selling, general and administrative expenses 23.2 20.9 21.0 2.3 (0.1)\n"
+        )
+        cells = _read(page)
+        assert cells[("Selling, general and administrative expenses", 2023)] == "20.9"
+        assert cells[("Selling, general and administrative expenses", 2022)] == "21.0"
+
+    def test_blocks_of_one_size_stay_one_header(self) -> None:
+        """Levels of a fair value hierarchy and their total: the total is read, as before."""
+        page = (
+            "Level 1 Level 2 Total\n(Millions) 2024 2023 2024 2023 2024 2023\n"
+            "Equities $ 450 $ 414 $ 31 $ 33 $ 481 $ 447\n"
+        )
+        assert _read(page)[("Equities", 2024)] == "481"
+
+    def test_a_maturity_date_and_a_rate_stand_before_the_carrying_values(self) -> None:
+        """'May 2027 4.00 % 500 480': the date is the note's, the rate no year's value."""
+        page = (
+            "(Millions) Maturities Interest rates 2024 2023\nTerm debt\n"
+            "U.S. dollar notes, $500 million May 2027 4.00 % 500 480\n"
+            "Medium-term note ($450 million) USD Floating 1.50 % 2026 448 447\n"
+            "Total term debt 948 927\n"
+        )
+        cells = _read(page)
+        assert cells[("U.S. dollar notes, $500 million May 2027", 2024)] == "500"
+        assert cells[("U.S. dollar notes, $500 million May 2027", 2023)] == "480"
+        assert cells[("Medium-term note ($450 million) USD Floating", 2024)] == "448"
+        assert cells[("Medium-term note ($450 million) USD Floating", 2023)] == "447"
+
+    def test_a_footnote_mark_between_years_stays_in_the_header(self) -> None:
+        page = "(dollars in millions) 2024 (1) 2023 2022\nNet sales $ 9,458.2 $ 9,319.1 $ 9,101.0\n"
+        cells = _read(page)
+        assert cells[("Net sales", 2024)] == "9,458.2"
+        assert cells[("Net sales", 2022)] == "9,101.0"
+
+    def test_a_comparison_line_above_the_years_names_no_column(self) -> None:
+        """'2024 vs 2023' over '2024 2023 % change', each year a group of a figure, its share
+        and an income: a year's value is its group's first."""
+        page = (
+            "2024 vs 2023\n2024 2023 % change\n"
+            "Net % of Oper. Net % of Oper. Net Oper.\n"
+            "(Dollars in millions) Sales Total Income Sales Total Income Sales Income\n"
+            "Tools $ 11,607 36.1 % $ 2,648 $ 12,494 38.1 % $ 3,423 (7.1)% (22.6)%\n"
+            "Garden 9,602 29.9 2,221 10,106 30.8 2,649 (5.0) (16.1)\n"
+        )
+        cells = _read(page)
+        assert cells[("Tools", 2024)] == "11,607"
+        assert cells[("Tools", 2023)] == "12,494"
+        assert cells[("Garden", 2023)] == "10,106"
+
+    def test_columns_named_after_the_years_are_no_part_of_the_first_row(self) -> None:
+        page = "(Dollars in Millions) 2024 2023 Change\nOTC $ 6,031 5,627 7.2 %\n"
+        assert {c.label for c in table_cells(page)} == {"OTC"}
+
+
+def test_a_table_titled_by_a_named_segment_is_a_part() -> None:
+    """'Major Garden Franchise Sales*:' under prose naming the Garden segment: the segment's
+    table, no answer to the company's sales, and the answer to the segment's."""
+    from evidencegate.generation.tables import part_table
+
+    page = (
+        "Garden segment sales in 2024 were $15.0 billion, a decrease of 0.5% from 2023.\n"
+        "Major Garden Franchise Sales*:\nTotal Operations\n"
+        "(Dollars in Millions) 2024 2023 Change Change\n"
+        "Hoses $ 6,031 5,627 7.2 % 11.2 %\nTotal Garden Sales $ 14,953 15,035 (0.5)% 3.6 %\n"
+    )
+    cell = table_cells(page)[0]
+    assert part_table(page, cell, "Northwind 2024 sales growth %?")
+    assert not part_table(page, cell, "Northwind Garden segment sales 2024?")

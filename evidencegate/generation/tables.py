@@ -46,6 +46,20 @@ _TABLE_HEAD = re.compile(
 December 31")."""
 
 
+def _after_column_names(text: str, tokens: list[_Tok], j: int) -> int:
+    """The token after the words closing a header's line ("2022 2021 Change Change Change"):
+    columns named after the years, no part of the first row's label. ``j`` itself when a
+    figure follows on that line (a page setting the header and its rows on one line)."""
+    k = j
+    while k < len(tokens) and "\n" not in text[tokens[k - 1].end : tokens[k].start]:
+        if tokens[k].numeric or tokens[k].text == "$":
+            return j
+        k += 1
+    if k < len(tokens) and (tokens[k].numeric or tokens[k].text == "$"):
+        return j  # a row of values alone under "2016 ... 2020 Total": those words label it
+    return k
+
+
 def _footnote_between(tokens: list[_Tok], j: int) -> bool:
     """Is token ``j`` a footnote mark between two years of a header ("2019 (1) 2018")?"""
     return bool(_FOOTNOTE.match(tokens[j].text)) and tokens[j - 1].year and tokens[j + 1].year
@@ -128,6 +142,15 @@ def _row_label(label: str) -> bool:
 _TITLE_LINES = 4
 _ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
 _PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
+_SEGMENT = re.compile(r"((?:\b[A-Z][\w&/’'-]*\s+(?:and\s+)?){1,4})(?:[Ss]egment|SEGMENT)\b")
+"""A segment by its name ("Consumer Health segment", "Safety and Industrial Segment")."""
+_GENERIC_PART_TERMS = frozenset(
+    terms(
+        "the our each business reportable operating by performance analysis of sales total net "
+        "income before tax expenditures capital amortization depreciation assets percentages "
+        "ownership"
+    )
+)
 _COMMON_ACRONYMS = frozenset(
     {"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA", "NOTE", "ITEM", "PART", "TABLE"}
 )
@@ -183,6 +206,14 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
+    # A segment the title names: a name the lines above call a segment ("... the worldwide
+    # Consumer Health segment.") standing in the title's nearest lines ("Major Consumer Health
+    # Franchise Sales*:"), by words the question does not use.
+    asked_terms = set(terms(question))
+    near = set(terms(" ".join(title[:3])))
+    for found in _SEGMENT.finditer(text):
+        name = set(terms(found[1])) - _GENERIC_PART_TERMS
+        named = named or bool(name and name <= near and not name & asked_terms)
     # The header's span may run back into its title line ("... (18.8% of consolidated
     # sales):" over "2016 2015 2014"): the title line is read whole.
     head = page_text[cell.header_start : cell.header_end].split("\n", 1)[0]
@@ -300,6 +331,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     # rows below it stand under their own columns, not under the years of the table above.
     heads = {m.start() for m in _TABLE_HEAD.finditer(text)}
     read = False  # rows were read under the current header
+    names_from = -1  # where the text after the current header's line starts
     while i < len(tokens):
         tok = tokens[i]
         if read and tok.start in heads:
@@ -344,7 +376,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                     k -= 1
                 header = (years, start, run[-1].end)
                 label_start, read = None, False
-                i = j
+                i = _after_column_names(text, tokens, j)
+                names_from = tokens[i].start if i < len(tokens) else len(text)
                 continue
         if (tok.text == "$" or tok.numeric) and not (
             tok.year and i > 0 and _MONTH.match(tokens[i - 1].text)
@@ -382,7 +415,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                     not _row_label(label)
                     and name != label
                     and _row_label(name)
-                    and not text[h_end:label_start].strip()
+                    and label_start == names_from
                 ):
                     # Column names between the header's years and the first row ("U.S. Intl.
                     # Worldwide") are no part of its label: the row starts at its name's line.
@@ -474,7 +507,7 @@ def _columns(
     below_end = text.find("\n", line_end + 1)
     below = text[line_end + 1 : below_end if below_end >= 0 else None] if line_end >= 0 else ""
     named = _closing_values(below.split()) < 2
-    grouped = m >= 2 * n and m % n == 0 and not trailing and named
+    grouped = m >= 2 * n and m % n == 0 and not trailing and named and _alike(values, n, m // n)
     picks: list[int] | None
     if h_start in paired and m == 2 * n:
         picks = [2 * c for c in range(n)]
@@ -488,13 +521,18 @@ def _columns(
             picks = [c * k for c in range(n)]
     elif h_start in totals:
         picks = None
-    elif m > n and trailing and (k := shares.get(h_start) or _share_groups(values[:m], n)):
+    elif (
+        m > n
+        and trailing
+        and (k := shares.get(h_start) or _share_groups(values[:m], n))
+        and m >= k * n
+    ):
         # Each year a group of a figure, its share and others ("$ 11,607 36.1 % $ 2,648" under
         # "Net Sales % of Total Oper. Income"), then the columns named after the years ("%
         # change"): a year's value is its group's first; the table's first row, marking its
         # percents, tells the group's size.
         shares[h_start] = k
-        picks = [c * k for c in range(n)] if m >= k * n else None
+        picks = [c * k for c in range(n)]
     elif m > n and not trailing:
         # More values than years, and no column named after the years: the others stand
         # before them ("Total 2017 2018 ...", a rate before the amounts, a note's number
@@ -519,6 +557,12 @@ def _share_groups(values: list[tuple[_Tok, bool]], n: int) -> int:
         if len(set(groups)) == 1 and any(groups[0]) and not all(groups[0]) and not groups[0][0]:
             return k
     return 0
+
+
+def _alike(values: list[tuple[_Tok, bool]], n: int, k: int) -> bool:
+    """Do the row's n groups of k values mark their percents alike (a group per year)?"""
+    marks = [t.text.endswith("%") for t, _ in values]
+    return len({tuple(marks[c * k : (c + 1) * k]) for c in range(n)}) == 1
 
 
 def _closing_values(words: list[str]) -> int:
