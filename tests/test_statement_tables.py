@@ -787,3 +787,18 @@ def test_a_table_titled_by_a_named_segment_is_a_part() -> None:
     cell = table_cells(page)[0]
     assert part_table(page, cell, "Northwind 2024 sales growth %?")
     assert not part_table(page, cell, "Northwind Garden segment sales 2024?")
+
+
+def test_a_row_modifying_the_lexicon_member_is_not_named_by_it() -> None:
+    """'Other current assets' and 'Other assets' share the term 'asset' with 'total assets',
+    which the lexicon groups with 'assets': the question names the 'Total assets' row."""
+    page = (
+        "Consolidated Balance Sheet\n(Dollars in millions) 2024 2023\nAssets\nCurrent assets\n"
+        "Cash and cash equivalents $ 2,353 $ 2,853\nOther current assets 891 349\n"
+        "Total current assets 12,971 13,709\nOther assets 1,674 1,345\n"
+        "Total assets $ 44,659 $ 36,500\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "Northwind total assets at the end of 2024, in USD millions?")
+    assert "44,659" in claim.text and _verified(corpus, claim)

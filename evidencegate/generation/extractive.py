@@ -1266,17 +1266,31 @@ def _row_abbreviated(
         own = own[1:]
     if _filers_share(name, place):
         own = own[: own.index("attributable")]
-    if groups and any(
-        start == 0 and end == len(own) and group in groups
-        for start, end, group in lexicon().keys(own)
+    words = _phrase_words(_row_name(name))
+    # "Other current assets" is no member of the group "total assets" names, though its
+    # terms ("asset") are: a modifier the terms leave out ("other", "current") says which.
+    modified = any(w not in _FUNCTION_WORDS and not terms(w) for w in words)
+    if (
+        groups
+        and not modified
+        and any(
+            start == 0 and end == len(own) and group in groups
+            for start, end, group in lexicon().keys(own)
+        )
     ):
         return True
-    words = _phrase_words(_row_name(name))
     if words[:1] == ["total"]:
         words = words[1:]
     return any(
         not names_in(acronym, place) and _opening_initials(acronym, words) for acronym in acronyms
     )
+
+
+_FUNCTION_WORDS = frozenset(
+    {"a", "an", "and", "of", "the", "for", "in", "on", "to", "from", "by", "with", "at", "as"}
+    | {"or", "per", "its", "their"}
+)
+"""Words a row name joins its terms with: no modifier of what it names."""
 
 
 def _filers_share(name: str, place: str) -> bool:
