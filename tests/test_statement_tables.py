@@ -802,3 +802,23 @@ def test_a_row_modifying_the_lexicon_member_is_not_named_by_it() -> None:
     corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
     (claim,) = _draft(corpus, "Northwind total assets at the end of 2024, in USD millions?")
     assert "44,659" in claim.text and _verified(corpus, claim)
+
+
+def test_a_row_without_a_heading_of_its_own_is_of_its_blocks_heading() -> None:
+    """'Diluted' under 'Net earnings per share' is the EPS; the 'Diluted' under 'Average
+    shares outstanding' is a share count, larger, and no answer to the EPS asked."""
+    page = (
+        "Consolidated Statements of Earnings\n"
+        "(Dollars and Shares in Millions Except Per Share Amounts) 2024 2023 2022\n"
+        "Net earnings $ 17,941 20,878 14,714\nNet earnings per share (Notes 1 and 15)\n"
+        "Basic $ 6.83 7.93 5.59\nDiluted $ 6.73 7.81 5.51\n"
+        "Average shares outstanding (Notes 1 and 15)\n"
+        "Basic 2,625.2 2,632.1 2,632.8\nDiluted 2,663.9 2,674.0 2,670.7\n"
+    )
+    headings = {(c.heading, c.name) for c in table_cells(page) if c.year == 2024}
+    assert ("Net earnings per share (Notes 1 and 15)", "Diluted") in headings
+    assert ("Average shares outstanding (Notes 1 and 15)", "Diluted") in headings
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "Northwind diluted EPS for fiscal 2024?")
+    assert "6.73" in claim.text and _verified(corpus, claim)

@@ -138,7 +138,9 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             rf"\b(?:by\s+)?(?:what|which|how\s+much\s+of\s+a)\s+(?:percent(?:age)?|%)\s+"
             rf"(?:[\w'&.-]+\s+)*?(?:{_CHANGE_WORDS})\b|\bpercent(?:age)?\s+(?:{_CHANGE_WORDS})\b|"
             r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b|"
-            rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)",
+            rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)|"
+            # "net sales growth vs FY21 in %": the unit asked at the question's end
+            rf"\b(?:{_CHANGE_WORDS})\b.*\bin\s+(?:%|percent(?:age)?\b)\W*$",
         ),
         (
             Operation.DIFFERENCE,

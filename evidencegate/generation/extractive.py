@@ -778,7 +778,9 @@ class ExtractiveGenerator:
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
                 name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
-                label, title = row[0].label, ""
+                # A row with no heading of its own is of the heading its block stands under
+                # ("Diluted" under "Net earnings per share", not "Average shares outstanding").
+                label, title = " ".join((row[0].heading, row[0].label)).strip(), ""
                 if name_terms == ["total"]:
                     # A bare "Total" row is the whole of what its table's title names
                     # ("... summarizes our Research and development expense:").
@@ -980,7 +982,7 @@ def _size(
         type(candidate).__name__,
         passage.doc_id,
         passage.version,
-        tuple(_whole_key(c.label) for c in cells),
+        tuple(_whole_key(" ".join((c.heading, c.label)).strip()) for c in cells),
         tuple(c.year for c in cells),
         # Two tables' bare "Total" rows are totals of what each table's title names.
         candidate.title if isinstance(candidate, _Cell) else "",

@@ -104,6 +104,10 @@ class TableCell:
     name: str = ""
     """The row's own name, without the headings the label runs on from ("Assets Current
     assets: Cash and cash equivalents" names "Cash and cash equivalents")."""
+    heading: str = ""
+    """The heading a row with none of its own stands under: the one the rows above it in its
+    table run on from ("Net earnings per share" over "Basic $ 6.83" and "Diluted $ 6.73"),
+    up to a total closing that heading's block."""
 
 
 @dataclass
@@ -332,6 +336,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     heads = {m.start() for m in _TABLE_HEAD.finditer(text)}
     read = False  # rows were read under the current header
     names_from = -1  # where the text after the current header's line starts
+    carried = ""  # the heading the current header's rows stand under
     while i < len(tokens):
         tok = tokens[i]
         if read and tok.start in heads:
@@ -375,7 +380,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                     start = tokens[k].start
                     k -= 1
                 header = (years, start, run[-1].end)
-                label_start, read = None, False
+                label_start, read, carried = None, False, ""
                 i = _after_column_names(text, tokens, j)
                 names_from = tokens[i].start if i < len(tokens) else len(text)
                 continue
@@ -420,6 +425,13 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                     # Column names between the header's years and the first row ("U.S. Intl.
                     # Worldwide") are no part of its label: the row starts at its name's line.
                     label, row_start = name, label_start + _name_offset(raw)
+                if label == name and not name.lower().startswith("total"):
+                    heading = carried
+                else:
+                    heading = ""
+                    carried = label[: len(label) - len(name)].strip() if label != name else ""
+                if name.lower().startswith("total"):
+                    carried = ""  # a total closes its heading's block
                 if _row_label(label) and picks is not None:
                     read = True
                     for column, (year, pick) in enumerate(zip(years, picks, strict=True)):
@@ -438,6 +450,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 columns=len(years),
                                 row_stop=values[-1][0].end,
                                 name=name,
+                                heading=heading,
                             )
                         )
             if ends_row:
