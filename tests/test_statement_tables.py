@@ -726,12 +726,19 @@ class TestColumnsOfTheirOwnTable:
         assert cells[("Selling, general and administrative expenses", 2022)] == "21.0"
 
     def test_blocks_of_one_size_stay_one_header(self) -> None:
-        """Levels of a fair value hierarchy and their total: the total is read, as before."""
+        """Levels of a fair value hierarchy and their total: a year's value is the total's,
+        on a row whose levels add up to it or a row of the total alone; on a row whose blocks
+        do not add up the first block's, as for blocks of two measures."""
         page = (
             "Level 1 Level 2 Total\n(Millions) 2024 2023 2024 2023 2024 2023\n"
-            "Equities $ 450 $ 414 $ 31 $ 33 $ 481 $ 447\n"
+            "Equities $ 450 $ 414 $ 31 $ 33 $ 481 $ 447\nBonds — — $ 12 $ 10 $ 12 $ 10\n"
+            "Partnership investments* 95 92\nTotal $ 5,612 $ 4,988 $ 43 $ 43 $ 16,557 $ 15,062\n"
         )
-        assert _read(page)[("Equities", 2024)] == "481"
+        cells = _read(page)
+        assert cells[("Equities", 2024)] == "481"
+        assert cells[("Bonds", 2023)] == "10"
+        assert cells[("Partnership investments*", 2024)] == "95"
+        assert cells[("Total", 2024)] == "5,612"
 
     def test_a_maturity_date_and_a_rate_stand_before_the_carrying_values(self) -> None:
         """'May 2027 4.00 % 500 480': the date is the note's, the rate no year's value."""

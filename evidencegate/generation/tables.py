@@ -327,6 +327,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     paired: set[int] = set()  # headers whose years each have a figure and a percent column
     totals: dict[int, int] = {}  # grouped headers whose groups end in their sum: the group size
     shares: dict[int, int] = {}  # headers of a group per year holding a share: the group size
+    levels: dict[int, int] = {}  # headers of blocks of the same years: how many blocks
     i = 0
     label_start: int | None = None
     # A line opening with a table's unit ("(in millions) Employee Costs ...", "(Millions,
@@ -366,9 +367,18 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 ),
                 len(run_years),
             )
+            # Blocks of one size ("2024 2023" under each of "Level 1 Level 2 Level 3 Total"):
+            # the years of one block, the row's value the whole's block.
+            q = len(run_years) // block
+            alike = len(run_years) % block == 0 and all(
+                run_years[c * block : (c + 1) * block] == run_years[:block] for c in range(q)
+            )
             if len(run_years) - block < block:
                 run = run[:block]
             if len(run) >= 2:
+                full = run
+                if alike and q > 1:
+                    run = run[:block]
                 years = [int(t.text.rstrip("*")) for t in run]
                 start = tokens[i].start
                 k = i - 1
@@ -379,7 +389,9 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 ):
                     start = tokens[k].start
                     k -= 1
-                header = (years, start, run[-1].end)
+                header = (years, start, full[-1].end)
+                if alike and q > 1:
+                    levels[start] = q
                 label_start, read, carried = None, False, ""
                 i = _after_column_names(text, tokens, j)
                 names_from = tokens[i].start if i < len(tokens) else len(text)
@@ -414,7 +426,9 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 raw = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(raw.split())
                 name = _row_name(raw)
-                picks = _columns(text, values, years, h_start, h_end, paired, totals, shares)
+                picks = _columns(
+                    text, values, years, h_start, h_end, paired, totals, shares, levels
+                )
                 row_start = label_start
                 if (
                     not _row_label(label)
@@ -477,6 +491,7 @@ def _columns(
     paired: set[int],
     totals: dict[int, int],
     shares: dict[int, int],
+    levels: dict[int, int],
 ) -> list[int] | None:
     """Which of a row's values stand under the header's years, one per year in order; None
     when the row's values cannot be aligned with the years (no cell is read from it).
@@ -507,6 +522,8 @@ def _columns(
     if line < n:
         return list(range(n))
     m = line
+    if h_start in levels:
+        return _level_picks(values[:m], n, levels[h_start])
     if m == 2 * n:
         first, second = values[0][0].text, values[1][0].text
         if second.endswith("%") and not first.endswith("%"):
@@ -558,6 +575,27 @@ def _columns(
         if not kinds[0] and any(kinds[1:]):
             return None
     return picks
+
+
+def _level_picks(values: list[tuple[_Tok, bool]], n: int, q: int) -> list[int] | None:
+    """Under q blocks of the same n years, the block a row's values are read from: the last
+    when it is the sum of the others ("Level 1 Level 2 Total": the whole; "—" is none), the
+    first otherwise ("Net Sales" before "Operating Income", "United States" before
+    "International"); a row of n values alone ("Partnership investments* 95 92") states
+    one block's."""
+    if len(values) == n:
+        return list(range(n))
+    if len(values) != q * n:
+        return None
+    for c in range(n):
+        parts = [_amount(values[b * n + c][0].text) for b in range(q)]
+        if any(p is None and values[b * n + c][0].text not in _DASH for b, p in enumerate(parts)):
+            return list(range(n))
+        found = [p or 0.0 for p in parts]
+        whole = found[-1]
+        if abs(sum(found[:-1]) - whole) > max(1.0, 0.001 * abs(whole)):
+            return list(range(n))
+    return [(q - 1) * n + c for c in range(n)]
 
 
 def _share_groups(values: list[tuple[_Tok, bool]], n: int) -> int:
