@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from evidencegate.text import terms
@@ -107,7 +107,8 @@ class TableCell:
     heading: str = ""
     """The heading a row with none of its own stands under: the one the rows above it in its
     table run on from ("Net earnings per share" over "Basic $ 6.83" and "Diluted $ 6.73"),
-    up to a total closing that heading's block."""
+    up to a total closing that heading's block; kept only where another row of the table
+    has the same name."""
 
 
 @dataclass
@@ -479,7 +480,22 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
         if label_start is None:
             label_start = tok.start
         i += 1
-    return tuple(cells)
+    return tuple(_told_apart(cells))
+
+
+def _told_apart(cells: list[TableCell]) -> list[TableCell]:
+    """The cells with the heading their row stands under kept only where it tells the row
+    from another of its table by the same name ("Diluted" under "Net earnings per share" and
+    under "Average shares outstanding"); a row named once is read by its own label."""
+    rows: dict[tuple[int, str], set[int]] = {}
+    for cell in cells:
+        rows.setdefault((cell.header_start, cell.name), set()).add(cell.row_start)
+    return [
+        cell
+        if not cell.heading or len(rows[(cell.header_start, cell.name)]) > 1
+        else replace(cell, heading="")
+        for cell in cells
+    ]
 
 
 def _columns(
