@@ -829,3 +829,22 @@ def test_a_row_without_a_heading_of_its_own_is_of_its_blocks_heading() -> None:
     corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
     (claim,) = _draft(corpus, "Northwind diluted EPS for fiscal 2024?")
     assert "6.73" in claim.text and _verified(corpus, claim)
+
+
+def test_a_table_of_one_year_over_parts_and_their_whole_reads_the_whole() -> None:
+    """'Year ended December 31, 2024' over 'United States Asia Pacific ... Worldwide': each
+    row's value for the company is its last, the worldwide column's."""
+    page = (
+        "Year 2024 sales results by geographic area:\nYear ended December 31, 2024\n"
+        "United Asia Other\nStates Pacific Unallocated Worldwide\n"
+        "Net sales (millions) $ 12,372 $ 9,809 $ (13) $ 22,168\n"
+        "Organic local-currency sales 2.5 11.2 — 5.2\n"
+        "Total sales change 1.5 % 10.9 % — 5.1 %\n"
+    )
+    cells = _read(page)
+    assert cells[("Total sales change", 2024)] == "5.1%"
+    assert cells[("Net sales (millions)", 2024)] == "22,168"
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "Northwind total sales change in 2024, in percent?")
+    assert "5.1" in claim.text and _verified(corpus, claim)

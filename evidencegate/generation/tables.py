@@ -36,6 +36,15 @@ _MONTH = re.compile(
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?$",
     re.IGNORECASE,
 )
+_ONE_YEAR = re.compile(
+    r"^[ \t]*(?:fiscal\s+)?years?\s+ended\b[^\n]*?\b(?P<year>(?:19|20)\d\d)[ \t]*\n"
+    r"(?P<names>(?:[^\n\d$%]*\n){0,3}[^\n\d$%]*\b(?:worldwide|total|consolidated))[ \t]*\n"
+    r"(?=[^\n]*\d)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A table of one year over columns of parts closing with their whole ("Year ended December
+31, 2017" / "United States Asia Pacific ... Worldwide", "(in millions) Flexibles Rigid
+Packaging Total"), its first row next: lines of names with no figure."""
 _TABLE_HEAD = re.compile(
     r"^[ \t]*(?:\((?:dollars\s+|\$\s*|amounts\s+)?(?:in\s+)?(?:millions|thousands|billions)\b"
     r"|(?:fiscal\s+)?(?:years?|three\s+months|six\s+months|nine\s+months|twelve\s+months)"
@@ -339,10 +348,25 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     read = False  # rows were read under the current header
     names_from = -1  # where the text after the current header's line starts
     carried = ""  # the heading the current header's rows stand under
+    # A table of one year whose columns are parts and their whole ("Year ended December 31,
+    # 2017" over "United States ... Worldwide"): each row's value is the whole's, its last.
+    wholes: dict[int, int] = {}  # such headers: how many values their rows have (0: unknown)
+    one_year = {m.start(): m for m in _ONE_YEAR.finditer(text)}
     while i < len(tokens):
         tok = tokens[i]
         if read and tok.start in heads:
             header, label_start, read = None, None, False
+        found = one_year.get(tok.start)
+        if found is not None:
+            j = i
+            while j < len(tokens) and tokens[j].start < found.end("names"):
+                j += 1
+            header = ([int(found["year"])], found.start(), found.end("names"))
+            wholes[found.start()] = 0
+            label_start, read, carried = None, False, ""
+            names_from = tokens[j].start if j < len(tokens) else len(text)
+            i = j
+            continue
         if tok.year:
             j = i
             while j < len(tokens) and (
@@ -428,7 +452,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 label = " ".join(raw.split())
                 name = _row_name(raw)
                 picks = _columns(
-                    text, values, years, h_start, h_end, paired, totals, shares, levels
+                    text, values, years, h_start, h_end, paired, totals, shares, levels, wholes
                 )
                 row_start = label_start
                 if (
@@ -508,6 +532,7 @@ def _columns(
     totals: dict[int, int],
     shares: dict[int, int],
     levels: dict[int, int],
+    wholes: dict[int, int],
 ) -> list[int] | None:
     """Which of a row's values stand under the header's years, one per year in order; None
     when the row's values cannot be aligned with the years (no cell is read from it).
@@ -538,6 +563,10 @@ def _columns(
     if line < n:
         return list(range(n))
     m = line
+    if h_start in wholes:
+        # Parts and their whole under one year: the last value, on rows of the first's length.
+        wholes[h_start] = wholes[h_start] or m
+        return [m - 1] if m == wholes[h_start] and m >= 2 else None
     if h_start in levels:
         return _level_picks(values[:m], n, levels[h_start])
     if m == 2 * n:
