@@ -848,3 +848,16 @@ def test_a_table_of_one_year_over_parts_and_their_whole_reads_the_whole() -> Non
     corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
     (claim,) = _draft(corpus, "Northwind total sales change in 2024, in percent?")
     assert "5.1" in claim.text and _verified(corpus, claim)
+
+
+def test_a_subset_the_question_does_not_ask_is_no_operand() -> None:
+    """'current assets to current liabilities': the 'Other current assets' and 'Other current
+    liabilities' rows of a fair value table state subsets the question does not ask."""
+    page = (
+        "Fair value of derivatives\n(Millions) 2024 2023\n"
+        "Other current assets $ 89 $ 61\nOther current liabilities $ 27 $ 35\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "What is Northwind's ratio of current assets to current liabilities in 2024?"
+    assert not any("3.30" in c.text for c in _draft(corpus, question))

@@ -37,6 +37,7 @@ from evidencegate.generation.tables import (
     part_table,
     table_cells,
     table_unit,
+    unasked_subset,
 )
 from evidencegate.lexicon import covered_share, leading_keys, match_units, unit_matched
 from evidencegate.protocols import SourceLookup
@@ -621,6 +622,8 @@ def _best_row(
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
         if fit < MIN_FIT or precision < MIN_SPECIFICITY or not _headed(wanted, own):
             continue
+        if question and unasked_subset(own, question):
+            continue  # "Other current assets" states no operand "current assets" names
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
             cell, figure, round(fit + 0.1 * precision, 6)
         )

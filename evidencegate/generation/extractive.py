@@ -76,6 +76,7 @@ from evidencegate.generation.tables import (
     table_cells,
     table_title,
     table_unit,
+    unasked_subset,
 )
 from evidencegate.lexicon import (
     covered_share,
@@ -816,6 +817,8 @@ class ExtractiveGenerator:
                     continue  # "how many employees": a count, never an amount of money
                 if counted and _counts_other(row[0].name or row[0].label, profile.counted):
                     continue  # "Business segment operating income" counts no segments
+                if unasked_subset(row[0].name or row[0].label, profile.question):
+                    continue  # "Other assets", "Total current assets": no "total assets"
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 own_name = row[0].name or row[0].label

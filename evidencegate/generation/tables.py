@@ -27,6 +27,7 @@ __all__ = [
     "table_cells",
     "table_title",
     "table_unit",
+    "unasked_subset",
 ]
 
 _TOKEN = re.compile(r"\S+")
@@ -322,6 +323,18 @@ def measured_terms(label: str, question: str) -> list[str]:
     if found is None or re.search(rf"\b{found.group(0)}\b", question, re.IGNORECASE):
         return terms(label)
     return terms(label[: found.start()]) or terms(label)
+
+
+_SUBSET_WORDS = frozenset({"other", "current"})
+"""Words naming a subset of what a row measures that the term list leaves out as stop words:
+"Other current assets" and "Total current assets" are no "total assets"."""
+_WORDS = re.compile(r"[a-z]+")
+
+
+def unasked_subset(name: str, question: str) -> bool:
+    """Does the row ``name`` name a subset ("other", "current") the question does not ask?"""
+    asked = set(_WORDS.findall(question.lower()))
+    return any(w in _SUBSET_WORDS and w not in asked for w in _WORDS.findall(name.lower()))
 
 
 def table_cells(text: str) -> list[TableCell]:
