@@ -332,9 +332,19 @@ _WORDS = re.compile(r"[a-z]+")
 
 
 def unasked_subset(name: str, question: str) -> bool:
-    """Does the row ``name`` name a subset ("other", "current") the question does not ask?"""
+    """Does the row ``name`` open with a subset ("Other ...", "Total current ...") the
+    question does not ask? Inside a name the words name no subset of the row ("Purchase of
+    property, plant, and equipment, and other intangible assets")."""
     asked = set(_WORDS.findall(question.lower()))
-    return any(w in _SUBSET_WORDS and w not in asked for w in _WORDS.findall(name.lower()))
+    words = _WORDS.findall(name.lower())
+    if words[:1] == ["total"]:
+        words = words[1:]
+    for word in words:
+        if word not in _SUBSET_WORDS:
+            return False
+        if word not in asked:
+            return True
+    return False
 
 
 def table_cells(text: str) -> list[TableCell]:
