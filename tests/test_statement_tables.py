@@ -861,3 +861,22 @@ def test_a_subset_the_question_does_not_ask_is_no_operand() -> None:
     corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
     question = "What is Northwind's ratio of current assets to current liabilities in 2024?"
     assert not any("3.30" in c.text for c in _draft(corpus, question))
+
+
+def test_a_row_negating_what_is_asked_is_no_answer() -> None:
+    """'Non-Cash Investing Activities: Purchase of ... accrued, but not paid' is no cash spent:
+    with the cash flow statement's purchase row out of reach, nothing answers."""
+    page = (
+        "Supplemental Cash Flow Information\n($ in millions) 2024 2023 2022\n"
+        "Non-Cash Investing Activities:\n"
+        "Purchase of property, plant, and equipment accrued, but not paid $ 71 $ 96 $ 84\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "How much cash did Northwind spend buying property, plant and equipment in 2024?"
+    assert not any("2024: $71" in c.text for c in _draft(corpus, question))
+    claims = _draft(
+        corpus,
+        "What purchases of property, plant, and equipment were accrued but not paid in 2024?",
+    )
+    assert any("2024: $71" in c.text for c in claims)

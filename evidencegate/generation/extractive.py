@@ -819,6 +819,12 @@ class ExtractiveGenerator:
                     continue  # "Business segment operating income" counts no segments
                 if unasked_subset(row[0].name or row[0].label, profile.question):
                     continue  # "Other assets", "Total current assets": no "total assets"
+                if (_negated(f"{row[0].heading} {row[0].label}") & set(profile.terms)) - _negated(
+                    profile.question
+                ):
+                    # "Non-Cash Investing Activities: Purchase of property, plant, and equipment
+                    # accrued, but not paid": no cash a question asks was spent.
+                    continue
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 own_name = row[0].name or row[0].label
