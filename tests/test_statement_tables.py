@@ -880,3 +880,15 @@ def test_a_row_negating_what_is_asked_is_no_answer() -> None:
         "What purchases of property, plant, and equipment were accrued but not paid in 2024?",
     )
     assert any("2024: $71" in c.text for c in claims)
+
+
+def test_a_group_column_named_amount_is_the_years_figure() -> None:
+    """'Shares Amount' under each year: a row's figure is its amount, not its share count."""
+    page = (
+        "Consolidated Statement of Equity\n(in millions except per share amounts)\n"
+        "2024 2023 2022\nShares Amount Shares Amount Shares Amount\nRepurchased Common Stock\n"
+        "Share repurchases (9) (1,500) (1) (106) (15) (2,000)\n"
+    )
+    cells = _read(page)
+    assert cells[("Share repurchases", 2024)] == "(1,500)"
+    assert cells[("Share repurchases", 2022)] == "(2,000)"

@@ -613,8 +613,11 @@ def _columns(
         k = m // n
         if h_start not in totals and k >= 3 and _group_sums(values, n, k):
             totals[h_start] = k
+        named_whole = _named_whole(below.split(), n, k)
         if h_start in totals:
             picks = [c * k + k - 1 for c in range(n)] if totals[h_start] == k else None
+        elif named_whole is not None:
+            picks = [c * k + named_whole for c in range(n)]
         else:
             picks = [c * k for c in range(n)]
     elif h_start in totals:
@@ -676,6 +679,23 @@ def _share_groups(values: list[tuple[_Tok, bool]], n: int) -> int:
         if len(set(groups)) == 1 and any(groups[0]) and not all(groups[0]) and not groups[0][0]:
             return k
     return 0
+
+
+_WHOLE_NAMES = frozenset({"amount", "total", "worldwide", "consolidated"})
+"""Column names saying a group's column is the year's figure ("Shares Amount": the amount)."""
+
+
+def _named_whole(names: list[str], n: int, k: int) -> int | None:
+    """Which column of each of the n groups of k the line of column names under the years
+    calls the figure ("Shares Amount Shares Amount": the second); None when the line names
+    no such column or names the groups unalike."""
+    if len(names) != n * k:
+        return None
+    groups = {tuple(w.lower().strip(".,:") for w in names[c * k : (c + 1) * k]) for c in range(n)}
+    if len(groups) != 1:
+        return None
+    (group,) = groups
+    return next((x for x, name in enumerate(group) if name in _WHOLE_NAMES), None)
 
 
 def _alike(values: list[tuple[_Tok, bool]], n: int, k: int) -> bool:
