@@ -892,3 +892,19 @@ def test_a_group_column_named_amount_is_the_years_figure() -> None:
     cells = _read(page)
     assert cells[("Share repurchases", 2024)] == "(1,500)"
     assert cells[("Share repurchases", 2022)] == "(2,000)"
+
+
+def test_a_header_of_years_alone_quotes_its_period_line() -> None:
+    """'Years ended December 31' over '2024 2023 2022': the years alone are too short a quote
+    (the verifier wants 20 characters); the quote runs back over 'December 31'."""
+    page = (
+        "Consolidated Statement of Income\nYears ended December 31\n2024 2023 2022\n"
+        "Research, development and related expenses 1,763 1,770 1,715\n"
+    )
+    (cell, *_) = table_cells(page)
+    assert page[cell.header_start : cell.header_end].startswith("December 31")
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "How much did Northwind spend on research, development and related expenses in 2024?"
+    (claim,) = _draft(corpus, question)
+    assert "1,763" in claim.text and _verified(corpus, claim)

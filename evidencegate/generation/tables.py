@@ -32,6 +32,7 @@ __all__ = [
 
 _TOKEN = re.compile(r"\S+")
 _FOOTNOTE = re.compile(r"^\(\d\)$")
+_DAY = re.compile(r"^\d{1,2},?$")
 _MONTH = re.compile(
     r"^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?$",
@@ -430,10 +431,22 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 years = [int(t.text.rstrip("*")) for t in run]
                 start = tokens[i].start
                 k = i - 1
+                # The header's quote runs back over its title to a quotable length, over
+                # words, references ("(Note 1)"), a date's day ("December 31") and a year of
+                # a comparison ("2015 vs"), up to the figures of the row above.
                 while (
                     k >= 0
-                    and tokens[j - 1].end - start < _MIN_HEADER_CHARS
-                    and (not tokens[k].numeric or _reference(tokens, k))
+                    and full[-1].end - start < _MIN_HEADER_CHARS
+                    and (
+                        not tokens[k].numeric
+                        or _reference(tokens, k)
+                        or tokens[k].year
+                        or (
+                            k > 0
+                            and _DAY.match(tokens[k].text)
+                            and _MONTH.match(tokens[k - 1].text)
+                        )
+                    )
                 ):
                     start = tokens[k].start
                     k -= 1
