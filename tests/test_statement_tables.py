@@ -908,3 +908,22 @@ def test_a_header_of_years_alone_quotes_its_period_line() -> None:
     question = "How much did Northwind spend on research, development and related expenses in 2024?"
     (claim,) = _draft(corpus, question)
     assert "1,763" in claim.text and _verified(corpus, claim)
+
+
+def test_a_share_count_is_no_figure_per_share() -> None:
+    """'earnings per diluted share': the diluted share count row names 'diluted' and 'shares'
+    as the EPS row does, but counts shares."""
+    page = (
+        "Consolidated Statement of Income\n(Millions, except per share amounts) 2024 2023 2022\n"
+        "Net income attributable to Northwind $ 5,349 $ 4,858 $ 5,050\n"
+        "Weighted average Northwind common shares outstanding — basic 588.5 597.5 604.7\n"
+        "Earnings per share attributable to Northwind common shareholders — basic"
+        " $ 9.09 $ 8.13 $ 8.35\n"
+        "Weighted average Northwind common shares outstanding — diluted 602.0 612.7 618.7\n"
+        "Earnings per share attributable to Northwind common shareholders — diluted"
+        " $ 8.89 $ 7.93 $ 8.16\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    claims = _draft(corpus, "What was Northwind's earnings per diluted share for 2024?")
+    assert claims and "8.89" in claims[0].text and not any("602.0" in c.text for c in claims)

@@ -819,6 +819,10 @@ class ExtractiveGenerator:
                     continue  # "Business segment operating income" counts no segments
                 if unasked_subset(row[0].name or row[0].label, profile.question):
                     continue  # "Other assets", "Total current assets": no "total assets"
+                if _PER_SHARE.search(profile.question) and _SHARE_COUNT.search(
+                    _PER_SHARE.sub(" ", row[0].name or row[0].label)
+                ):
+                    continue  # "Weighted average ... shares outstanding — diluted": no EPS
                 if (_negated(f"{row[0].heading} {row[0].label}") & set(profile.terms)) - _negated(
                     profile.question
                 ):
@@ -1296,6 +1300,11 @@ def _row_abbreviated(
         not names_in(acronym, place) and _opening_initials(acronym, words) for acronym in acronyms
     )
 
+
+_PER_SHARE = re.compile(r"\bper\s+(?:\w+\s+)?share\b|\bEPS\b", re.IGNORECASE)
+"""A figure per share ("earnings per diluted share", "EPS")."""
+_SHARE_COUNT = re.compile(r"\bshares\b", re.IGNORECASE)
+"""A row counting shares ("Weighted average common shares outstanding — diluted")."""
 
 _FUNCTION_WORDS = frozenset(
     {"a", "an", "and", "of", "the", "for", "in", "on", "to", "from", "by", "with", "at", "as"}
