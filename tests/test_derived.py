@@ -349,6 +349,11 @@ class TestRequests:
             ),
             ("Did 3M's net sales grow in 2022?", Operation.COMPARE, (2022,)),
             (
+                "3M net sales growth 2022 vs 2021 in %",
+                Operation.PERCENT_CHANGE,
+                (2021, 2022),
+            ),
+            (
                 "What was operating income as a share of net sales in 2022?",
                 Operation.SHARE,
                 (2022,),

@@ -176,14 +176,16 @@ class TestColumnGroups:
         assert cells[("Long-term debt", 2023)] == "12,096"
 
     def test_a_figure_and_its_share_under_one_year_are_not_two_years(self) -> None:
-        """'$ 11,604 33.9 % $ 1,199 ...' under '2024 2023 % change': no year reads the share."""
+        """'$ 11,604 33.9 % $ 1,199 ...' under '2024 2023 % change': no year reads the share;
+        each year's figure is its group's first."""
         text = (
             "2024 2023 % change\n(Dollars in millions) Net Sales % of Total Operating Income\n"
             "Safety and Industrial $ 11,604 33.9 % $ 1,199 $ 11,981 33.9 % $ 2,466 (3.2)% (51.4)%\n"
             "Net revenue $ 86,392 $ 79,474 9 %\n"
         )
         cells = {(c.name, c.year): c.value for c in table_cells(text)}
-        assert ("Safety and Industrial", 2023) not in cells
+        assert cells[("Safety and Industrial", 2023)] == "11,981"
+        assert "33.9%" not in cells.values()
         assert cells[("Net revenue", 2023)] == "79,474"
 
     def test_columns_before_the_years_are_not_the_years(self) -> None:
@@ -680,3 +682,248 @@ def test_a_table_titled_by_its_share_of_the_whole_is_a_part() -> None:
     cell = table_cells(page)[0]
     assert part_table(page, cell, "Northwind total sales change 2024?")
     assert not part_table(page, cell, "Northwind Tools segment sales 2024?")
+
+
+def _read(page: str) -> dict[tuple[str, int], str]:
+    return {(c.name, c.year): c.value for c in table_cells(page)}
+
+
+class TestColumnsOfTheirOwnTable:
+    """A cell is read under its own table's columns: not under the years of the table above,
+    another block of columns, a date in its label or the columns named after the years."""
+
+    def test_a_unit_line_after_rows_heads_a_table_of_other_columns(self) -> None:
+        """Quarterly data under '(Millions) First Second Third Fourth Year' is no row of the
+        yearly table above: its first quarter is no year's figure."""
+        page = (
+            "(Millions) 2024 2023 2022\nUnited States $ 4,100 $ 3,900 $ 3,700\n"
+            "Total Company $ 9,120 $ 8,870 $ 8,410\n"
+            "(Millions, except per-share amounts) First Second Third Fourth Year\n"
+            "2024 Quarter Quarter Quarter Quarter 2024\n"
+            "Net sales $ 2,200 $ 2,300 $ 2,250 $ 2,370 $ 9,120\n"
+        )
+        cells = _read(page)
+        assert cells[("Total Company", 2024)] == "9,120"
+        assert ("Net sales", 2024) not in cells
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+        assert not any("2,200" in c.text for c in _draft(corpus, "Northwind net sales 2024?"))
+
+    def test_a_unit_line_under_the_years_keeps_them(self) -> None:
+        page = "2024 2023\n(Millions)\nNet sales 9,120 8,870\nNet income 610 575\n"
+        assert _read(page)[("Net income", 2023)] == "575"
+
+    def test_a_shorter_block_of_the_same_years_is_the_changes(self) -> None:
+        """'2024 2023 2022 2023 2022' under '2024 versus 2023 versus': the last two columns
+        are the changes, not the 2023 and 2022 shares."""
+        page = (
+            "2024 versus 2023 versus\n(Percent of net sales) 2024 2023 2022 2023 2022\n"
+            "Cost of sales 50.9 % 50.8 % 50.2 % 0.1 % 0.6 %\n"
+            "Selling, general and administrative expenses 23.2 20.9 21.0 2.3 (0.1)\n"
+        )
+        cells = _read(page)
+        assert cells[("Selling, general and administrative expenses", 2023)] == "20.9"
+        assert cells[("Selling, general and administrative expenses", 2022)] == "21.0"
+
+    def test_blocks_of_one_size_stay_one_header(self) -> None:
+        """Levels of a fair value hierarchy and their total: a year's value is the total's,
+        on a row whose levels add up to it or a row of the total alone; on a row whose blocks
+        do not add up the first block's, as for blocks of two measures."""
+        page = (
+            "Level 1 Level 2 Total\n(Millions) 2024 2023 2024 2023 2024 2023\n"
+            "Equities $ 450 $ 414 $ 31 $ 33 $ 481 $ 447\nBonds — — $ 12 $ 10 $ 12 $ 10\n"
+            "Partnership investments* 95 92\nTotal $ 5,612 $ 4,988 $ 43 $ 43 $ 16,557 $ 15,062\n"
+        )
+        cells = _read(page)
+        assert cells[("Equities", 2024)] == "481"
+        assert cells[("Bonds", 2023)] == "10"
+        assert cells[("Partnership investments*", 2024)] == "95"
+        assert cells[("Total", 2024)] == "5,612"
+
+    def test_a_maturity_date_and_a_rate_stand_before_the_carrying_values(self) -> None:
+        """'May 2027 4.00 % 500 480': the date is the note's, the rate no year's value."""
+        page = (
+            "(Millions) Maturities Interest rates 2024 2023\nTerm debt\n"
+            "U.S. dollar notes, $500 million May 2027 4.00 % 500 480\n"
+            "Medium-term note ($450 million) USD Floating 1.50 % 2026 448 447\n"
+            "Total term debt 948 927\n"
+        )
+        cells = _read(page)
+        assert cells[("U.S. dollar notes, $500 million May 2027", 2024)] == "500"
+        assert cells[("U.S. dollar notes, $500 million May 2027", 2023)] == "480"
+        assert cells[("Medium-term note ($450 million) USD Floating", 2024)] == "448"
+        assert cells[("Medium-term note ($450 million) USD Floating", 2023)] == "447"
+
+    def test_a_footnote_mark_between_years_stays_in_the_header(self) -> None:
+        page = "(dollars in millions) 2024 (1) 2023 2022\nNet sales $ 9,458.2 $ 9,319.1 $ 9,101.0\n"
+        cells = _read(page)
+        assert cells[("Net sales", 2024)] == "9,458.2"
+        assert cells[("Net sales", 2022)] == "9,101.0"
+
+    def test_a_comparison_line_above_the_years_names_no_column(self) -> None:
+        """'2024 vs 2023' over '2024 2023 % change', each year a group of a figure, its share
+        and an income: a year's value is its group's first."""
+        page = (
+            "2024 vs 2023\n2024 2023 % change\n"
+            "Net % of Oper. Net % of Oper. Net Oper.\n"
+            "(Dollars in millions) Sales Total Income Sales Total Income Sales Income\n"
+            "Tools $ 11,607 36.1 % $ 2,648 $ 12,494 38.1 % $ 3,423 (7.1)% (22.6)%\n"
+            "Garden 9,602 29.9 2,221 10,106 30.8 2,649 (5.0) (16.1)\n"
+        )
+        cells = _read(page)
+        assert cells[("Tools", 2024)] == "11,607"
+        assert cells[("Tools", 2023)] == "12,494"
+        assert cells[("Garden", 2023)] == "10,106"
+
+    def test_columns_named_after_the_years_are_no_part_of_the_first_row(self) -> None:
+        page = "(Dollars in Millions) 2024 2023 Change\nOTC $ 6,031 5,627 7.2 %\n"
+        assert {c.label for c in table_cells(page)} == {"OTC"}
+
+
+def test_a_table_titled_by_a_named_segment_is_a_part() -> None:
+    """'Major Garden Franchise Sales*:' under prose naming the Garden segment: the segment's
+    table, no answer to the company's sales, and the answer to the segment's."""
+    from evidencegate.generation.tables import part_table
+
+    page = (
+        "Garden segment sales in 2024 were $15.0 billion, a decrease of 0.5% from 2023.\n"
+        "Major Garden Franchise Sales*:\nTotal Operations\n"
+        "(Dollars in Millions) 2024 2023 Change Change\n"
+        "Hoses $ 6,031 5,627 7.2 % 11.2 %\nTotal Garden Sales $ 14,953 15,035 (0.5)% 3.6 %\n"
+    )
+    cell = table_cells(page)[0]
+    assert part_table(page, cell, "Northwind 2024 sales growth %?")
+    assert not part_table(page, cell, "Northwind Garden segment sales 2024?")
+
+
+def test_a_row_modifying_the_lexicon_member_is_not_named_by_it() -> None:
+    """'Other current assets' and 'Other assets' share the term 'asset' with 'total assets',
+    which the lexicon groups with 'assets': the question names the 'Total assets' row."""
+    page = (
+        "Consolidated Balance Sheet\n(Dollars in millions) 2024 2023\nAssets\nCurrent assets\n"
+        "Cash and cash equivalents $ 2,353 $ 2,853\nOther current assets 891 349\n"
+        "Total current assets 12,971 13,709\nOther assets 1,674 1,345\n"
+        "Total assets $ 44,659 $ 36,500\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "Northwind total assets at the end of 2024, in USD millions?")
+    assert "44,659" in claim.text and _verified(corpus, claim)
+
+
+def test_a_row_without_a_heading_of_its_own_is_of_its_blocks_heading() -> None:
+    """'Diluted' under 'Net earnings per share' is the EPS; the 'Diluted' under 'Average
+    shares outstanding' is a share count, larger, and no answer to the EPS asked."""
+    page = (
+        "Consolidated Statements of Earnings\n"
+        "(Dollars and Shares in Millions Except Per Share Amounts) 2024 2023 2022\n"
+        "Net earnings $ 17,941 20,878 14,714\nNet earnings per share (Notes 1 and 15)\n"
+        "Basic $ 6.83 7.93 5.59\nDiluted $ 6.73 7.81 5.51\n"
+        "Average shares outstanding (Notes 1 and 15)\n"
+        "Basic 2,625.2 2,632.1 2,632.8\nDiluted 2,663.9 2,674.0 2,670.7\n"
+    )
+    headings = {(c.heading, c.name) for c in table_cells(page) if c.year == 2024}
+    assert ("Net earnings per share (Notes 1 and 15)", "Diluted") in headings
+    assert ("Average shares outstanding (Notes 1 and 15)", "Diluted") in headings
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "Northwind diluted EPS for fiscal 2024?")
+    assert "6.73" in claim.text and _verified(corpus, claim)
+
+
+def test_a_table_of_one_year_over_parts_and_their_whole_reads_the_whole() -> None:
+    """'Year ended December 31, 2024' over 'United States Asia Pacific ... Worldwide': each
+    row's value for the company is its last, the worldwide column's."""
+    page = (
+        "Year 2024 sales results by geographic area:\nYear ended December 31, 2024\n"
+        "United Asia Other\nStates Pacific Unallocated Worldwide\n"
+        "Net sales (millions) $ 12,372 $ 9,809 $ (13) $ 22,168\n"
+        "Organic local-currency sales 2.5 11.2 — 5.2\n"
+        "Total sales change 1.5 % 10.9 % — 5.1 %\n"
+    )
+    cells = _read(page)
+    assert cells[("Total sales change", 2024)] == "5.1%"
+    assert cells[("Net sales (millions)", 2024)] == "22,168"
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    (claim,) = _draft(corpus, "Northwind total sales change in 2024, in percent?")
+    assert "5.1" in claim.text and _verified(corpus, claim)
+
+
+def test_a_subset_the_question_does_not_ask_is_no_operand() -> None:
+    """'current assets to current liabilities': the 'Other current assets' and 'Other current
+    liabilities' rows of a fair value table state subsets the question does not ask."""
+    page = (
+        "Fair value of derivatives\n(Millions) 2024 2023\n"
+        "Other current assets $ 89 $ 61\nOther current liabilities $ 27 $ 35\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "What is Northwind's ratio of current assets to current liabilities in 2024?"
+    assert not any("3.30" in c.text for c in _draft(corpus, question))
+
+
+def test_a_row_negating_what_is_asked_is_no_answer() -> None:
+    """'Non-Cash Investing Activities: Purchase of ... accrued, but not paid' is no cash spent:
+    with the cash flow statement's purchase row out of reach, nothing answers."""
+    page = (
+        "Supplemental Cash Flow Information\n($ in millions) 2024 2023 2022\n"
+        "Non-Cash Investing Activities:\n"
+        "Purchase of property, plant, and equipment accrued, but not paid $ 71 $ 96 $ 84\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "How much cash did Northwind spend buying property, plant and equipment in 2024?"
+    assert not any("2024: $71" in c.text for c in _draft(corpus, question))
+    claims = _draft(
+        corpus,
+        "What purchases of property, plant, and equipment were accrued but not paid in 2024?",
+    )
+    assert any("2024: $71" in c.text for c in claims)
+
+
+def test_a_group_column_named_amount_is_the_years_figure() -> None:
+    """'Shares Amount' under each year: a row's figure is its amount, not its share count."""
+    page = (
+        "Consolidated Statement of Equity\n(in millions except per share amounts)\n"
+        "2024 2023 2022\nShares Amount Shares Amount Shares Amount\nRepurchased Common Stock\n"
+        "Share repurchases (9) (1,500) (1) (106) (15) (2,000)\n"
+    )
+    cells = _read(page)
+    assert cells[("Share repurchases", 2024)] == "(1,500)"
+    assert cells[("Share repurchases", 2022)] == "(2,000)"
+
+
+def test_a_header_of_years_alone_quotes_its_period_line() -> None:
+    """'Years ended December 31' over '2024 2023 2022': the years alone are too short a quote
+    (the verifier wants 20 characters); the quote runs back over 'December 31'."""
+    page = (
+        "Consolidated Statement of Income\nYears ended December 31\n2024 2023 2022\n"
+        "Research, development and related expenses 1,763 1,770 1,715\n"
+    )
+    (cell, *_) = table_cells(page)
+    assert page[cell.header_start : cell.header_end].startswith("December 31")
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    question = "How much did Northwind spend on research, development and related expenses in 2024?"
+    (claim,) = _draft(corpus, question)
+    assert "1,763" in claim.text and _verified(corpus, claim)
+
+
+def test_a_share_count_is_no_figure_per_share() -> None:
+    """'earnings per diluted share': the diluted share count row names 'diluted' and 'shares'
+    as the EPS row does, but counts shares."""
+    page = (
+        "Consolidated Statement of Income\n(Millions, except per share amounts) 2024 2023 2022\n"
+        "Net income attributable to Northwind $ 5,349 $ 4,858 $ 5,050\n"
+        "Weighted average Northwind common shares outstanding — basic 588.5 597.5 604.7\n"
+        "Earnings per share attributable to Northwind common shareholders — basic"
+        " $ 9.09 $ 8.13 $ 8.35\n"
+        "Weighted average Northwind common shares outstanding — diluted 602.0 612.7 618.7\n"
+        "Earnings per share attributable to Northwind common shareholders — diluted"
+        " $ 8.89 $ 7.93 $ 8.16\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    claims = _draft(corpus, "What was Northwind's earnings per diluted share for 2024?")
+    assert claims and "8.89" in claims[0].text and not any("602.0" in c.text for c in claims)

@@ -37,6 +37,7 @@ from evidencegate.generation.tables import (
     part_table,
     table_cells,
     table_unit,
+    unasked_subset,
 )
 from evidencegate.lexicon import covered_share, leading_keys, match_units, unit_matched
 from evidencegate.protocols import SourceLookup
@@ -138,7 +139,9 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             rf"\b(?:by\s+)?(?:what|which|how\s+much\s+of\s+a)\s+(?:percent(?:age)?|%)\s+"
             rf"(?:[\w'&.-]+\s+)*?(?:{_CHANGE_WORDS})\b|\bpercent(?:age)?\s+(?:{_CHANGE_WORDS})\b|"
             r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b|"
-            rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)",
+            rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)|"
+            # "net sales growth vs FY21 in %": the unit asked at the question's end
+            rf"\b(?:{_CHANGE_WORDS})\b.*\bin\s+(?:%|percent(?:age)?\b)\W*$",
         ),
         (
             Operation.DIFFERENCE,
@@ -619,6 +622,8 @@ def _best_row(
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
         if fit < MIN_FIT or precision < MIN_SPECIFICITY or not _headed(wanted, own):
             continue
+        if question and unasked_subset(own, question):
+            continue  # "Other current assets" states no operand "current assets" names
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
             cell, figure, round(fit + 0.1 * precision, 6)
         )

@@ -76,6 +76,7 @@ from evidencegate.generation.tables import (
     table_cells,
     table_title,
     table_unit,
+    unasked_subset,
 )
 from evidencegate.lexicon import (
     covered_share,
@@ -778,7 +779,9 @@ class ExtractiveGenerator:
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
                 name_terms = terms(_row_name(row[0].name or row[0].label)) or label_terms
-                label, title = row[0].label, ""
+                # A row with no heading of its own is of the heading its block stands under
+                # ("Diluted" under "Net earnings per share", not "Average shares outstanding").
+                label, title = " ".join((row[0].heading, row[0].label)).strip(), ""
                 if name_terms == ["total"]:
                     # A bare "Total" row is the whole of what its table's title names
                     # ("... summarizes our Research and development expense:").
@@ -814,6 +817,18 @@ class ExtractiveGenerator:
                     continue  # "how many employees": a count, never an amount of money
                 if counted and _counts_other(row[0].name or row[0].label, profile.counted):
                     continue  # "Business segment operating income" counts no segments
+                if unasked_subset(row[0].name or row[0].label, profile.question):
+                    continue  # "Other assets", "Total current assets": no "total assets"
+                if _PER_SHARE.search(profile.question) and _SHARE_COUNT.search(
+                    _PER_SHARE.sub(" ", row[0].name or row[0].label)
+                ):
+                    continue  # "Weighted average ... shares outstanding — diluted": no EPS
+                if (_negated(f"{row[0].heading} {row[0].label}") & set(profile.terms)) - _negated(
+                    profile.question
+                ):
+                    # "Non-Cash Investing Activities: Purchase of property, plant, and equipment
+                    # accrued, but not paid": no cash a question asks was spent.
+                    continue
                 if all(c.value.strip("$%") in _DASHES for c in chosen):
                     continue  # "—": the row states no figure for the year asked
                 own_name = row[0].name or row[0].label
@@ -980,7 +995,7 @@ def _size(
         type(candidate).__name__,
         passage.doc_id,
         passage.version,
-        tuple(_whole_key(c.label) for c in cells),
+        tuple(_whole_key(" ".join((c.heading, c.label)).strip()) for c in cells),
         tuple(c.year for c in cells),
         # Two tables' bare "Total" rows are totals of what each table's title names.
         candidate.title if isinstance(candidate, _Cell) else "",
@@ -1266,17 +1281,36 @@ def _row_abbreviated(
         own = own[1:]
     if _filers_share(name, place):
         own = own[: own.index("attributable")]
-    if groups and any(
-        start == 0 and end == len(own) and group in groups
-        for start, end, group in lexicon().keys(own)
+    words = _phrase_words(_row_name(name))
+    # "Other current assets" is no member of the group "total assets" names, though its
+    # terms ("asset") are: a modifier the terms leave out ("other", "current") says which.
+    modified = any(w not in _FUNCTION_WORDS and not terms(w) for w in words)
+    if (
+        groups
+        and not modified
+        and any(
+            start == 0 and end == len(own) and group in groups
+            for start, end, group in lexicon().keys(own)
+        )
     ):
         return True
-    words = _phrase_words(_row_name(name))
     if words[:1] == ["total"]:
         words = words[1:]
     return any(
         not names_in(acronym, place) and _opening_initials(acronym, words) for acronym in acronyms
     )
+
+
+_PER_SHARE = re.compile(r"\bper\s+(?:\w+\s+)?share\b|\bEPS\b", re.IGNORECASE)
+"""A figure per share ("earnings per diluted share", "EPS")."""
+_SHARE_COUNT = re.compile(r"\bshares\b", re.IGNORECASE)
+"""A row counting shares ("Weighted average common shares outstanding — diluted")."""
+
+_FUNCTION_WORDS = frozenset(
+    {"a", "an", "and", "of", "the", "for", "in", "on", "to", "from", "by", "with", "at", "as"}
+    | {"or", "per", "its", "their"}
+)
+"""Words a row name joins its terms with: no modifier of what it names."""
 
 
 def _filers_share(name: str, place: str) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from evidencegate.text import terms
@@ -27,9 +27,66 @@ __all__ = [
     "table_cells",
     "table_title",
     "table_unit",
+    "unasked_subset",
 ]
 
 _TOKEN = re.compile(r"\S+")
+_FOOTNOTE = re.compile(r"^\(\d\)$")
+_DAY = re.compile(r"^\d{1,2},?$")
+_MONTH = re.compile(
+    r"^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?$",
+    re.IGNORECASE,
+)
+_ONE_YEAR = re.compile(
+    r"^[ \t]*(?:fiscal\s+)?years?\s+ended\b[^\n]*?\b(?P<year>(?:19|20)\d\d)[ \t]*\n"
+    r"(?P<names>(?:[^\n\d$%]*\n){0,3}[^\n\d$%]*\b(?:worldwide|total|consolidated))[ \t]*\n"
+    r"(?=[^\n]*\d)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A table of one year over columns of parts closing with their whole ("Year ended December
+31, 2017" / "United States Asia Pacific ... Worldwide", "(in millions) Flexibles Rigid
+Packaging Total"), its first row next: lines of names with no figure."""
+_TABLE_HEAD = re.compile(
+    r"^[ \t]*(?:\((?:dollars\s+|\$\s*|amounts\s+)?(?:in\s+)?(?:millions|thousands|billions)\b"
+    r"|(?:fiscal\s+)?(?:years?|three\s+months|six\s+months|nine\s+months|twelve\s+months)"
+    r"\s+ended\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A line heading a table: its unit ("(Millions)", "(in millions)") or its period ("Years ended
+December 31")."""
+
+
+def _after_column_names(text: str, tokens: list[_Tok], j: int) -> int:
+    """The token after the words closing a header's line ("2022 2021 Change Change Change"):
+    columns named after the years, no part of the first row's label. ``j`` itself when a
+    figure follows on that line (a page setting the header and its rows on one line)."""
+    k = j
+    while k < len(tokens) and "\n" not in text[tokens[k - 1].end : tokens[k].start]:
+        if tokens[k].numeric or tokens[k].text == "$":
+            return j
+        k += 1
+    if k < len(tokens) and (tokens[k].numeric or tokens[k].text == "$"):
+        return j  # a row of values alone under "2016 ... 2020 Total": those words label it
+    return k
+
+
+def _footnote_between(tokens: list[_Tok], j: int) -> bool:
+    """Is token ``j`` a footnote mark between two years of a header ("2019 (1) 2018")?"""
+    return bool(_FOOTNOTE.match(tokens[j].text)) and tokens[j - 1].year and tokens[j + 1].year
+
+
+def _ends_phrase(text: str, tokens: list[_Tok], i: int) -> bool:
+    """Does the year at token ``i`` end a phrase of its line ("2016 vs 2015"), the years of the
+    header standing on the next line?"""
+    return (
+        i > 0
+        and not tokens[i - 1].numeric
+        and "\n" not in text[tokens[i - 1].end : tokens[i].start]
+        and "\n" in text[tokens[i].end : tokens[i + 1].start]
+    )
+
+
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _NUMBER = re.compile(r"^\(?-?\$?\d{1,3}(?:,\d{3})*(?:\.\d+)?\)?%?$|^\(?-?\$?\d+(?:\.\d+)?\)?%?$")
 _DASH = {"—", "–", "-", "—%"}
@@ -58,6 +115,11 @@ class TableCell:
     name: str = ""
     """The row's own name, without the headings the label runs on from ("Assets Current
     assets: Cash and cash equivalents" names "Cash and cash equivalents")."""
+    heading: str = ""
+    """The heading a row with none of its own stands under: the one the rows above it in its
+    table run on from ("Net earnings per share" over "Basic $ 6.83" and "Diluted $ 6.73"),
+    up to a total closing that heading's block; kept only where another row of the table
+    has the same name."""
 
 
 @dataclass
@@ -96,6 +158,15 @@ def _row_label(label: str) -> bool:
 _TITLE_LINES = 4
 _ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
 _PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
+_SEGMENT = re.compile(r"((?:\b[A-Z][\w&/’'-]*\s+(?:and\s+)?){1,4})(?:[Ss]egment|SEGMENT)\b")
+"""A segment by its name ("Consumer Health segment", "Safety and Industrial Segment")."""
+_GENERIC_PART_TERMS = frozenset(
+    terms(
+        "the our each business reportable operating by performance analysis of sales total net "
+        "income before tax expenditures capital amortization depreciation assets percentages "
+        "ownership"
+    )
+)
 _COMMON_ACRONYMS = frozenset(
     {"GAAP", "USD", "EPS", "LIFO", "FIFO", "EBIT", "EBITDA", "NOTE", "ITEM", "PART", "TABLE"}
 )
@@ -151,6 +222,14 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
+    # A segment the title names: a name the lines above call a segment ("... the worldwide
+    # Consumer Health segment.") standing in the title's nearest lines ("Major Consumer Health
+    # Franchise Sales*:"), by words the question does not use.
+    asked_terms = set(terms(question))
+    near = set(terms(" ".join(title[:3])))
+    for found in _SEGMENT.finditer(text):
+        name = set(terms(found[1])) - _GENERIC_PART_TERMS
+        named = named or bool(name and name <= near and not name & asked_terms)
     # The header's span may run back into its title line ("... (18.8% of consolidated
     # sales):" over "2016 2015 2014"): the title line is read whole.
     head = page_text[cell.header_start : cell.header_end].split("\n", 1)[0]
@@ -247,6 +326,28 @@ def measured_terms(label: str, question: str) -> list[str]:
     return terms(label[: found.start()]) or terms(label)
 
 
+_SUBSET_WORDS = frozenset({"other", "current"})
+"""Words naming a subset of what a row measures that the term list leaves out as stop words:
+"Other current assets" and "Total current assets" are no "total assets"."""
+_WORDS = re.compile(r"[a-z]+")
+
+
+def unasked_subset(name: str, question: str) -> bool:
+    """Does the row ``name`` open with a subset ("Other ...", "Total current ...") the
+    question does not ask? Inside a name the words name no subset of the row ("Purchase of
+    property, plant, and equipment, and other intangible assets")."""
+    asked = set(_WORDS.findall(question.lower()))
+    words = _WORDS.findall(name.lower())
+    if words[:1] == ["total"]:
+        words = words[1:]
+    for word in words:
+        if word not in _SUBSET_WORDS:
+            return False
+        if word not in asked:
+            return True
+    return False
+
+
 def table_cells(text: str) -> list[TableCell]:
     """Every cell of the year-columned tables in ``text`` (offsets are into ``text``)."""
     return list(_table_cells(text))
@@ -259,30 +360,106 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     header: tuple[list[int], int, int] | None = None  # years, start, end
     paired: set[int] = set()  # headers whose years each have a figure and a percent column
     totals: dict[int, int] = {}  # grouped headers whose groups end in their sum: the group size
+    shares: dict[int, int] = {}  # headers of a group per year holding a share: the group size
+    levels: dict[int, int] = {}  # headers of blocks of the same years: how many blocks
     i = 0
     label_start: int | None = None
+    # A line opening with a table's unit ("(in millions) Employee Costs ...", "(Millions,
+    # except per-share amounts) First Second Third Fourth Year") or its period ("Year ended
+    # December 31, 2016") heads a new table once rows were read under the header above: the
+    # rows below it stand under their own columns, not under the years of the table above.
+    heads = {m.start() for m in _TABLE_HEAD.finditer(text)}
+    read = False  # rows were read under the current header
+    names_from = -1  # where the text after the current header's line starts
+    carried = ""  # the heading the current header's rows stand under
+    # A table of one year whose columns are parts and their whole ("Year ended December 31,
+    # 2017" over "United States ... Worldwide"): each row's value is the whole's, its last.
+    wholes: dict[int, int] = {}  # such headers: how many values their rows have (0: unknown)
+    one_year = {m.start(): m for m in _ONE_YEAR.finditer(text)}
     while i < len(tokens):
         tok = tokens[i]
+        if read and tok.start in heads:
+            header, label_start, read = None, None, False
+        found = one_year.get(tok.start)
+        if found is not None:
+            j = i
+            while j < len(tokens) and tokens[j].start < found.end("names"):
+                j += 1
+            header = ([int(found["year"])], found.start(), found.end("names"))
+            wholes[found.start()] = 0
+            label_start, read, carried = None, False, ""
+            names_from = tokens[j].start if j < len(tokens) else len(text)
+            i = j
+            continue
         if tok.year:
             j = i
-            while j < len(tokens) and tokens[j].year:
+            while j < len(tokens) and (
+                tokens[j].year
+                # "2019 (1) 2018": a year's footnote mark stands inside the header's years
+                or (j > i and j + 1 < len(tokens) and _footnote_between(tokens, j))
+            ):
                 j += 1
-            if j - i >= 2:
-                years = [int(t.text.rstrip("*")) for t in tokens[i:j]]
+            run = [t for t in tokens[i:j] if t.year]
+            if len(run) >= 3 and _ends_phrase(text, tokens, i):
+                run = run[1:]  # "2016 vs 2015" over "2016 2015": the phrase's year is no column
+            # A year named again starts another block of columns. A shorter block after the
+            # first ("2018 2017 2016 2017 2016" under "2018 versus 2017 versus": the changes;
+            # "Net Sales ... PP&E" at two dates) stands after the header's years: the header
+            # is the first block. Blocks of one size (levels of a fair value hierarchy and
+            # their total) stay one header, as does a year repeated at once ("2023 After 2023").
+            run_years = [int(t.text.rstrip("*")) for t in run]
+            block = next(
+                (
+                    d
+                    for d in range(1, len(run_years))
+                    if run_years[d] in run_years[:d] and run_years[d] != run_years[d - 1]
+                ),
+                len(run_years),
+            )
+            # Blocks of one size ("2024 2023" under each of "Level 1 Level 2 Level 3 Total"):
+            # the years of one block, the row's value the whole's block.
+            q = len(run_years) // block
+            alike = len(run_years) % block == 0 and all(
+                run_years[c * block : (c + 1) * block] == run_years[:block] for c in range(q)
+            )
+            if len(run_years) - block < block:
+                run = run[:block]
+            if len(run) >= 2:
+                full = run
+                if alike and q > 1:
+                    run = run[:block]
+                years = [int(t.text.rstrip("*")) for t in run]
                 start = tokens[i].start
                 k = i - 1
+                # The header's quote runs back over its title to a quotable length, over
+                # words, references ("(Note 1)"), a date's day ("December 31") and a year of
+                # a comparison ("2015 vs"), up to the figures of the row above.
                 while (
                     k >= 0
-                    and tokens[j - 1].end - start < _MIN_HEADER_CHARS
-                    and (not tokens[k].numeric or _reference(tokens, k))
+                    and full[-1].end - start < _MIN_HEADER_CHARS
+                    and (
+                        not tokens[k].numeric
+                        or _reference(tokens, k)
+                        or tokens[k].year
+                        or (
+                            k > 0
+                            and _DAY.match(tokens[k].text)
+                            and _MONTH.match(tokens[k - 1].text)
+                        )
+                    )
                 ):
                     start = tokens[k].start
                     k -= 1
-                header = (years, start, tokens[j - 1].end)
-                label_start = None
-                i = j
+                header = (years, start, full[-1].end)
+                if alike and q > 1:
+                    levels[start] = q
+                label_start, read, carried = None, False, ""
+                i = _after_column_names(text, tokens, j)
+                names_from = tokens[i].start if i < len(tokens) else len(text)
                 continue
-        if tok.text == "$" or tok.numeric:
+        if (tok.text == "$" or tok.numeric) and not (
+            tok.year and i > 0 and _MONTH.match(tokens[i - 1].text)
+        ):  # "May 2025": a date in the label (a note's maturity), no cell
             j = i
             values: list[tuple[_Tok, bool]] = []
             dollar = False
@@ -310,18 +487,28 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 raw = text[label_start : tokens[i - 1].end] if i > 0 else ""
                 label = " ".join(raw.split())
                 name = _row_name(raw)
-                picks = _columns(text, values, years, h_start, h_end, paired, totals)
+                picks = _columns(
+                    text, values, years, h_start, h_end, paired, totals, shares, levels, wholes
+                )
                 row_start = label_start
                 if (
                     not _row_label(label)
                     and name != label
                     and _row_label(name)
-                    and not text[h_end:label_start].strip()
+                    and label_start == names_from
                 ):
                     # Column names between the header's years and the first row ("U.S. Intl.
                     # Worldwide") are no part of its label: the row starts at its name's line.
                     label, row_start = name, label_start + _name_offset(raw)
+                if label == name and not name.lower().startswith("total"):
+                    heading = carried
+                else:
+                    heading = ""
+                    carried = label[: len(label) - len(name)].strip() if label != name else ""
+                if name.lower().startswith("total"):
+                    carried = ""  # a total closes its heading's block
                 if _row_label(label) and picks is not None:
+                    read = True
                     for column, (year, pick) in enumerate(zip(years, picks, strict=True)):
                         value, dollars = values[pick]
                         cells.append(
@@ -338,6 +525,7 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 columns=len(years),
                                 row_stop=values[-1][0].end,
                                 name=name,
+                                heading=heading,
                             )
                         )
             if ends_row:
@@ -352,7 +540,22 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
         if label_start is None:
             label_start = tok.start
         i += 1
-    return tuple(cells)
+    return tuple(_told_apart(cells))
+
+
+def _told_apart(cells: list[TableCell]) -> list[TableCell]:
+    """The cells with the heading their row stands under kept only where it tells the row
+    from another of its table by the same name ("Diluted" under "Net earnings per share" and
+    under "Average shares outstanding"); a row named once is read by its own label."""
+    rows: dict[tuple[int, str], set[int]] = {}
+    for cell in cells:
+        rows.setdefault((cell.header_start, cell.name), set()).add(cell.row_start)
+    return [
+        cell
+        if not cell.heading or len(rows[(cell.header_start, cell.name)]) > 1
+        else replace(cell, heading="")
+        for cell in cells
+    ]
 
 
 def _columns(
@@ -363,6 +566,9 @@ def _columns(
     h_end: int,
     paired: set[int],
     totals: dict[int, int],
+    shares: dict[int, int],
+    levels: dict[int, int],
+    wholes: dict[int, int],
 ) -> list[int] | None:
     """Which of a row's values stand under the header's years, one per year in order; None
     when the row's values cannot be aligned with the years (no cell is read from it).
@@ -393,13 +599,26 @@ def _columns(
     if line < n:
         return list(range(n))
     m = line
+    if h_start in wholes:
+        # Parts and their whole under one year: the last value, on rows of the first's length.
+        wholes[h_start] = wholes[h_start] or m
+        return [m - 1] if m == wholes[h_start] and m >= 2 else None
+    if h_start in levels:
+        return _level_picks(values[:m], n, levels[h_start])
     if m == 2 * n:
         first, second = values[0][0].text, values[1][0].text
         if second.endswith("%") and not first.endswith("%"):
             paired.add(h_start)
     line_end = text.find("\n", h_end)
     trailing = bool(text[h_end : line_end if line_end >= 0 else None].strip())
-    grouped = m >= 2 * n and m % n == 0 and not trailing
+    # Groups of columns are named on a line of their own under the years ("U.S. Intl.
+    # Worldwide"); with the table's first row right under the years, the extra values are
+    # columns of another kind ("1.50 % 2018 448 448": a rate and a maturity before the years'
+    # carrying values).
+    below_end = text.find("\n", line_end + 1)
+    below = text[line_end + 1 : below_end if below_end >= 0 else None] if line_end >= 0 else ""
+    named = _closing_values(below.split()) < 2
+    grouped = m >= 2 * n and m % n == 0 and not trailing and named and _alike(values, n, m // n)
     picks: list[int] | None
     if h_start in paired and m == 2 * n:
         picks = [2 * c for c in range(n)]
@@ -407,12 +626,27 @@ def _columns(
         k = m // n
         if h_start not in totals and k >= 3 and _group_sums(values, n, k):
             totals[h_start] = k
+        named_whole = _named_whole(below.split(), n, k)
         if h_start in totals:
             picks = [c * k + k - 1 for c in range(n)] if totals[h_start] == k else None
+        elif named_whole is not None:
+            picks = [c * k + named_whole for c in range(n)]
         else:
             picks = [c * k for c in range(n)]
     elif h_start in totals:
         picks = None
+    elif (
+        m > n
+        and trailing
+        and (k := shares.get(h_start) or _share_groups(values[:m], n))
+        and m >= k * n
+    ):
+        # Each year a group of a figure, its share and others ("$ 11,607 36.1 % $ 2,648" under
+        # "Net Sales % of Total Oper. Income"), then the columns named after the years ("%
+        # change"): a year's value is its group's first; the table's first row, marking its
+        # percents, tells the group's size.
+        shares[h_start] = k
+        picks = [c * k for c in range(n)]
     elif m > n and not trailing:
         # More values than years, and no column named after the years: the others stand
         # before them ("Total 2017 2018 ...", a rate before the amounts, a note's number
@@ -425,6 +659,75 @@ def _columns(
         if not kinds[0] and any(kinds[1:]):
             return None
     return picks
+
+
+def _level_picks(values: list[tuple[_Tok, bool]], n: int, q: int) -> list[int] | None:
+    """Under q blocks of the same n years, the block a row's values are read from: the last
+    when it is the sum of the others ("Level 1 Level 2 Total": the whole; "—" is none), the
+    first otherwise ("Net Sales" before "Operating Income", "United States" before
+    "International"); a row of n values alone ("Partnership investments* 95 92") states
+    one block's."""
+    if len(values) == n:
+        return list(range(n))
+    if len(values) != q * n:
+        return None
+    for c in range(n):
+        parts = [_amount(values[b * n + c][0].text) for b in range(q)]
+        if any(p is None and values[b * n + c][0].text not in _DASH for b, p in enumerate(parts)):
+            return list(range(n))
+        found = [p or 0.0 for p in parts]
+        whole = found[-1]
+        if abs(sum(found[:-1]) - whole) > max(1.0, 0.001 * abs(whole)):
+            return list(range(n))
+    return [(q - 1) * n + c for c in range(n)]
+
+
+def _share_groups(values: list[tuple[_Tok, bool]], n: int) -> int:
+    """The size k >= 2 of the groups a row's first k * n values make, one per year, when every
+    group marks its percents alike and holds one and another figure ("$ 11,607 36.1 % $ 2,648
+    $ 12,494 38.1 % $ 3,423 (7.1)% (22.6)%": 3); 0 when none does."""
+    marks = [t.text.endswith("%") for t, _ in values]
+    for k in range(2, len(values) // n + 1):
+        groups = [tuple(marks[c * k : (c + 1) * k]) for c in range(n)]
+        if len(set(groups)) == 1 and any(groups[0]) and not all(groups[0]) and not groups[0][0]:
+            return k
+    return 0
+
+
+_WHOLE_NAMES = frozenset({"amount", "total", "worldwide", "consolidated"})
+"""Column names saying a group's column is the year's figure ("Shares Amount": the amount)."""
+
+
+def _named_whole(names: list[str], n: int, k: int) -> int | None:
+    """Which column of each of the n groups of k the line of column names under the years
+    calls the figure ("Shares Amount Shares Amount": the second); None when the line names
+    no such column or names the groups unalike."""
+    if len(names) != n * k:
+        return None
+    groups = {tuple(w.lower().strip(".,:") for w in names[c * k : (c + 1) * k]) for c in range(n)}
+    if len(groups) != 1:
+        return None
+    (group,) = groups
+    return next((x for x, name in enumerate(group) if name in _WHOLE_NAMES), None)
+
+
+def _alike(values: list[tuple[_Tok, bool]], n: int, k: int) -> bool:
+    """Do the row's n groups of k values mark their percents alike (a group per year)?"""
+    marks = [t.text.endswith("%") for t, _ in values]
+    return len({tuple(marks[c * k : (c + 1) * k]) for c in range(n)}) == 1
+
+
+def _closing_values(words: list[str]) -> int:
+    """How many of a line's last words are a row's cells ("... $ — $ 649"): none or one on a
+    line of column names ("Total Level 2 Level 3")."""
+    count = 0
+    for word in reversed(words):
+        if word in {"$", "%"}:
+            continue
+        if not _Tok(word, 0, 0).numeric:
+            break
+        count += 1
+    return count
 
 
 def _amount(text: str) -> float | None:
