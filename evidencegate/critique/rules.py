@@ -503,8 +503,8 @@ class RulesCritic:
         given: frozenset[str] = frozenset(),
     ) -> bool:
         """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap.
-        ``given``: terms of the question established otherwise (the filer of a quoted report,
-        :meth:`_filer_words`), which the topic and focus do not ask the texts for."""
+        ``given``: terms of the question the texts' sources state (the filer of a quoted
+        report, :meth:`_filer_words`), counted as stated for the topic and focus."""
         if not texts:
             return False
         if fact.startswith(YEAR):
@@ -535,11 +535,11 @@ class RulesCritic:
             # Stated by the sentence itself, or by the heading it stands under ("Account
             # Management" for a sentence of that control); a word the document only uses
             # elsewhere does not count.
-            wanted = [w for w in fact.removeprefix(FOCUS).split() if w not in given]
-            if not wanted:
-                return True  # the focus was the filer's name, which the report quoted is of
+            wanted = fact.removeprefix(FOCUS).split()
+            # The filer's name is stated by the report quoted (its catalog record).
             parts = [
-                (_body_terms(body), set(terms(place))) for body, _, place in map(_split, texts)
+                (_body_terms(body) + sorted(given), set(terms(place)))
+                for body, _, place in map(_split, texts)
             ]
             if pool is None:
                 return any(_focus_stated(wanted, body, place) for body, place in parts)
@@ -597,10 +597,9 @@ class RulesCritic:
         # question is unanswerable (names, years and figures are). Claims are asked only for
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
-        asked = terms(fact.removeprefix(TOPIC))
-        wanted = _based([t for t in asked if t not in given] or asked)
+        wanted = _based(terms(fact.removeprefix(TOPIC)))
         if pool is not None:
-            pool = _based(pool)
+            pool = _based(pool + sorted(given))
             if covered_share(wanted, pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
@@ -610,7 +609,7 @@ class RulesCritic:
                 # rule without that provision (not yet in force on the date asked).
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = _based([t for text in texts for t in terms(text)])
+        have = _based([t for text in texts for t in terms(text)] + sorted(given))
         return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
 
 
