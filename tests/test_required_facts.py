@@ -1066,3 +1066,43 @@ class TestAListPartBesideTheRanking:
             _list_passage(10, "1099-41-f-2-ii", "Or it is sold;", completes="p1"),
         ]
         assert self._focus([ranked[0], *parts, *ranked[1:]]) == alone
+
+
+class TestAFilerIsNamedByItsFiling:
+    """A company the question names is established by the report quoted being its filing (the
+    catalog's record: entity, aliases, ticker), not by a page of it naming the company."""
+
+    PAGES = (
+        "Annual report on Form 10-K for the fiscal year 2023.",
+        "Cash dividends declared per common share were $1.20 in 2023, up from $1.10 in 2022.",
+        "Net sales rose 4% in 2023. Operating income was $900 million.",
+        "The board may change the dividend policy at any time.",
+    )
+    QUOTE = "Cash dividends declared per common share were $1.20 in 2023"
+
+    def corpus(self, *, filer: bool) -> InMemoryCorpus:
+        corpus = InMemoryCorpus()
+        doc = corpus.add("GLOBEX_2023_10K", "1", dt.date(2024, 2, 1), list(self.PAGES))
+        if filer:
+            record = doc.model_copy(
+                update={"entity": "Globex", "aliases": ["GLBX"], "period": "FY2023"}
+            )
+            corpus._docs[("GLOBEX_2023_10K", "1")] = (record, list(self.PAGES))
+        return corpus
+
+    def test_the_filer_named_is_no_missing_topic_word(self) -> None:
+        question = "What dividend per share did Globex declare in 2023?"
+        corpus = self.corpus(filer=True)
+        assert _audit(_critic_for(corpus), question, corpus, [self.QUOTE]) == []
+        # A document of no filer on record: its page does not name Globex, nor does the claim.
+        bare = self.corpus(filer=False)
+        missing = _audit(_critic_for(bare), question, bare, [self.QUOTE])
+        assert "name: Globex" in missing
+        assert [f for f in missing if f.startswith("topic: ")]
+
+    def test_another_company_is_not_established(self) -> None:
+        question = "What dividend per share did Initech declare in 2023?"
+        corpus = self.corpus(filer=True)
+        missing = _audit(_critic_for(corpus), question, corpus, [self.QUOTE])
+        assert "name: Initech" in missing
+        assert [f for f in missing if f.startswith("topic: ")]

@@ -100,3 +100,40 @@ class TestListParts:
             )
             assert len(found) == limit
             assert all(p.completes is None for p in found)
+
+
+INTERPS = [
+    (
+        f"1099-41-f-Interp-{n}",
+        f"Example {n}: a servicer reviewing a delinquent borrower's loss mitigation application "
+        f"before the first notice or filing for foreclosure, case {n}.",
+    )
+    for n in range(1, 12)
+]
+RULE = (
+    "1099-41-f-2",
+    "If a borrower submits a complete loss mitigation application, a servicer shall not make "
+    "the first notice or filing for foreclosure.",
+)
+
+
+class TestRuleText:
+    def test_rule_text_stands_beside_its_interpretations(self, tmp_path: Path) -> None:
+        """Official interpretations that restate the question fill the ranked evidence; the
+        rule's own paragraph, ranked below them, is added beside them (none gives its place)
+        and marked as completing the first passage of its document: it was not ranked among
+        the evidence, so no share of the ranked passages changes."""
+        with _store(tmp_path, [*INTERPS, RULE]) as store:
+            retriever = FeedbackRetriever(store)
+            question = (
+                "Before the first notice or filing for foreclosure, what must a servicer do "
+                "with a delinquent borrower's loss mitigation application?"
+            )
+            found = retriever.search(question, as_of=AS_OF, limit=4)
+            ranked = [p for p in found if p.completes is None]
+            assert len(ranked) == 4
+            assert all("Interp" in (p.label or "") for p in ranked)
+            (rule,) = [p for p in found if p.completes is not None]
+            assert rule.label == RULE[0]
+            assert rule.completes == ranked[0].passage_id
+            assert found[-1] is rule

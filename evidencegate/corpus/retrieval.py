@@ -75,6 +75,7 @@ __all__ = [
     "label_is",
     "labelled_by",
     "own_title",
+    "rule_text",
     "section_sign",
     "with_enhancements",
 ]
@@ -137,6 +138,49 @@ def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
     kept.append(query[at:])
     rest = " ".join(" ".join(kept).split())
     return rest if query_terms(rest) else query
+
+
+_RULE_SLOTS = 2
+_RULE_REACH = 3
+"""The evidence holds the first :data:`_RULE_SLOTS` paragraphs of a regulation's own text
+(:func:`rule_text`) that rank among its first ``_RULE_REACH * limit`` passages, beside the
+ranked ones (:func:`_with_rule_text`). On the helper-written CFPB questions this
+took the evidence recall from 94/113 to 97/113, on golden CFPB 147/164 to 149/164."""
+
+
+def rule_text(passage: Passage) -> bool:
+    """Is ``passage`` a paragraph of a regulation's own text ("1003-2-g-1-v-B"), not of its
+    official interpretation ("1003-2-g-Interp-1") nor any other kind of passage?"""
+    label = passage.label or ""
+    return "-Interp" not in label and label_citation(label) is not None
+
+
+def _with_rule_text(kept: Sequence[Passage], reach: Sequence[Passage]) -> list[Passage]:
+    """``kept``, when it holds official interpretations ("1099-41-f-Interp-1"), with paragraphs
+    of a regulation's own text (:func:`rule_text`): the first of ``reach`` it does not hold,
+    until it holds :data:`_RULE_SLOTS` of them. Interpretations restate a question's words at
+    length (examples, cases), and several of them can crowd the paragraph of the rule they
+    interpret out of the ranked evidence. Each stands after the ranked passages, none of which
+    gives its place, marked as completing (:attr:`Passage.completes`) the first of them from
+    its document (the first of all when none is): it was brought for the kind of text it is,
+    not ranked among the passages found for the question, so it changes no share of those the
+    critic counts (which of the question's words tell the evidence apart)."""
+    if not any("-Interp" in (p.label or "") for p in kept):
+        return list(kept)  # no commentary crowds the rule out
+    have = {p.passage_id for p in kept}
+    wanted = _RULE_SLOTS - sum(rule_text(p) for p in kept)
+    rules = [p for p in reach if rule_text(p) and p.passage_id not in have][: max(wanted, 0)]
+    ranked = [p for p in kept if p.completes is None]
+    out = list(kept)
+    for rule in rules:
+        if not ranked:
+            break
+        partner = next(
+            (p for p in ranked if (p.doc_id, p.version) == (rule.doc_id, rule.version)), ranked[0]
+        )
+        out.append(rule.model_copy(update={"completes": partner.passage_id}))
+        have.add(rule.passage_id)
+    return out
 
 
 class Ranking(NamedTuple):
@@ -679,7 +723,8 @@ class FeedbackRetriever:
             kept, fitted, asked, as_of=as_of, authorities=authorities, tenant=tenant
         )
         ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
-        return _with_continuations(kept, fitted, limit, ask_ids)
+        kept = _with_continuations(kept, fitted, limit, ask_ids)
+        return _with_rule_text(kept, fitted[: _RULE_REACH * limit])
 
     def _scope_names(
         self, *, as_of: dt.date, doc_ids: Sequence[str] | None, tenant: str | None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
@@ -51,7 +52,7 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
-from evidencegate.corpus.scope import entity_names, label_citation
+from evidencegate.corpus.scope import entity_names, label_citation, mentioned_names
 from evidencegate.lexicon import (
     covered_share,
     focus_terms,
@@ -113,6 +114,7 @@ class RulesCritic:
         self._identities: dict[tuple[str, str], str] = {}
         self._openings: dict[tuple[str, str, str], str] = {}
         self._spans: dict[tuple[str, str], tuple[dt.date, dt.date | None, str | None] | None] = {}
+        self._filers: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def _identity(self, passage: Passage) -> str:
         """Whose document a passage is part of: its title and place (and the section its
@@ -134,6 +136,37 @@ class RulesCritic:
         if (cited := label_citation(passage.label)) is not None:
             own += [cited, "section " + cited.removeprefix("§ ")]
         return "\n".join(p for p in [*own, self._identities[key]] if p)
+
+    def _filer_names(self, passage: Passage) -> tuple[str, ...]:
+        """The names (:func:`entity_names`: entity, aliases, ticker) of the filer whose report
+        ``passage`` is part of (a document with a period, "FY2022"), from the catalog's record
+        of it, never from its pages' words; none for rules, or without ``pages``."""
+        key = (passage.doc_id, passage.version)
+        if key not in self._filers:
+            source = self.pages.lookup(passage.doc_id, passage.version, 1) if self.pages else None
+            document = source.document if source is not None else None
+            self._filers[key] = (
+                tuple(entity_names(document)) if document is not None and document.period else ()
+            )
+        return self._filers[key]
+
+    def _filer_words(self, question: str, passages: Sequence[Passage]) -> frozenset[str]:
+        """The question's terms that name the filer of a report ``passages`` quote ("3m" of
+        "3M DPS 2019?", "jnj", "amcor" however cased): the filing quoted establishes whose
+        figures they are, as its catalog record says, and a page of it seldom names its own
+        filer ("Cash dividends declared per share"). Not any name the page states: a filing's
+        page names its segments, rivals and customers too."""
+        names = [n for p in passages for n in self._filer_names(p)]
+        spans = mentioned_names(question, names) if names else []
+        if not spans:
+            return frozenset()
+        rest, at = [], 0
+        for start, end, _ in spans:
+            rest.append(question[at:start])
+            at = end
+        rest.append(question[at:])
+        lost = Counter(terms(question)) - Counter(terms(" ".join(rest)))
+        return frozenset(lost)
 
     def _version_of(self, passage: Passage) -> tuple[dt.date, dt.date | None, str | None] | None:
         """When the version a passage is of was in force (from, and the exclusive end or None)
@@ -306,6 +339,8 @@ class RulesCritic:
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]
         supported_cited = [p for p in cited if p.passage_id in supported_ids]
+        # The filer a quoted report is of is named by the report itself (its catalog record).
+        filer = self._filer_words(question, supported_cited) if supported_texts else frozenset()
         answered = _parts_answered(
             [f for f in required if f.startswith(PART)], supported_texts, pool, self.topic_coverage
         )
@@ -321,6 +356,7 @@ class RulesCritic:
                     supported_texts,
                     pool=pool,
                     cited=[p.text for p in cited],
+                    given=filer,
                 )
             )
             or (
@@ -464,8 +500,11 @@ class RulesCritic:
         *,
         pool: list[str] | None = None,
         cited: Sequence[str] = (),
+        given: frozenset[str] = frozenset(),
     ) -> bool:
-        """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap."""
+        """Does any of ``texts`` establish ``fact``? Unknown fact forms use term overlap.
+        ``given``: terms of the question the texts' sources state (the filer of a quoted
+        report, :meth:`_filer_words`), counted as stated for the topic and focus."""
         if not texts:
             return False
         if fact.startswith(YEAR):
@@ -497,8 +536,10 @@ class RulesCritic:
             # Management" for a sentence of that control); a word the document only uses
             # elsewhere does not count.
             wanted = fact.removeprefix(FOCUS).split()
+            # The filer's name is stated by the report quoted (its catalog record).
             parts = [
-                (_body_terms(body), set(terms(place))) for body, _, place in map(_split, texts)
+                (_body_terms(body) + sorted(given), set(terms(place)))
+                for body, _, place in map(_split, texts)
             ]
             if pool is None:
                 return any(_focus_stated(wanted, body, place) for body, place in parts)
@@ -558,7 +599,7 @@ class RulesCritic:
         # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
         wanted = _based(terms(fact.removeprefix(TOPIC)))
         if pool is not None:
-            pool = _based(pool)
+            pool = _based(pool + sorted(given))
             if covered_share(wanted, pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
@@ -568,7 +609,7 @@ class RulesCritic:
                 # rule without that provision (not yet in force on the date asked).
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = _based([t for text in texts for t in terms(text)])
+        have = _based([t for text in texts for t in terms(text)] + sorted(given))
         return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
 
 
