@@ -130,7 +130,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@6"
+    component_id = "generator:extractive@7"
 
     def __init__(
         self,
