@@ -53,6 +53,7 @@ from evidencegate.contracts import (
 from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation, mentioned_names
+from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     covered_share,
     focus_terms,
@@ -314,6 +315,16 @@ class RulesCritic:
                     for c in claim.citations
                     if c.evidence_id in texts
                 }
+                # and a table cell under its table's title and the heading its row stands
+                # under ("CONSOLIDATED STATEMENTS OF CASH FLOWS" over "Net cash provided by
+                # operating activities"): the row label alone is not all the cell states.
+                cells = [
+                    cell
+                    for c in claim.citations
+                    if c.evidence_id in texts
+                    and (cell := _cell_of(texts[c.evidence_id], c.quote, claim.text)) is not None
+                ]
+                where |= {title for _, title in cells}
                 place = "\n".join(sorted(w for w in where if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
                 computed = derivation_evidence(claim)
@@ -328,6 +339,9 @@ class RulesCritic:
                 said = claim.text
                 if openings:
                     said = openings[0].rstrip(" .;") + ": " + claim.text
+                # A cell states its value of what its row names ("Employees 155,800": 155,800
+                # employees), whatever the claim's wording puts between them.
+                said += "".join(f"\n{cell.value} {cell.name or cell.label}." for cell, _ in cells)
                 supported_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
         # Self-critique sees no evidence: the claims are then judged against the question alone.
@@ -1612,6 +1626,43 @@ def _headings_above(text: str, quote: str) -> str:
 
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.MULTILINE)
+
+
+def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
+    """The table cell whose row ``quote`` quotes in ``text`` (the passage's page text) and
+    whose value ``claim`` states, and where the cell stands: its table's title and the heading
+    its row runs on from; None when the quote is no such row of a year-columned table there."""
+    at = text.find(quote[:80]) if quote else -1
+    if at < 0:
+        return None
+    said = _numbers(claim)
+    for cell in table_cells(text):
+        if cell.row_start == at and _numbers(cell.value) & said:
+            where = (_table_heading(text, cell), cell.heading)
+            return cell, "\n".join(w for w in where if w)
+    return None
+
+
+def _table_heading(text: str, cell: TableCell) -> str:
+    """The title of the cell's table (:func:`table_title`), read past a unit line the header
+    line opens with ("(Dollars in millions, except" before its years) to the line above it."""
+    title = table_title(text, cell)
+    if not title.startswith("("):
+        return title
+    line_start = text.rfind("\n", 0, cell.header_start) + 1
+    for line in reversed(text[:line_start].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if not words or words[0].startswith("("):
+            continue  # a unit line
+        if _TABLE_ROW.search(line) or line.rstrip().endswith("."):
+            break  # a row or a sentence of what stands above the table
+        return " ".join(words)
+    return ""
+
+
+_TITLE_LINES = 3
+_TABLE_ROW = re.compile(r"\d[\d,.]*\s*\)?%?\s*$")
+"""A line ending in a figure: a row of the table above, no title."""
 
 
 def _placed(passage: Passage) -> str:
