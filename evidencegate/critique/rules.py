@@ -340,8 +340,13 @@ class RulesCritic:
                 if openings:
                     said = openings[0].rstrip(" .;") + ": " + claim.text
                 # A cell states its value of what its row names ("Employees 155,800": 155,800
-                # employees), whatever the claim's wording puts between them.
-                said += "".join(f"\n{cell.value} {cell.name or cell.label}." for cell, _ in cells)
+                # employees), whatever the claim's wording puts between them, when the row
+                # names nothing the question does not ("Total division" is no count of them).
+                said += "".join(
+                    f"\n{cell.value} {cell.name}."
+                    for cell, _ in cells
+                    if set(terms(cell.name)) <= set(profile.terms)
+                )
                 supported_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
         # Self-critique sees no evidence: the claims are then judged against the question alone.
@@ -1493,7 +1498,9 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
     wanted, body, place = _based(wanted), _based(body), set(_based(list(place)))
     wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
-    return not rest or covered_share(rest, body) >= 0.5
+    # A word the place states never counts against the sentence: what the body states of all
+    # the words is enough, as it would be with no place at all ("Backlog" under "Our backlog").
+    return not rest or covered_share(rest, body) >= 0.5 or covered_share(wanted, body) >= 0.5
 
 
 def _based(said: Sequence[str]) -> list[str]:
@@ -1630,14 +1637,14 @@ _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.MULTILINE)
 
 def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
     """The table cell whose row ``quote`` quotes in ``text`` (the passage's page text) and
-    whose value ``claim`` states, and where the cell stands: its table's title and the heading
+    whose value and year ``claim`` states, and where the cell stands: its table's title and the heading
     its row runs on from; None when the quote is no such row of a year-columned table there."""
     at = text.find(quote[:80]) if quote else -1
     if at < 0:
         return None
     said = _numbers(claim)
     for cell in table_cells(text):
-        if cell.row_start == at and _numbers(cell.value) & said:
+        if cell.row_start == at and _numbers(cell.value) & said and str(cell.year) in said:
             where = (_table_heading(text, cell), cell.heading)
             return cell, "\n".join(w for w in where if w)
     return None
