@@ -301,6 +301,11 @@ class RulesCritic:
         by_id = {p.passage_id: p for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
+        # The same without the titles of the tables whose cells the claims state: a title
+        # stating a focus word leaves the row's own words to state the rest of it
+        # (:func:`_focus_stated`), and a title's words are no closer answer to the rest of the
+        # question than the row itself (:func:`_focus_unrivalled`).
+        untitled_texts: list[str] = []
         supported_ids: set[str] = set()
         for claim in claims:
             audit = self._audit_claim(claim, by_claim.get(claim.claim_id), profile)
@@ -324,8 +329,8 @@ class RulesCritic:
                     if c.evidence_id in texts
                     and (cell := _cell_of(texts[c.evidence_id], c.quote, claim.text)) is not None
                 ]
-                where |= {title for _, title in cells}
                 place = "\n".join(sorted(w for w in where if w))
+                titled = "\n".join(sorted(w for w in where | {t for _, t in cells} if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
                 computed = derivation_evidence(claim)
                 # An item read under its paragraph's opening sentence, as a lead-in.
@@ -347,7 +352,8 @@ class RulesCritic:
                     for cell, _ in cells
                     if set(terms(cell.name)) <= set(profile.terms)
                 )
-                supported_texts.append(said + computed + _PLACE + place)
+                supported_texts.append(said + computed + _PLACE + titled)
+                untitled_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
@@ -369,13 +375,20 @@ class RulesCritic:
             if (
                 f in answered
                 if f.startswith(PART)
-                else self._fact_covered(
-                    f,
-                    profile,
-                    supported_texts,
-                    pool=pool,
-                    cited=[p.text for p in cited],
-                    given=filer,
+                else any(
+                    self._fact_covered(
+                        f,
+                        profile,
+                        said,
+                        pool=pool,
+                        cited=[p.text for p in cited],
+                        given=filer,
+                    )
+                    for said in (
+                        (supported_texts, untitled_texts)
+                        if f.startswith(FOCUS) and untitled_texts != supported_texts
+                        else (supported_texts,)
+                    )
                 )
             )
             or (
@@ -404,7 +417,7 @@ class RulesCritic:
                 if f.startswith(FOCUS)
                 and f not in covered
                 and _focus_unrivalled(
-                    profile, f.removeprefix(FOCUS).split(), supported_texts, evidence
+                    profile, f.removeprefix(FOCUS).split(), untitled_texts, evidence
                 )
             ]
         missing = [f for f in required if f not in covered]
@@ -1498,9 +1511,7 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
     wanted, body, place = _based(wanted), _based(body), set(_based(list(place)))
     wanted = _inflected(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
-    # A word the place states never counts against the sentence: what the body states of all
-    # the words is enough, as it would be with no place at all ("Backlog" under "Our backlog").
-    return not rest or covered_share(rest, body) >= 0.5 or covered_share(wanted, body) >= 0.5
+    return not rest or covered_share(rest, body) >= 0.5
 
 
 def _based(said: Sequence[str]) -> list[str]:
@@ -1637,8 +1648,9 @@ _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.MULTILINE)
 
 def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
     """The table cell whose row ``quote`` quotes in ``text`` (the passage's page text) and
-    whose value and year ``claim`` states, and where the cell stands: its table's title and the heading
-    its row runs on from; None when the quote is no such row of a year-columned table there."""
+    whose value and year ``claim`` states, and where the cell stands: its table's title and
+    the heading its row runs on from; None when the quote is no such row of a year-columned
+    table there."""
     at = text.find(quote[:80]) if quote else -1
     if at < 0:
         return None
