@@ -605,18 +605,8 @@ class RulesCritic:
             # retention period" is not answered by a sentence on records' retention alone).
             stated = list(_figures_stated(profile, texts))
             if len(profile.items) >= 2:
-                # "X's operating profit, D&A and capital spending": a figure for each of them,
-                # and as many figures stated as things asked: one row whose label has the
-                # words of two asks ("Total segment revenues" for "revenue total and BCA
-                # segment revenue") answers one of them.
-                values = {
-                    t
-                    for said, own in stated
-                    if any(covered_share(item, said) >= 0.5 for item in profile.items)
-                    for t in own
-                    if t[:1].isdigit() and not _YEAR_TERM.fullmatch(t)
-                }
-                return len(values) >= len(profile.items) and all(
+                # "X's operating profit, D&A and capital spending": a figure for each of them.
+                return all(
                     any(covered_share(item, said) >= 0.5 for said, _ in stated)
                     for item in profile.items
                 )
@@ -1690,8 +1680,6 @@ def _table_heading(text: str, cell: TableCell) -> str:
 
 
 _TITLE_LINES = 3
-_YEAR_TERM = re.compile(r"(?:19|20)\d\d")
-"""A term that is a year ("2022" in "Revenues, 2022: $66,608"), no figure of what is asked."""
 _TABLE_ROW = re.compile(r"\d[\d,.]*\s*\)?%?\s*$")
 """A line ending in a figure: a row of the table above, no title."""
 
