@@ -387,6 +387,11 @@ class RulesCritic:
                     for said in (
                         (supported_texts, untitled_texts)
                         if f.startswith(FOCUS) and untitled_texts != supported_texts
+                        # A name is the row's or its page's own, not a title's over the
+                        # table: "Commercial Airplanes" over "Total segment revenues" names
+                        # the segment, and the row is no answer to "the total and BCA's".
+                        else (untitled_texts,)
+                        if f.startswith(NAME)
                         else (supported_texts,)
                     )
                 )
