@@ -1171,7 +1171,9 @@ class TestATableCellIsReadInItsTable:
 
     def test_a_cell_stands_under_its_tables_title(self) -> None:
         missing = self.audit(
-            "What was Globex's operating cash flow in 2022?",
+            # "statements of cash flows": the words of the table's title, not of its row.
+            "How much operating cash flow did Globex report in its statements of cash flows "
+            "for 2022?",
             "Net cash provided by operating activities, 2022: 3,512 (Dollars in millions)",
             [
                 "Net cash provided by operating activities 3,512",
@@ -1181,7 +1183,8 @@ class TestATableCellIsReadInItsTable:
         assert missing == []
 
     def test_another_columns_value_is_not_the_cell(self) -> None:
-        # The claim states 2021's value as 2022's: the row's 2022 cell is not what it states.
+        # The claim states 2021's value as 2022's: no cell of the row has that value and year,
+        # so the claim is not read as the row's count of employees.
         missing = self.audit(
             "How many employees did Globex have at the end of 2022?",
             "Employees, 2022: 144,300",
