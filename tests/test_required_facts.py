@@ -10,7 +10,14 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import answer_type, profile_question, proper_names
-from evidencegate.contracts import Citation, CitationCheck, Claim, ClaimVerification, Passage
+from evidencegate.contracts import (
+    Citation,
+    CitationCheck,
+    Claim,
+    ClaimVerification,
+    Passage,
+    Verdict,
+)
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
@@ -1106,3 +1113,81 @@ class TestAFilerIsNamedByItsFiling:
         missing = _audit(_critic_for(corpus), question, corpus, [self.QUOTE])
         assert "name: Initech" in missing
         assert [f for f in missing if f.startswith("topic: ")]
+
+
+class TestATableCellIsReadInItsTable:
+    """A cell's claim ("Employees, 2022: 155,800") is read as the cell: its value of what its
+    row names, under its table's title, not only as the words the claim puts around it."""
+
+    PAGES = (
+        "Annual report on Form 10-K for the fiscal year 2022. Globex makes widgets.",
+        "Human Capital\nOur people are our strength. As of the fiscal year ends, the number of "
+        "employees was approximately:\n2022 2021\nEmployees 155,800 144,300\n",
+        "GLOBEX CORPORATION\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(Dollars in millions) Years "
+        "ended December 31, 2022 2021\nNet earnings 2,100 1,900\nNet cash provided by operating "
+        "activities 3,512 4,100\nNet cash used by investing activities (1,200) (900)\n",
+        "Cash flow from operations funds our dividend. The board reviews the dividend each year.",
+        "Our workforce and our sites grew in 2022 across all regions.",
+    )
+
+    def audit(self, question: str, text: str, quotes: list[str]) -> list[str]:
+        corpus = InMemoryCorpus()
+        corpus.add("GLOBEX_2022_10K", "1", dt.date(2023, 2, 1), list(self.PAGES))
+        evidence = corpus.search(question, as_of=AS_OF, limit=8)
+        citations = []
+        for quote in quotes:
+            where = next(p for p in evidence if quote in p.text)
+            citations.append(
+                Citation(
+                    doc_id=where.doc_id,
+                    version=where.version,
+                    page=where.page,
+                    quote=quote,
+                    evidence_id=where.passage_id,
+                )
+            )
+        claim = Claim(claim_id="c-0", text=text, citations=citations)
+        critic = _critic_for(corpus)
+        check = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
+        sufficiency = critic.sufficiency(question, evidence, as_of=AS_OF)
+        audit = critic.audit(
+            question,
+            [claim],
+            [check],
+            evidence,
+            as_of=AS_OF,
+            required_facts=sufficiency.required_facts,
+        )
+        assert audit.claims[0].verdict is Verdict.SUPPORTED
+        return audit.missing_facts
+
+    def test_a_cell_counts_what_its_row_names(self) -> None:
+        missing = self.audit(
+            "How many employees did Globex have at the end of 2022?",
+            "Employees, 2022: 155,800",
+            ["Employees 155,800 144,300", "number of employees was approximately:\n2022 2021"],
+        )
+        assert missing == []
+
+    def test_a_cell_stands_under_its_tables_title(self) -> None:
+        missing = self.audit(
+            # "statements of cash flows": the words of the table's title, not of its row.
+            "How much operating cash flow did Globex report in its statements of cash flows "
+            "for 2022?",
+            "Net cash provided by operating activities, 2022: 3,512 (Dollars in millions)",
+            [
+                "Net cash provided by operating activities 3,512",
+                "(Dollars in millions) Years ended December 31, 2022 2021",
+            ],
+        )
+        assert missing == []
+
+    def test_another_columns_value_is_not_the_cell(self) -> None:
+        # The claim states 2021's value as 2022's: no cell of the row has that value and year,
+        # so the claim is not read as the row's count of employees.
+        missing = self.audit(
+            "How many employees did Globex have at the end of 2022?",
+            "Employees, 2022: 144,300",
+            ["Employees 155,800 144,300", "number of employees was approximately:\n2022 2021"],
+        )
+        assert missing

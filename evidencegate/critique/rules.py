@@ -53,6 +53,7 @@ from evidencegate.contracts import (
 from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import entity_names, label_citation, mentioned_names
+from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     covered_share,
     focus_terms,
@@ -300,6 +301,11 @@ class RulesCritic:
         by_id = {p.passage_id: p for p in evidence}
         audits: list[ClaimAudit] = []
         supported_texts: list[str] = []
+        # The same without the titles of the tables whose cells the claims state: a title
+        # stating a focus word leaves the row's own words to state the rest of it
+        # (:func:`_focus_stated`), and a title's words are no closer answer to the rest of the
+        # question than the row itself (:func:`_focus_unrivalled`).
+        untitled_texts: list[str] = []
         supported_ids: set[str] = set()
         for claim in claims:
             audit = self._audit_claim(claim, by_claim.get(claim.claim_id), profile)
@@ -314,7 +320,17 @@ class RulesCritic:
                     for c in claim.citations
                     if c.evidence_id in texts
                 }
+                # and a table cell under its table's title and the heading its row stands
+                # under ("CONSOLIDATED STATEMENTS OF CASH FLOWS" over "Net cash provided by
+                # operating activities"): the row label alone is not all the cell states.
+                cells = [
+                    cell
+                    for c in claim.citations
+                    if c.evidence_id in texts
+                    and (cell := _cell_of(texts[c.evidence_id], c.quote, claim.text)) is not None
+                ]
                 place = "\n".join(sorted(w for w in where if w))
+                titled = "\n".join(sorted(w for w in where | {t for _, t in cells} if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
                 computed = derivation_evidence(claim)
                 # An item read under its paragraph's opening sentence, as a lead-in.
@@ -328,7 +344,16 @@ class RulesCritic:
                 said = claim.text
                 if openings:
                     said = openings[0].rstrip(" .;") + ": " + claim.text
-                supported_texts.append(said + computed + _PLACE + place)
+                # A cell states its value of what its row names ("Employees 155,800": 155,800
+                # employees), whatever the claim's wording puts between them, when the row
+                # names nothing the question does not ("Total division" is no count of them).
+                said += "".join(
+                    f"\n{cell.value} {cell.name}."
+                    for cell, _ in cells
+                    if set(terms(cell.name)) <= set(profile.terms)
+                )
+                supported_texts.append(said + computed + _PLACE + titled)
+                untitled_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
         # Self-critique sees no evidence: the claims are then judged against the question alone.
         pool = [t for p in evidence for t in terms(_placed(p))] if evidence else None
@@ -350,13 +375,25 @@ class RulesCritic:
             if (
                 f in answered
                 if f.startswith(PART)
-                else self._fact_covered(
-                    f,
-                    profile,
-                    supported_texts,
-                    pool=pool,
-                    cited=[p.text for p in cited],
-                    given=filer,
+                else any(
+                    self._fact_covered(
+                        f,
+                        profile,
+                        said,
+                        pool=pool,
+                        cited=[p.text for p in cited],
+                        given=filer,
+                    )
+                    for said in (
+                        (supported_texts, untitled_texts)
+                        if f.startswith(FOCUS) and untitled_texts != supported_texts
+                        # A name is the row's or its page's own, not a title's over the
+                        # table: "Commercial Airplanes" over "Total segment revenues" names
+                        # the segment, and the row is no answer to "the total and BCA's".
+                        else (untitled_texts,)
+                        if f.startswith(NAME)
+                        else (supported_texts,)
+                    )
                 )
             )
             or (
@@ -385,7 +422,7 @@ class RulesCritic:
                 if f.startswith(FOCUS)
                 and f not in covered
                 and _focus_unrivalled(
-                    profile, f.removeprefix(FOCUS).split(), supported_texts, evidence
+                    profile, f.removeprefix(FOCUS).split(), untitled_texts, evidence
                 )
             ]
         missing = [f for f in required if f not in covered]
@@ -1612,6 +1649,44 @@ def _headings_above(text: str, quote: str) -> str:
 
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+)$", re.MULTILINE)
+
+
+def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
+    """The table cell whose row ``quote`` quotes in ``text`` (the passage's page text) and
+    whose value and year ``claim`` states, and where the cell stands: its table's title and
+    the heading its row runs on from; None when the quote is no such row of a year-columned
+    table there."""
+    at = text.find(quote[:80]) if quote else -1
+    if at < 0:
+        return None
+    said = _numbers(claim)
+    for cell in table_cells(text):
+        if cell.row_start == at and _numbers(cell.value) & said and str(cell.year) in said:
+            where = (_table_heading(text, cell), cell.heading)
+            return cell, "\n".join(w for w in where if w)
+    return None
+
+
+def _table_heading(text: str, cell: TableCell) -> str:
+    """The title of the cell's table (:func:`table_title`), read past a unit line the header
+    line opens with ("(Dollars in millions, except" before its years) to the line above it."""
+    title = table_title(text, cell)
+    if not title.startswith("("):
+        return title
+    line_start = text.rfind("\n", 0, cell.header_start) + 1
+    for line in reversed(text[:line_start].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if not words or words[0].startswith("("):
+            continue  # a unit line
+        if _TABLE_ROW.search(line) or line.rstrip().endswith("."):
+            break  # a row or a sentence of what stands above the table
+        return " ".join(words)
+    return ""
+
+
+_TITLE_LINES = 3
+_TABLE_ROW = re.compile(r"\d[\d,.]*\s*\)?%?\s*$")
+"""A line ending in a figure: a row of the table above, no title."""
 
 
 def _placed(passage: Passage) -> str:
