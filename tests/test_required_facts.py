@@ -173,28 +173,25 @@ def _missing(corpus: InMemoryCorpus, question: str) -> list[str]:
     return _critic_for(corpus).sufficiency(question, evidence, as_of=AS_OF).missing_facts
 
 
+def _cite(evidence: list[Passage], quote: str) -> Citation:
+    """A citation of ``quote`` in the first retrieved passage that holds it."""
+    where = next(p for p in evidence if quote in p.text)
+    return Citation(
+        doc_id=where.doc_id,
+        version=where.version,
+        page=where.page,
+        quote=quote,
+        evidence_id=where.passage_id,
+    )
+
+
 def _audit(
     critic: RulesCritic, question: str, corpus: InMemoryCorpus, quotes: list[str]
 ) -> list[str]:
     evidence = corpus.search(question, as_of=AS_OF, limit=8)
     claims = []
     for n, quote in enumerate(quotes):
-        where = next(p for p in evidence if quote in p.text)
-        claims.append(
-            Claim(
-                claim_id=f"c-{n}",
-                text=quote,
-                citations=[
-                    Citation(
-                        doc_id=where.doc_id,
-                        version=where.version,
-                        page=where.page,
-                        quote=quote,
-                        evidence_id=where.passage_id,
-                    )
-                ],
-            )
-        )
+        claims.append(Claim(claim_id=f"c-{n}", text=quote, citations=[_cite(evidence, quote)]))
     verifier = Verifier.from_policy(corpus, Policy())
     checks: list[ClaimVerification] = [verifier.verify(c, as_of=AS_OF) for c in claims]
     sufficiency = critic.sufficiency(question, evidence, as_of=AS_OF)
@@ -1134,18 +1131,7 @@ class TestATableCellIsReadInItsTable:
         corpus = InMemoryCorpus()
         corpus.add("GLOBEX_2022_10K", "1", dt.date(2023, 2, 1), list(self.PAGES))
         evidence = corpus.search(question, as_of=AS_OF, limit=8)
-        citations = []
-        for quote in quotes:
-            where = next(p for p in evidence if quote in p.text)
-            citations.append(
-                Citation(
-                    doc_id=where.doc_id,
-                    version=where.version,
-                    page=where.page,
-                    quote=quote,
-                    evidence_id=where.passage_id,
-                )
-            )
+        citations = [_cite(evidence, quote) for quote in quotes]
         claim = Claim(claim_id="c-0", text=text, citations=citations)
         critic = _critic_for(corpus)
         check = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
