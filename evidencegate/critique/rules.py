@@ -46,6 +46,7 @@ from evidencegate.contracts import (
     ClaimVerification,
     CriticAudit,
     CriticSufficiency,
+    DocumentVersion,
     FailureReason,
     Passage,
     Verdict,
@@ -114,8 +115,7 @@ class RulesCritic:
         self.pages = pages
         self._identities: dict[tuple[str, str], str] = {}
         self._openings: dict[tuple[str, str, str], str] = {}
-        self._spans: dict[tuple[str, str], tuple[dt.date, dt.date | None, str | None] | None] = {}
-        self._filers: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._documents: dict[tuple[str, str], DocumentVersion | None] = {}
 
     def _identity(self, passage: Passage) -> str:
         """Whose document a passage is part of: its title and place (and the section its
@@ -138,18 +138,25 @@ class RulesCritic:
             own += [cited, "section " + cited.removeprefix("§ ")]
         return "\n".join(p for p in [*own, self._identities[key]] if p)
 
+    def _document(self, passage: Passage) -> DocumentVersion | None:
+        """The catalog's record of the document version ``passage`` is part of (entity,
+        aliases, period, when in force), looked up once per version; None without ``pages``."""
+        key = (passage.doc_id, passage.version)
+        if key not in self._documents:
+            source = (
+                self.pages.lookup(passage.doc_id, passage.version, passage.page)
+                if self.pages
+                else None
+            )
+            self._documents[key] = source.document if source is not None else None
+        return self._documents[key]
+
     def _filer_names(self, passage: Passage) -> tuple[str, ...]:
         """The names (:func:`entity_names`: entity, aliases, ticker) of the filer whose report
         ``passage`` is part of (a document with a period, "FY2022"), from the catalog's record
         of it, never from its pages' words; none for rules, or without ``pages``."""
-        key = (passage.doc_id, passage.version)
-        if key not in self._filers:
-            source = self.pages.lookup(passage.doc_id, passage.version, 1) if self.pages else None
-            document = source.document if source is not None else None
-            self._filers[key] = (
-                tuple(entity_names(document)) if document is not None and document.period else ()
-            )
-        return self._filers[key]
+        document = self._document(passage)
+        return tuple(entity_names(document)) if document is not None and document.period else ()
 
     def _filer_words(self, question: str, passages: Sequence[Passage]) -> frozenset[str]:
         """The question's terms that name the filer of a report ``passages`` quote ("3m" of
@@ -173,20 +180,10 @@ class RulesCritic:
         """When the version a passage is of was in force (from, and the exclusive end or None)
         and the period it reports on (a filing's "FY2022"; None for rules), or None without
         ``pages``."""
-        key = (passage.doc_id, passage.version)
-        if key not in self._spans:
-            source = (
-                self.pages.lookup(passage.doc_id, passage.version, passage.page)
-                if self.pages
-                else None
-            )
-            document = source.document if source is not None else None
-            self._spans[key] = (
-                (document.effective_from, document.effective_to, document.period)
-                if document is not None
-                else None
-            )
-        return self._spans[key]
+        document = self._document(passage)
+        if document is None:
+            return None
+        return document.effective_from, document.effective_to, document.period
 
     def _of_rules(self, passage: Passage) -> bool:
         """Is ``passage`` of a document of rules (a regulation, a catalog, a policy), not a
