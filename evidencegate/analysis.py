@@ -304,6 +304,10 @@ class QuestionProfile:
     """The years the question names only to say which rules it asks about ("as of the end of
     February 2024", "the policy in force from October 2023"): they select the version in
     force; an answer from that version need not restate them."""
+    asks_provision: bool = False
+    """Whether the question asks which provision says something ("Which control makes the
+    screen lock?", "what section covers error resolution", "cite the rule"): its answer names
+    where the quoted text sits (label and heading), not only what it says."""
 
     @property
     def measure(self) -> tuple[str, ...]:
@@ -705,6 +709,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         operands=_operands(bare, kind, names),
         aside=_aside(bare),
         as_of_years=_as_of_years(text, years),
+        asks_provision=bool(_PROVISION_QUESTION.search(text)),
     )
 
 
@@ -1021,6 +1026,24 @@ REQUIRING_WORDS = frozenset(
 """Words by which a question asks what a rule requires ("process isolation requirement?",
 "what obligations does ... set"): the kind of sentence asked for, not its topic. Their
 synonyms (rule, regulation, control) are no words of the topic either."""
+_PROVISION_QUESTION = re.compile(
+    # "which control", "what NIST control", "which section of Reg E", "under what rule",
+    # "cite the section", "the control number": the provision itself is asked for. Not a
+    # provision the question names ("what access control AC-2 requires", "the Regulation M
+    # threshold"), nor "what X does Y require" (what it says) nor "what kind of policy".
+    r"\b(?:which|(?P<what>what))\s+"
+    r"(?:(?!(?:does|do|did|is|are|was|were|must|should|can|could|may|might|will|would|has|have|"
+    r"had|shall|happens?|kinds?|types?|sorts?)\b)[\w-]+\s+){0,2}?"
+    r"(?:controls?|control\s+enhancements?|enhancements?|sections?|subsections?|paragraphs?|"
+    r"provisions?|subparts?|clauses?|articles?|appendix|appendices|policy|policies|rules?|"
+    r"regulations?)\b"
+    r"(?!\s*(?:[\d§(]|[a-z]{1,2}(?:\.[a-z]{2})?-\d|[a-z]\b))"
+    r"(?(what)(?!\s+(?:does|do|did|must|should|would|will|is|are|was|were)\b))|"
+    r"\b(?:control|section|paragraph|rule|policy)\s+(?:number|id|identifier|reference)\b(?![.-]\w)|"
+    r"\b(?:cite|name|give\s+me)\s+(?:the\s+)?(?:control|section|paragraph|provision|rule|"
+    r"regulation|policy)\b",
+    re.IGNORECASE,
+)
 _NORMATIVE_QUESTION = re.compile(
     r"\b(?:requires?|required|requirements?|must|obliged?|obligations?|obligated|have\s+to|"
     r"has\s+to|need\s+to|needs\s+to|comply|compliance|mandat\w*|expected\s+to|shall|"

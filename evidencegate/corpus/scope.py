@@ -18,9 +18,18 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from evidencegate.analysis import QuestionProfile, Scope
-from evidencegate.contracts import DocumentVersion
+from evidencegate.contracts import DocumentVersion, SourcePage
 
-__all__ = ["Scope", "entity_names", "label_citation", "mentioned_names", "resolve_scope"]
+__all__ = [
+    "Scope",
+    "entity_names",
+    "label_citation",
+    "mentioned_names",
+    "provision_name",
+    "provision_named",
+    "resolve_scope",
+    "without_provision",
+]
 
 
 _PARENTHESIS = re.compile(r"\s*\(([^)]*)\)\s*")
@@ -227,3 +236,41 @@ def label_citation(label: str | None) -> str | None:
         return None
     part, section, paragraphs = m.groups()
     return f"§ {part}.{section}" + "".join(f"({p})" for p in paragraphs.split("-") if p)
+
+
+def provision_name(label: str | None, heading: str, doc_id: str, title: str) -> str:
+    """How an answer names where a quote sits, from what the store records of its page: its
+    label (a CFR paragraph label as the section it cites, :func:`label_citation`) with the
+    first and last lines of its heading path ("AC-2(5) Account Management — Inactivity
+    Logout", "§ 1005.11(c)(1) Procedures for resolving errors — Ten-day period"); the document
+    and its title for a page with neither ("HSB-POL-007 (Gifts and Entertainment Policy)").
+    The verifier reads a claim opening with it as the name of its source, as it reads the
+    document's name, not as a statement of the quote."""
+    lines = [line.strip().rstrip(".").strip() for line in heading.splitlines() if line.strip()]
+    if not label and not lines:
+        return f"{doc_id} ({title})" if title and title != doc_id else doc_id
+    cited = label_citation(label)
+    first = lines[0] if lines else ""
+    if cited is not None and first.startswith("§"):
+        # "§ 1005.11 Procedures for resolving errors": the section the label cites more exactly
+        first = re.sub(r"^§\s*[\d.]+\s*", "", first)
+    name = " ".join(part for part in (cited or label, first) if part)
+    if len(lines) > 1 and lines[-1] != lines[0]:
+        name += f" — {lines[-1]}"
+    return name
+
+
+def provision_named(text: str, source: SourcePage) -> str:
+    """``text`` opening with the name of the provision ``source`` is (:func:`provision_name`)."""
+    document = source.document
+    name = provision_name(source.page.label, source.page.heading, document.doc_id, document.title)
+    return f"{name}: {text}"
+
+
+def without_provision(text: str, source: SourcePage | None) -> str:
+    """``text`` without the name of the provision ``source`` is, when it opens with it as
+    :func:`provision_named` writes it; unchanged otherwise (any other opening is a statement)."""
+    if source is None:
+        return text
+    opening = provision_named("", source)
+    return text[len(opening) :] if text.startswith(opening) else text

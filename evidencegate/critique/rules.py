@@ -53,7 +53,12 @@ from evidencegate.contracts import (
 )
 from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
-from evidencegate.corpus.scope import entity_names, label_citation, mentioned_names
+from evidencegate.corpus.scope import (
+    entity_names,
+    label_citation,
+    mentioned_names,
+    without_provision,
+)
 from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     covered_share,
@@ -137,6 +142,17 @@ class RulesCritic:
         if (cited := label_citation(passage.label)) is not None:
             own += [cited, "section " + cited.removeprefix("§ ")]
         return "\n".join(p for p in [*own, self._identities[key]] if p)
+
+    def _without_provision(self, claim: Claim) -> Claim:
+        """``claim`` without the name of the provision it opens with ("AC-11 Device Lock: ..."),
+        when that is what the store records of its first citation's page, as the verifier reads
+        it (:func:`without_provision`): where the quote sits, not what it says."""
+        if self.pages is None or not claim.citations:
+            return claim
+        cited = claim.citations[0]
+        source = self.pages.lookup(cited.doc_id, cited.version, cited.page)
+        text = without_provision(claim.text, source)
+        return claim if text == claim.text else claim.model_copy(update={"text": text})
 
     def _document(self, passage: Passage) -> DocumentVersion | None:
         """The catalog's record of the document version ``passage`` is part of (entity,
@@ -497,6 +513,7 @@ class RulesCritic:
         quotes = "\n".join(check.citation.quote for check in verification.citations)
         # A derived claim's figure is the engine's recomputation: evidence beside the quotes.
         quotes += derivation_evidence(claim)
+        claim = self._without_provision(claim)
         edited = _edit_audit(claim, quotes, evidence_ids, prefix="quotes verified, but ")
         if edited is not None:
             return edited

@@ -62,7 +62,7 @@ from evidencegate.corpus.rows import (
     unplaced,
     with_synonyms,
 )
-from evidencegate.corpus.scope import label_citation
+from evidencegate.corpus.scope import label_citation, provision_named
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -165,9 +165,26 @@ class ExtractiveGenerator:
         by_ask = self._by_ask(
             question, ranked, evidence, as_of=as_of, avoid=avoid, prepared=prepared
         )
-        if by_ask is not None:
-            return by_ask
-        return self._select(profile, ranked)
+        draft = by_ask if by_ask is not None else self._select(profile, ranked)
+        return self._located(draft) if profile.asks_provision else draft
+
+    def _located(self, draft: Draft) -> Draft:
+        """The draft for a question asking which provision says something ("which control
+        makes the screen lock?"): each quoted claim opens with where its first quote sits, as
+        the store records that page (:func:`provision_name`: "AC-11 Device Lock: ..."), which
+        the verifier checks against the same record. Unchanged without the store."""
+        if self.pages is None:
+            return draft
+        claims: list[Claim] = []
+        for claim in draft.claims:
+            if claim.derivation is None and claim.citations:
+                cited = claim.citations[0]
+                source = self.pages.lookup(cited.doc_id, cited.version, cited.page)
+                if source is not None:
+                    text = provision_named(claim.text, source)
+                    claim = claim.model_copy(update={"text": text})
+            claims.append(claim)
+        return draft.model_copy(update={"claims": claims})
 
     def _by_ask(
         self,

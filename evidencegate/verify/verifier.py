@@ -34,6 +34,7 @@ from evidencegate.contracts import (
     VerificationFailure,
 )
 from evidencegate.corpus.passages import split_passages
+from evidencegate.corpus.scope import without_provision
 from evidencegate.exceptions import ConfigurationError
 from evidencegate.hygiene import instruction_flags
 from evidencegate.policy import Policy
@@ -113,6 +114,7 @@ class Verifier:
             return ClaimVerification(claim_id=claim.claim_id, ok=False, failures=[failure])
         checks: list[CitationCheck] = []
         located_quotes: list[str] = []
+        claim_text = self._without_provision(claim, tenant)
         for citation in claim.citations:
             check = self._check_citation(citation, as_of=as_of, retrieved=retrieved, tenant=tenant)
             checks.append(check)
@@ -124,7 +126,7 @@ class Verifier:
             # A derived claim: its operands are re-read from their quotes and the result
             # recomputed; the recomputed figure is then evidence for the claim's own figure.
             failures = check_derivation(claim, located)
-            claim_text = _without_names(claim.text, {c.doc_id for c in claim.citations})
+            claim_text = _without_names(claim_text, {c.doc_id for c in claim.citations})
             failures += _support_failures(
                 claim_text, located_quotes, computed=derived_figures(claim, located)
             )
@@ -132,6 +134,17 @@ class Verifier:
         return ClaimVerification(
             claim_id=claim.claim_id, ok=ok, citations=checks, failures=failures
         )
+
+    def _without_provision(self, claim: Claim, tenant: str | None) -> str:
+        """The claim's text without the name of the provision it opens with, when that is the
+        name of its first citation's page as the store records it (:func:`without_provision`,
+        "AC-2(5) Account Management — Inactivity Logout: ..."): like a document's name, the
+        numbers of a label are not claimed values. Any other opening is checked as written."""
+        if not claim.citations:
+            return claim.text
+        cited = claim.citations[0]
+        source = self.sources.lookup(cited.doc_id, cited.version, cited.page, tenant=tenant)
+        return without_provision(claim.text, source)
 
     def _check_citation(
         self,
