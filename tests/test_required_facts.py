@@ -1234,6 +1234,12 @@ class TestAWrongAnswerNamesWhatItMisses:
         # A question timing another act is left to the other facts.
         question = "How many days does the MLRO have to decide on a report?"
         assert _period_act_missing(profile(question), [self.claim(decide)]) is None
+        # A store is no keeping ("a store gift card"); storing the logs is.
+        expire = "Funds underlying a gift card must not expire for at least five years."
+        question = "What is the minimum period before funds on a store gift card may expire?"
+        assert _period_act_missing(profile(question), [self.claim(expire)]) is None
+        question = "How long must we store the access logs?"
+        assert _period_act_missing(profile(question), [self.claim(decide)]) is not None
 
     def test_an_amount_is_answered_by_an_amount_of_money(self) -> None:
         from evidencegate.critique.rules import _amount_missing
@@ -1284,6 +1290,12 @@ class TestAWrongAnswerNamesWhatItMisses:
             is None
         )
         assert _region_unasked(profile(question), [self.claim(europe)], False) is None
+        # A region the question abbreviates ("US") is a region it names; "us" is no region.
+        shares = "In 2022, we represented approximately 20% of the U.S. beverage category."
+        asked = "Globex percentage of US beverage retail sales, 2022?"
+        assert _region_unasked(profile(asked), [self.claim(shares)], True) is None
+        told = "How much did Globex tell us its 2022 sales grew, %?"
+        assert _region_unasked(profile(told), [self.claim(shares)], True) is not None
 
     def test_a_retention_policy_named_is_no_retention_asked(self) -> None:
         from evidencegate.critique.rules import _period_act_missing

@@ -1235,7 +1235,10 @@ _PERIOD_ACTS = (
         # not a name the question gives ("the record retention policy").
         re.compile(
             r"\b(?:be|been|being|is|are)\s+(?:retained|kept|stored|preserved|archived)\b|"
-            r"\b(?:retain|keep|store|preserve|archive)\b|"
+            # "store" only as a verb with its object ("store the logs"), not a shop ("a
+            # store gift card", "store hours")
+            r"\b(?:retain|keep|preserve|archive)\b|\bstore\s+(?:the|them|it|these|those|all|"
+            r"records?|logs?|data|files?|documents?|copies)\b|"
             r"\bretention\s+(?:periods?|times?|requirements?|rules?)\b|"
             r"\bhow\s+long\b[^?]*\bretention\b(?!\s+(?:polic|schedule|program))",
             re.IGNORECASE,
@@ -1391,7 +1394,8 @@ def _region_unasked(profile: QuestionProfile, answer: Sequence[str], filed: bool
 
 
 _REGION = re.compile(
-    r"\b(?:Europe(?:an)?|EMEA|United\s+States|U\.\s?S\.|Asia(?:[- ]Pacific)?|Latin\s+America|"
+    r"\b(?:Europe(?:an)?|EMEA|United\s+States|U\.\s?S\.|(?-i:US|USA)\b|Asia(?:[- ]Pacific)?|"
+    r"Latin\s+America|"
     r"Canada|Middle\s+East|Africa|Japan|China|Americas|North\s+America|"
     r"international(?:ly)?|outside\s+(?:of\s+)?the\s+U)",
     re.IGNORECASE,
