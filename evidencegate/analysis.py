@@ -42,6 +42,7 @@ __all__ = [
     "Scope",
     "Sentence",
     "answer_type",
+    "ask_clause",
     "asked_action",
     "asks_requirement",
     "bigrams",
@@ -96,6 +97,8 @@ _IDENTIFIER = re.compile(
     r"|\b(?:[Ss]ection|[Pp]art|[Ss]ec\.)\s+\d[\d.]*(?:\([a-z0-9]+\))*"  # section 1002.5(a)(4)
     r"|\b\d+\.\d+(?:\([a-z0-9]+\))+"  # a bare section with its paragraphs: 1002.5(a)(4)
     r"|\b[Pp]aragraphs?\s+\([a-z0-9]{1,4}\)(?:\([a-z0-9]{1,4}\))*"  # paragraph (b)(2)(ii)
+    # an official interpretation's comment: comment 41(b)(1)-4.iii
+    r"|\b[Cc]omments?\s+\d+[a-z]?(?:\([A-Za-z0-9]+\))*(?:-\d+)?(?:\.[a-z0-9]+)*"
 )
 _FORM_TYPE = re.compile(r"\b(?:\d{1,2}-[KQ]|20-F|40-F|S-[1-4]|DEF\s*14A)\b", re.IGNORECASE)
 """A filing's form type (10-K, 10-Q, 8-K, 20-F): what kind of document, never a figure."""

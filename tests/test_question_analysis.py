@@ -516,6 +516,10 @@ class TestWhatTheAnswerMustState:
             "the notice shall state the applicable date pursuant to paragraph (b)(2)(ii)."
         )
         assert profile.states_figure("a date 30 days after the notice, under paragraph (b)(2).")
+        # Nor does an official interpretation's comment it refers to.
+        assert not profile.states_figure(
+            "the requirement to exercise diligence (see comment 41(b)(1)-4.iii) applies."
+        )
         # A day counted in words is the date a "by which day" question asks for.
         assert profile.states_figure(
             "not later than the third business day after the creditor receives an application"

@@ -1177,3 +1177,153 @@ class TestATableCellIsReadInItsTable:
             ["Employees 155,800 144,300", "number of employees was approximately:\n2022 2021"],
         )
         assert missing
+
+
+class TestAWrongAnswerNamesWhatItMisses:
+    """A real quote answering a neighbouring question, with no rival in the evidence to give
+    it away (the question may have no answer there): refused by what the ask itself demands,
+    naming the fact the claims miss."""
+
+    @staticmethod
+    def claim(text: str) -> str:
+        from evidencegate.critique.rules import _placed
+
+        return _placed(_passage("POL-1", "1.1", text))
+
+    def test_who_is_not_answered_by_the_institution_or_the_asked_parties(self) -> None:
+        from evidencegate.critique.rules import _actor_unnamed
+
+        question = "New customer is a politician. Who has to sign off before we open the account?"
+        refusal = "8.1 Where the Bank cannot complete CDD for a new customer, it must not open it."
+        approval = (
+            "3.5 A relationship with a PEP must be approved by a member of senior management."
+        )
+        assert _actor_unnamed(profile(question), [self.claim(refusal)]) == (
+            "kind: who (the claims name no one who acts but the institution and the asked parties)"
+        )
+        assert _actor_unnamed(profile(question), [self.claim(approval)]) is None
+        review = "c. Review the proposed content prior to posting onto the public system."
+        designate = "a. Designate individuals authorized to make information publicly accessible."
+        question = "Who may post information onto the public website under AC-22?"
+        # Read in a place naming a party ("Access control for the institution"), the quote
+        # still names no one who posts.
+        placed = self.claim(review) + " institution"
+        assert _actor_unnamed(profile(question), [placed]) is not None
+        assert _actor_unnamed(profile(question), [self.claim(designate)]) is None
+        assert _actor_unnamed(profile("When must we open it?"), [self.claim(review)]) is None
+
+    def test_a_retention_or_notice_period_is_not_answered_by_another_act_s_deadline(
+        self,
+    ) -> None:
+        from evidencegate.critique.rules import _period_act_missing
+
+        decide = "7.3 The MLRO must decide within 7 calendar days of receiving a report."
+        kept = "4.7 Suspicious activity reports must be retained for 5 years."
+        question = "For how long must suspicious activity reports be retained?"
+        assert _period_act_missing(profile(question), [self.claim(decide)]) == (
+            "kind: how long before or for keeping (the claims time another act)"
+        )
+        assert _period_act_missing(profile(question), [self.claim(kept)]) is None
+        restrict = "5.5 If a refresh is 60 days late, the account must be restricted."
+        warned = "5.6 The Bank must notify the customer 14 days before it restricts the account."
+        question = "How many days' notice does the Bank give a customer before restricting it?"
+        assert _period_act_missing(profile(question), [self.claim(restrict)]) == (
+            "kind: how long before or for giving notice (the claims time another act)"
+        )
+        assert _period_act_missing(profile(question), [self.claim(warned)]) is None
+        # A question timing another act is left to the other facts.
+        question = "How many days does the MLRO have to decide on a report?"
+        assert _period_act_missing(profile(question), [self.claim(decide)]) is None
+        # A store is no keeping ("a store gift card"); storing the logs is.
+        expire = "Funds underlying a gift card must not expire for at least five years."
+        question = "What is the minimum period before funds on a store gift card may expire?"
+        assert _period_act_missing(profile(question), [self.claim(expire)]) is None
+        question = "How long must we store the access logs?"
+        assert _period_act_missing(profile(question), [self.claim(decide)]) is not None
+
+    def test_an_amount_is_answered_by_an_amount_of_money(self) -> None:
+        from evidencegate.critique.rules import _amount_missing
+
+        extended = "In 2022 we extended the 2019 Productivity Plan through the end of 2028."
+        charged = (
+            "Restructuring charges under the 2019 Productivity Plan were $411 million in 2022."
+        )
+        question = "PepsiCo 2022 restructuring charges under the 2019 Productivity Plan?"
+        assert _amount_missing(profile(question), [self.claim(extended)]) == (
+            "figure: an amount of money (the claims state none)"
+        )
+        assert _amount_missing(profile(question), [self.claim(charged)]) is None
+        # A section's numbering is no amount; a question asking why is left to the others.
+        due = "5.4 A KYC refresh must be completed within 30 calendar days."
+        assert _amount_missing(
+            profile("What's the fine for a late KYC refresh?"), [self.claim(due)]
+        )
+        assert (
+            _amount_missing(profile("Why did restructuring charges rise?"), [self.claim(extended)])
+            is None
+        )
+
+    def test_a_report_s_figure_of_another_year_or_a_region_is_no_answer(self) -> None:
+        from evidencegate.critique.rules import _region_unasked, _year_unstated
+
+        question = "By what percentage did total net sales change in 2016 compared with 2015?"
+        old = "The effective tax rate for 2015 was 29.1 percent, compared to 28.9 percent in 2014."
+        new = "In 2016, net sales decreased 0.5 percent compared with 2015."
+        assert _year_unstated(profile(question), [self.claim(old)], True) == (
+            "year: 2016 (the claims state 2014 instead)"
+        )
+        assert _year_unstated(profile(question), [self.claim(new)], True) is None
+        assert _year_unstated(profile(question), [self.claim(old)], False) is None
+        undated = "Net sales changed by (0.5) percent."
+        assert _year_unstated(profile(question), [self.claim(undated)], True) is None
+        question = "Globex 2022 sales growth %?"
+        europe = "In 2022, sales by companies in Europe declined 0.6% compared to the prior year."
+        world = "In 2022, worldwide sales increased 1.3% to $94.9 billion; Europe declined 0.6%."
+        assert _region_unasked(profile(question), [self.claim(europe)], True) == (
+            "distinct: the whole, where the claims give the figure of Europe"
+        )
+        assert _region_unasked(profile(question), [self.claim(world)], True) is None
+        assert (
+            _region_unasked(
+                profile("Globex 2022 Europe sales growth %?"), [self.claim(europe)], True
+            )
+            is None
+        )
+        assert _region_unasked(profile(question), [self.claim(europe)], False) is None
+        # A region the question abbreviates ("US") is a region it names; "us" is no region.
+        shares = "In 2022, we represented approximately 20% of the U.S. beverage category."
+        asked = "Globex percentage of US beverage retail sales, 2022?"
+        assert _region_unasked(profile(asked), [self.claim(shares)], True) is None
+        told = "How much did Globex tell us its 2022 sales grew, %?"
+        assert _region_unasked(profile(told), [self.claim(shares)], True) is not None
+
+    def test_a_retention_policy_named_is_no_retention_asked(self) -> None:
+        from evidencegate.critique.rules import _period_act_missing
+
+        test = "7.1 Internal Audit must test compliance with this policy at least every 2 years."
+        for question in (
+            "How often does Internal Audit have to test compliance with the retention policy?",
+            "Within how many days must the record retention policy be reviewed after a change?",
+        ):
+            assert _period_act_missing(profile(question), [self.claim(test)]) is None
+
+    def test_an_auditor_is_answered_by_a_firm_named(self) -> None:
+        from evidencegate.critique.rules import _firm_unnamed
+
+        matters = "Critical audit matters are matters communicated to the audit committee."
+        signed = "/s/ PricewaterhouseCoopers LLP Florham Park, New Jersey February 16, 2023"
+        for question in (
+            "Who audits Johnson & Johnson's financial statements?",
+            "PEP auditor?",
+            "Which firm is the independent registered public accounting firm of PepsiCo?",
+        ):
+            assert _firm_unnamed(profile(question), [self.claim(matters)], True) == (
+                "name: the auditing firm (the claims name none)"
+            )
+            assert _firm_unnamed(profile(question), [self.claim(signed)], True) is None
+            assert _firm_unnamed(profile(question), [self.claim(matters)], False) is None
+        # An asker speaking as an auditor asks for no auditor.
+        question = "As an auditor I need 3M's capex as a percentage of net sales for 2018."
+        assert _firm_unnamed(profile(question), [self.claim(matters)], True) is None
+        question = "What did auditor judgment cover?"
+        assert _firm_unnamed(profile(question), [self.claim(matters)], True) is None

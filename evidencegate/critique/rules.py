@@ -30,6 +30,7 @@ from evidencegate.analysis import (
     PERIOD_WORDS,
     REQUIRING_WORDS,
     QuestionProfile,
+    ask_clause,
     asked_term,
     defines,
     has_figure,
@@ -445,6 +446,12 @@ class RulesCritic:
         ):
             missing.append(RIVAL + " ".join(rival))
             coverage = len(covered) / (len(required) + 1)  # the claims answer another passage
+        # Whether the claims quote a report on a period (a filing), whose figures are of a
+        # year and a part of the filer they name, not of any rule's reach.
+        filed = any(
+            (version := self._version_of(p)) is not None and version[2] is not None
+            for p in supported_cited
+        )
         # What the claims answer must be what is asked: the kind of figure (how often, not
         # how long), a time counted from the event the question counts it from, and the act
         # the question asks about ("be waived", "be notified").
@@ -460,6 +467,12 @@ class RulesCritic:
                 _content_missing(profile, supported_texts),
                 _actor_missing(profile, supported_texts),
                 _head_missing(profile, supported_texts),
+                _actor_unnamed(profile, supported_texts),
+                _period_act_missing(profile, supported_texts),
+                _firm_unnamed(profile, supported_texts, filed),
+                _amount_missing(profile, supported_texts),
+                _year_unstated(profile, supported_texts, filed),
+                _region_unasked(profile, supported_texts, filed),
             )
             if fact is not None
         ]
@@ -1164,6 +1177,249 @@ def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
         if not unit_matched(_unit(_inflected(noun, said)[0]), keys, said):
             return KIND + "without " + noun[0] + " (the claims state another case)"
     return None
+
+
+def _actor_unnamed(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """Who a question asks for ("... Who has to sign off before we open the account?", "who
+    may post information") when the claims' own sentences (their place aside) name no one
+    who acts beside the asker's own institution ("the Bank", "we", "the Company") and the
+    parties the question itself names ("a new customer"): the claims then state what the
+    institution must (not) do, not who acts. As a ``kind:`` fact, or None. The ask may follow
+    a scene ("New customer is a politician."), which :func:`_actor_missing` does not read."""
+    if not answer:
+        return None
+    ask = ask_clause(profile.question) or profile.question
+    if _ACTOR_ASKED.search(ask) is None and _ACTOR_ASKED.search(profile.question) is None:
+        return None
+    if _actor_missing(profile, answer) is not None:
+        return None  # no one who acts at all: that fact says so
+    named = {_actor_form(m.group(0)) for m in _ACTOR_STATED.finditer(profile.question)}
+    for body in (_split(text)[0] for text in answer):
+        own = _OWN_PARTY.sub(" ", body)
+        if any(_actor_form(m.group(0)) not in named for m in _ACTOR_STATED.finditer(own)):
+            return None
+    return KIND + "who (the claims name no one who acts but the institution and the asked parties)"
+
+
+def _actor_form(word: str) -> str:
+    """An actor word as one form ("Officers" as "officer", "parties" as "party")."""
+    word = word.lower()
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word.removesuffix("s")
+
+
+_OWN_PARTY = re.compile(r"\b(?:the\s+)?(?:bank|company|we|us|our)\b", re.IGNORECASE)
+"""The institution whose rules or report are quoted ("the Bank", "we"): the one bound by
+them, which answers no "who" of its own rules."""
+
+
+def _period_act_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The act a time question measures when it is keeping something or giving notice ("For
+    how long must suspicious activity reports be retained?", "How many days' notice does the
+    Bank give ...", "do we have to warn the client before ..., and how many days before?")
+    and no claim states an act of that kind: a record's retention period is no deadline to
+    decide on it, and a notice period no deadline to restrict the account. The claims then
+    state the time limit of another act of the same topic. As a ``kind:`` fact naming the
+    act, or None."""
+    if not answer or profile.answer_type not in ("duration", "date"):
+        return None
+    if _FREQUENCY_ASKED.search(profile.question) is not None:
+        return None  # how often: the kind fact's (_kind_missing)
+    said = [t for text in answer for t in terms(_split(text)[0])]
+    keys = text_keys(said)
+    for act, asked, stated in _PERIOD_ACTS:
+        if asked.search(profile.question) is None:
+            continue
+        if any(stated.search(_split(text)[0]) for text in answer):
+            continue
+        wanted = [m.group(0).lower() for m in asked.finditer(profile.question)]
+        if any(unit_matched(_unit(t), keys, said) for w in wanted for t in terms(w)):
+            continue
+        return KIND + f"how long before or for {act} (the claims time another act)"
+    return None
+
+
+_KEEPING = r"retain|retained|retention|keep|kept|store|stored|preserve|preserved|archive|archived"
+_NOTIFYING = (
+    r"notice|notices|notify|notified|notification|warn|warned|warning|inform|informed|tell|told|"
+    r"advise|advised"
+)
+_PERIOD_ACTS = (
+    (
+        "keeping",
+        # Keeping as the act asked ("be retained", "must we keep", "the retention period"),
+        # not a name the question gives ("the record retention policy").
+        re.compile(
+            r"\b(?:be|been|being|is|are)\s+(?:retained|kept|stored|preserved|archived)\b|"
+            # "store" only as a verb with its object ("store the logs"), not a shop ("a
+            # store gift card", "store hours")
+            r"\b(?:retain|keep|preserve|archive)\b|\bstore\s+(?:the|them|it|these|those|all|"
+            r"records?|logs?|data|files?|documents?|copies)\b|"
+            r"\bretention\s+(?:periods?|times?|requirements?|rules?)\b|"
+            r"\bhow\s+long\b[^?]*\bretention\b(?!\s+(?:polic|schedule|program))",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            rf"\b(?:{_KEEPING}|maintain|maintained|hold|held|kept|destroy|destroyed|"
+            r"dispose|disposed|delete|deleted)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "giving notice",
+        re.compile(rf"\b(?:{_NOTIFYING})\b", re.IGNORECASE),
+        re.compile(
+            rf"\b(?:{_NOTIFYING}|disclos\w*|letter|written|writing|send|sent|mail|mailed|"
+            r"deliver|delivered|provide|provided|furnish|furnished|contact|contacted|call|"
+            r"acknowledg\w*|statement)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+"""The acts a time question may measure the period of (keeping a record, giving notice),
+the words asking it, and the words by which a claim states an act of that kind."""
+
+
+def _firm_unnamed(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
+    """The firm a question asks for as the one auditing ("Who audits J&J's financial
+    statements?", "PEP auditor?", "Which firm is the independent registered public
+    accounting firm of PepsiCo?") when no claim names a firm ("PricewaterhouseCoopers LLP",
+    "KPMG LLP"): the claims then state what the audit covered or where its fees are reported.
+    Only of claims quoting a report (a filing has an auditor; rules and controls have
+    none), and not for an asker speaking as an auditor ("As auditor: may the employee ...").
+    As a ``name:`` fact, or None."""
+    if not answer or not filed:
+        return None
+    if _AUDITOR_ASKED.search(_AS_AUDITOR.sub(" ", profile.question)) is None:
+        return None
+    if any(_FIRM_NAMED.search(_split(text)[0]) for text in answer):
+        return None
+    return NAME + "the auditing firm (the claims name none)"
+
+
+_AUDITOR_ASKED = re.compile(
+    r"\bauditors?\b(?!\s+(?:judgment|judgement|opinion|report|independence|fees?)\b)|"
+    r"\bwho\s+(?:audits|audited|is\s+auditing)\b|"
+    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?(?:accounting|audit)\s+firm\b|"
+    r"\b(?:which|what)\s+firm\b[^?]*\baccounting\s+firm\b",
+    re.IGNORECASE,
+)
+"""A question asking which firm audits a filer."""
+_AS_AUDITOR = re.compile(
+    r"\b(?:as|i'?m|i\s+am|we\s+are)\s+(?:an?\s+|the\s+|your\s+)?(?:\w+\s+)?auditors?\b",
+    re.IGNORECASE,
+)
+"""An asker speaking as an auditor ("As an auditor, I need ...", "I'm the internal auditor")."""
+_FIRM_NAMED = re.compile(
+    r"\b[A-Z][\w&.\'-]*(?:\s+[A-Z&][\w&.\'-]*)*,?\s+(?:LLP|L\.L\.P\.|LLC|Inc\.?|Ltd\.?|PLC|plc|AG|"
+    r"GmbH|N\.V\.|S\.A\.|Co\.)(?![\w])|\b[A-Z][\w]+\s*&\s*(?:Co\.|Company)\b"
+)
+"""A firm's name with its legal form ("KPMG LLP", "Ernst & Young Ltd.")."""
+
+
+def _amount_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """An amount a question asks by naming what is measured in money alone ("PepsiCo 2022
+    restructuring charges under the 2019 Productivity Plan?", "What's the fine for a late
+    refresh?") when no claim states an amount of money: the claims then state something
+    else about the measured thing (that the plan was extended, when the refresh is due). A
+    question asking why, how, whether, who, when or which is left to the other facts, as is
+    one whose profile asks another kind of figure. As a ``figure:`` fact, or None."""
+    if not answer or profile.answer_type not in ("other", "definition", "amount"):
+        return None
+    if profile.wants_figure is not None and profile.answer_type != "amount":
+        return None
+    ask = ask_clause(profile.question) or profile.question
+    if _MONEY_MEASURE.search(ask) is None or _NOT_AN_AMOUNT.search(ask) is not None:
+        return None
+    bodies = [_SECTION_NUMBERING.sub("", _split(text)[0], count=1) for text in answer]
+    if any(_AMOUNT_STATED.search(body) for body in bodies):
+        return None
+    return FIGURE + "an amount of money (the claims state none)"
+
+
+_MONEY_MEASURE = re.compile(
+    r"\b(?:charges?|expenses?|revenues?|sales|income|fees?|fines?|costs?|prices?|"
+    r"penalt(?:y|ies)|earnings|profits?|losses|spending|capex|dividends?|debt)\b",
+    re.IGNORECASE,
+)
+"""Words naming what is measured in money."""
+_NOT_AN_AMOUNT = re.compile(
+    r"\b(?:why|how|explain|describe|reasons?|drive|drove|driven|drivers?|factors?|happen|"
+    r"happens|which|who|whom|whose|where|when|whether|can|could|may|is|are|does|do|did|"
+    r"must|should|list|types?|kinds?|policy|policies|treat|treated|treatment|recogni[sz]e[ds]?|"
+    r"account\s+for|accounted)\b",
+    re.IGNORECASE,
+)
+"""Words by which a question naming a money measure asks something else than its amount."""
+_AMOUNT_STATED = re.compile(
+    r"\$\s?\d|\b\d[\d,.]*\s*(?:million|billion|thousand|percent|%)|\b\d{1,3}(?:,\d{3})+\b|"
+    r"\(\s*\d[\d,.]*\s*\)|\b\d+\.\d+\b|\b(?:USD|EUR|GBP)\s?\d",
+    re.IGNORECASE,
+)
+"""An amount of money as a claim states it ("$411 million", "4,187", a table's "(5,053)")."""
+
+
+def _year_unstated(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
+    """A year a figure question asks about ("in 2016 compared with 2015") when the claims,
+    quoting a report, date their figures by other years only ("for total year 2015",
+    "compared to 28.9 percent in 2014"): the claims give another year's figures, whatever
+    period the report quoted covers. As a ``year:`` fact naming the years the claims state
+    instead, or None. Claims stating no year are left to the year facts (a table's cell,
+    "Net loss, 2022", states its column's year)."""
+    if not answer or not filed or profile.wants_figure is None or not profile.years:
+        return None
+    asked = {_full_year(y) for y in profile.years}
+    stated = {y for text in answer for y in _YEAR_STATED.findall(_split(text)[0])}
+    unasked = stated - asked
+    missing = sorted(asked - stated)
+    if not stated or not missing or not unasked:
+        return None
+    return YEAR + f"{missing[0]} (the claims state {', '.join(sorted(unasked))} instead)"
+
+
+def _full_year(year: str) -> str:
+    """A year as four digits ("FY22", "22" as "2022")."""
+    digits = re.sub(r"\D", "", year)
+    return digits if len(digits) == 4 else "20" + digits[-2:]
+
+
+_YEAR_STATED = re.compile(r"(?<![\d$.,])(?:19[5-9]\d|20[0-4]\d)(?!\d|,\d|%|\.\d)")
+"""A calendar or fiscal year as a claim states it ("2015", not "$2,015" nor "2015.5")."""
+
+
+def _region_unasked(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
+    """A region whose figure the claims give ("sales by companies in Europe", "63% of capital
+    spending was within the United States") when the question, asking an amount or a share
+    from a report, names no region: the claims then give the figure of a part of the filer,
+    not of the whole the question asks about. Claims that also give the whole ("worldwide",
+    "total", "consolidated") are left to the other facts. As a ``distinct:`` fact, or None."""
+    if (
+        not answer
+        or not filed
+        or profile.answer_type not in ("amount", "percentage", "comparison")
+        or _REGION.search(profile.question) is not None
+    ):
+        return None
+    bodies = [_split(text)[0] for text in answer]
+    if any(_WHOLE.search(body) for body in bodies):
+        return None
+    regions = [m.group(0) for body in bodies for m in _REGION.finditer(body)]
+    if not regions:
+        return None
+    return RIVAL + f"the whole, where the claims give the figure of {regions[0]}"
+
+
+_REGION = re.compile(
+    r"\b(?:Europe(?:an)?|EMEA|United\s+States|U\.\s?S\.|(?-i:US|USA)\b|Asia(?:[- ]Pacific)?|"
+    r"Latin\s+America|"
+    r"Canada|Middle\s+East|Africa|Japan|China|Americas|North\s+America|"
+    r"international(?:ly)?|outside\s+(?:of\s+)?the\s+U)",
+    re.IGNORECASE,
+)
+"""A region a report breaks its figures down by."""
+_WHOLE = re.compile(r"\b(?:worldwide|total|consolidated|global(?:ly)?)\b", re.IGNORECASE)
+"""A claim giving the filer's whole figure beside its regions'."""
 
 
 _WITHOUT_ASKED = re.compile(r"\bwithout\s+(?P<case>(?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)")
