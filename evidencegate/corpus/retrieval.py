@@ -31,6 +31,7 @@ from typing import NamedTuple
 from evidencegate.analysis import (
     REQUIRING_WORDS,
     Period,
+    QuestionProfile,
     asked_term,
     defines,
     names_in,
@@ -111,6 +112,57 @@ def _measured(measure: Sequence[str]) -> list[str]:
     while end > start and kept[end - 1] in _UNIT_WORDS:
         end -= 1
     return kept[start:end] or kept
+
+
+_SIGNED_SHARE = re.compile(
+    r"\b(?P<lead>as|what)\s+(?:an?\s+)?(?:%|pct\b|percent\b)\s*(?=of\b)", re.IGNORECASE
+)
+_SHARE_FIRST = re.compile(
+    r"\bwhat\s+(?:%|pct\b|percent(?:age)?\b|share\b|proportion\b|portion\b|fraction\b)\s*"
+    r"of\s+(?P<whole>[^,;:?()]+?)\s+(?:was|were|is|are)\s+(?P<part>[^,;:?()]+)",
+    re.IGNORECASE,
+)
+_SOURCE = re.compile(r"^\s*\w+(?:ed|en)\b|\b(?:from|under|pursuant|through|by)\b", re.IGNORECASE)
+"""A clause saying where a part comes from ("was earned under government contracts",
+"was derived from"), not a second figure ("was its operating income"): such a question asks
+a share its text states, not a quotient of two rows."""
+
+
+def _percentage_of(match: re.Match[str]) -> str:
+    """A sign asking a proportion written as the analysis reads it ("as % of": "as a
+    percentage of", "what % of": "what percentage of")."""
+    lead = match.group("lead")
+    return f"{lead} a percentage " if lead.lower() == "as" else f"{lead} percentage "
+
+
+def proportion_operands(
+    query: str, profile: QuestionProfile, as_of: dt.date
+) -> tuple[tuple[str, ...], ...]:
+    """The terms of the two figures a question asks a proportion of, for retrieval: those the
+    question analysis reads (:attr:`QuestionProfile.operands`), else those of the question
+    written in the words the analysis reads ("gross profit as % of net sales", "what percent
+    of net sales was operating income": "... as a percentage of ..."), else those of the
+    lexicon's own definition of the ratio asked ("gross margin" is "gross profit as a
+    percentage of net sales"). The rows of both figures answer it, though neither is named
+    "margin"; empty when the question asks for no proportion."""
+    if profile.operands or profile.answer_type not in PROPORTION_TYPES:
+        return profile.operands
+    written = _SIGNED_SHARE.sub(_percentage_of, query)
+    if (m := _SHARE_FIRST.search(written)) and not _SOURCE.search(m.group("part")):
+        written = (
+            written[: m.start()]
+            + f"{m.group('part')} as a percentage of {m.group('whole')}"
+            + written[m.end() :]
+        )
+    if written != query and (operands := profile_question(written, as_of=as_of).operands):
+        return operands
+    measured = _measured(profile.measure)
+    if not measured:
+        return ()
+    for phrase in synonyms_of(measured):
+        if operands := profile_question(phrase, as_of=as_of).operands:
+            return operands
+    return ()
 
 
 def as_named(query: str, names: Iterable[str]) -> str:
@@ -926,9 +978,10 @@ class FeedbackRetriever:
         # question uses; the statement stating one of them need not share words with the rest.
         # So is each figure of a proportion asked ("gross profit as a percentage of net
         # revenue"): the statement stating both need not be where the question's words are.
-        if profile.answer_type in _ROW_TYPES and len(profile.items or profile.operands) >= 2:
+        operands = proportion_operands(query, profile, as_of)
+        if profile.answer_type in _ROW_TYPES and len(profile.items or operands) >= 2:
             named = " ".join(profile.names)
-            for item in profile.items or profile.operands:
+            for item in profile.items or operands:
                 asked = _measured(item)
                 if asked:
                     item_words = " ".join([named, *asked, *synonyms_of(asked)])
@@ -946,7 +999,7 @@ class FeedbackRetriever:
             ]
             if ranking:
                 rankings.append(Ranking(ranking, _ITEM_WEIGHT))
-        if profile.answer_type in _ROW_TYPES and doc_ids and len(profile.operands) == 2:
+        if profile.answer_type in _ROW_TYPES and doc_ids and len(operands) == 2:
             # A proportion's figures may stand on two statements ("capital expenditures as a
             # percentage of net sales": the cash flow statement and the income statement):
             # then the first statement page of one filing with a row of each is always in the
@@ -955,7 +1008,7 @@ class FeedbackRetriever:
             # and net sales): that page is read as one table.
             rankings.extend(
                 Ranking([p], _ITEM_WEIGHT, ask=True)
-                for p in _two_statements(profile.operands, " ".join(profile.names), ranked)
+                for p in _two_statements(operands, " ".join(profile.names), ranked)
             )
         asks = _joined_asks(query)
         if len(asks) > 1:
@@ -998,7 +1051,11 @@ class FeedbackRetriever:
         measures = (
             [
                 kept
-                for m in (profile.measure, *profile.items, *profile.operands)
+                for m in (
+                    profile.measure,
+                    *profile.items,
+                    *proportion_operands(query, profile, as_of),
+                )
                 if (kept := _measured(m))
             ]
             if profile.answer_type in _ROW_TYPES
