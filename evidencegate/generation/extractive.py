@@ -364,6 +364,14 @@ class ExtractiveGenerator:
         # A question naming a provision ("under § 1024.35(e)(3)(ii)") may ask about a rule
         # for the case another provision sets.
         names_provision = _PROVISION.search(question) is not None
+        # "Which techniques ...", "what phases ...": things of a kind asked for, named by the
+        # answer in a series; not the whole rule of a named control ("what obligations does
+        # SR-2 set out": its items), nor a figure ("what were the net revenues").
+        things_asked = (
+            profile.answer_type == "list"
+            and not asks_rule
+            and _THINGS_ASKED.search(question) is not None
+        )
         # A question negating nothing asks about the case that happens, not its negation.
         opposite_case = not profile.negated_case and not asked_negated
 
@@ -465,6 +473,15 @@ class ExtractiveGenerator:
                     and _whole_rule(candidate, rest, c_terms, profile.names)
                 ):
                     score += 0.1  # the control's statement when it is one sentence ("SA-12")
+            if things_asked and candidate.items < 2:
+                # "Which techniques count as social engineering?": the sentence naming them in
+                # a series ("includes phishing, pretexting, ... and tailgating") answers; one
+                # naming none (the requirement to train on social engineering) restates what
+                # the question asks about, however many of its words it shares.
+                if _enumerates(candidate.sentence.text):
+                    score += SERIES_BONUS
+                else:
+                    score *= NO_SERIES_WEIGHT
             if candidate.items > 1:
                 if profile.multi_part or profile.answer_type in _LIST_TYPES or whole_rule:
                     # "what does SR-2 require" asks for the control's whole statement: its
@@ -671,11 +688,17 @@ class ExtractiveGenerator:
             # rule for its parallel cases ("pursuant to § 1002.13(a)(1)(i)(A), ... more than one
             # racial designation" and "(B), ... more than one ethnicity designation and ..."):
             # the answer is both, not the first one in reading order.
+            # So do the items of one lead-in ("A servicer must comply with ... paragraph (e)(1)
+            # of this section: ... (B) prior to a foreclosure sale ...; (C) for all other
+            # asserted errors, not later than 30 days ..."), each a passage of its own.
             parallel = (
                 isinstance(chosen, _Candidate)
                 and isinstance(first, _Candidate)
-                and chosen.passage.passage_id == first.passage.passage_id
                 and score == best
+                and (
+                    chosen.passage.passage_id == first.passage.passage_id
+                    or _siblings(chosen, first)
+                )
             )
             if (
                 claims
@@ -928,6 +951,17 @@ _RULE_VERB = re.compile(
 """A word by which a sentence states something; an item without one only names a thing."""
 _ITEM_LABEL = re.compile(r"^(.+)-([a-z]|\d+|[ivx]+)-(?:\d+|[ivx]+|[A-Z])$")
 """The label of a numbered item ("1024-5-b-1"): its section ("1024-5") and paragraph ("b")."""
+
+
+def _siblings(one: _Candidate, other: _Candidate) -> bool:
+    """Whether two candidates are items read after the same lead-in of the same paragraph."""
+    if one.lead is None or other.lead is None or one.lead_passage is None:
+        return False
+    return (
+        other.lead_passage is not None
+        and one.lead_passage.passage_id == other.lead_passage.passage_id
+        and one.lead.text == other.lead.text
+    )
 
 
 def _referring(item: _Candidate, candidates: Sequence[_Candidate]) -> _Candidate | None:
@@ -2221,6 +2255,44 @@ _EXAMPLE_WEIGHT = 0.4
 """What an example's score counts for a question that sets out no case of its own: it answers
 a question about that example ("For each example, assume ... a per-item fee of $20"), not the
 rule, however close its words."""
+
+_THINGS_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:[a-z]+\s+)?(?!(?:does|is|was|has|its|this)\b)[a-z]+s\b", re.IGNORECASE
+)
+SERIES_BONUS = 0.15
+"""Added to a sentence naming things in a series when a question asks which things."""
+NO_SERIES_WEIGHT = 0.8
+"""Weighs a sentence naming no series (and no items) when a question asks which things."""
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+_CLAUSE_BREAK = re.compile(r"[;:.](?:\s|$)")
+_SERIES_WORDS = 4
+"""At most this many words to a member of a series ("social media exploitation") but its last."""
+_JOINS = frozenset({"and", "or"})
+
+
+@lru_cache(maxsize=8192)  # pure; every list question tests the same sentences
+def _enumerates(text: str) -> bool:
+    """Does ``text`` name three things or more in a series ("phishing, pretexting, baiting,
+    and tailgating", "preparation, detection and analysis, containment and recovery")? A
+    parenthesis ("(excluding legal public holidays, Saturdays, and Sundays)") is an aside, not
+    what the sentence names."""
+    for clause in _CLAUSE_BREAK.split(_PARENTHESIS.sub(" ", text)):
+        members = 1  # the first member ends the clause's first part
+        for words in (part.split() for part in clause.split(",")[1:]):
+            lowered = [w.lower() for w in words]
+            if lowered and lowered[0] in _JOINS:
+                if members >= 2:  # "A, B, and C ...": the last member may run on
+                    return True
+                members = 1
+            elif 0 < len(words) <= _SERIES_WORDS:
+                if any(w in _JOINS for w in lowered[1:-1]):
+                    return True  # "A, B and C"
+                members += 1
+            else:
+                members = 1  # a clause, not a member ("the liability shall not exceed $50")
+    return False
+
+
 _ASSUMING = re.compile(r"^\W*(?:assuming|supposing|imagine|say)\b", re.IGNORECASE)
 """An example opening with the case it assumes ("Assuming it is not a leap year, ...")."""
 _CONTINUES_EXAMPLE = re.compile(
