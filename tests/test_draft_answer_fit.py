@@ -1,6 +1,6 @@
-"""Drafting by what the answer must be: a series for a question asking which things, the
-sibling items of one lead-in that the question cannot tell apart, and the rule on the case a
-yes/no question sets out."""
+"""Drafting what answers when the answer sentence alone does not say it: the sibling items of
+one lead-in that the question cannot tell apart, and a worked example's answer read after the
+sentences setting out the question's figures."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import datetime as dt
 from conftest import labelled_paragraph
 
 from evidencegate.contracts import Passage
-from evidencegate.generation.extractive import ExtractiveGenerator, _enumerates
+from evidencegate.generation.extractive import ExtractiveGenerator
 
 AS_OF = dt.date(2021, 3, 1)
 
@@ -20,40 +20,6 @@ def _paragraph(label: str, page: int, text: str, *, context: str) -> Passage:
 
 def _drafted(question: str, evidence: list[Passage]) -> list[str]:
     return [c.text for c in ExtractiveGenerator().draft(question, evidence, as_of=AS_OF).claims]
-
-
-def test_a_series_is_told_from_a_clause_with_commas() -> None:
-    assert _enumerates("Phishing includes spoofed mail, fake invoices, lookalike domains, and SMS.")
-    assert _enumerates("It covers preparation, detection and analysis, containment and recovery;")
-    assert _enumerates("Review the plan annually, after an incident, or when staff change.")
-    # A parenthesis is an aside; clauses joined by commas are no series.
-    assert not _enumerates(
-        "Within three days (excluding holidays, Saturdays, and Sundays) it acts."
-    )
-    assert not _enumerates(
-        "If the customer notifies the bank, the liability shall not exceed $50, and the bank pays."
-    )
-    assert not _enumerates("Train staff on recognizing and reporting social engineering.")
-
-
-def test_which_things_is_answered_by_the_sentence_naming_them() -> None:
-    """The requirement restating the question's words names no technique; the sentence listing
-    them answers "which techniques"."""
-    text = (
-        "The awareness training must cover recognizing and reporting social engineering. "
-        "Such techniques include phishing, pretexting, baiting, and tailgating."
-    )
-    rule = _paragraph("88-2-c", 1, text, context="Section 88.2 Awareness training.")
-    other = _paragraph(
-        "88-3-a",
-        2,
-        "Training records must be kept for three years after the training.",
-        context="Section 88.3 Records.",
-    )
-    question = "Which techniques of social engineering must the awareness training cover?"
-    assert _drafted(question, [rule, other]) == [
-        "Such techniques include phishing, pretexting, baiting, and tailgating."
-    ]
 
 
 def test_items_of_one_lead_in_tied_are_both_drafted() -> None:
@@ -72,30 +38,6 @@ def test_items_of_one_lead_in_tied_are_both_drafted() -> None:
     question = "By when must a servicer respond to a notice of error?"
     drafted = _drafted(question, [lead, first, second])
     assert drafted == [f"{lead.text} {first.text}", f"{lead.text} {second.text}"]
-
-
-def test_a_yes_no_ask_about_a_scenario_reads_the_scenario() -> None:
-    """ "Does the rulebook treat that as ...?" asks whether the scenario is such a case: the
-    sentence on that case answers, not the one repeating the ask's words."""
-    context = "Section 88.7 Advertising. Multi-page advertisements."
-    catalog = _paragraph(
-        "88-7-c-1",
-        1,
-        "A catalog or other multi-page advertisement is treated as one advertisement.",
-        context=context,
-    )
-    mailing = _paragraph(
-        "88-7-c-2",
-        2,
-        "A mailing of several separate flyers in a single envelope is not a single multi-page "
-        "advertisement.",
-        context=context,
-    )
-    question = (
-        "Our promo went out as five separate flyers in one envelope. Does the rulebook treat "
-        "that as one multi-page advertisement?"
-    )
-    assert _drafted(question, [catalog, mailing])[0] == mailing.text
 
 
 def test_a_worked_example_is_answered_after_the_sentences_setting_it_out() -> None:

@@ -293,14 +293,8 @@ class ExtractiveGenerator:
         ask = ask_clause(question)
         ask_words = set(terms(ask)) if ask is not None else set()
         # Only an ask saying what it is about ("What is the cap?" says "cap" alone; "What
-        # are they?" nothing) leaves the scenario's words to count for less. An ask whether
-        # the scenario is such a case ("... five separate flyers in one envelope. Does Reg M
-        # treat that as one multiple-page advertisement?") is answered by the sentence on
-        # that case: there the scenario's words are what tells the answer from its siblings.
-        scene = (
-            sum(t in ask_words and t not in ASK_WORDS for t in asked) >= 2
-            and profile.answer_type != "yes_no"
-        )
+        # are they?" nothing) leaves the scenario's words to count for less.
+        scene = sum(t in ask_words and t not in ASK_WORDS for t in asked) >= 2
         if scene:
             weights = {t: w * (1.0 if t in ask_words else SCENE_WEIGHT) for t, w in weights.items()}
         share = shares(asked, weights)  # the same units and weights for every sentence
@@ -384,14 +378,6 @@ class ExtractiveGenerator:
         # A question naming a provision ("under § 1024.35(e)(3)(ii)") may ask about a rule
         # for the case another provision sets.
         names_provision = _PROVISION.search(question) is not None
-        # "Which techniques ...", "what phases ...": things of a kind asked for, named by the
-        # answer in a series; not the whole rule of a named control ("what obligations does
-        # SR-2 set out": its items), nor a figure ("what were the net revenues").
-        things_asked = (
-            profile.answer_type == "list"
-            and not asks_rule
-            and _THINGS_ASKED.search(question) is not None
-        )
         # A question negating nothing asks about the case that happens, not its negation.
         opposite_case = not profile.negated_case and not asked_negated
 
@@ -493,15 +479,6 @@ class ExtractiveGenerator:
                     and _whole_rule(candidate, rest, c_terms, profile.names)
                 ):
                     score += 0.1  # the control's statement when it is one sentence ("SA-12")
-            if things_asked and candidate.items < 2:
-                # "Which techniques count as social engineering?": the sentence naming them in
-                # a series ("includes phishing, pretexting, ... and tailgating") answers; one
-                # naming none (the requirement to train on social engineering) restates what
-                # the question asks about, however many of its words it shares.
-                if _enumerates(candidate.sentence.text):
-                    score += SERIES_BONUS
-                else:
-                    score *= NO_SERIES_WEIGHT
             if candidate.items > 1:
                 if profile.multi_part or profile.answer_type in _LIST_TYPES or whole_rule:
                     # "what does SR-2 require" asks for the control's whole statement: its
@@ -2329,44 +2306,6 @@ _EXAMPLE_WEIGHT = 0.4
 """What an example's score counts for a question that sets out no case of its own: it answers
 a question about that example ("For each example, assume ... a per-item fee of $20"), not the
 rule, however close its words."""
-
-_THINGS_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:[a-z]+\s+)?(?!(?:does|is|was|has|its|this)\b)[a-z]+s\b", re.IGNORECASE
-)
-SERIES_BONUS = 0.15
-"""Added to a sentence naming things in a series when a question asks which things."""
-NO_SERIES_WEIGHT = 0.8
-"""Weighs a sentence naming no series (and no items) when a question asks which things."""
-_PARENTHESIS = re.compile(r"\([^()]*\)")
-_CLAUSE_BREAK = re.compile(r"[;:.](?:\s|$)")
-_SERIES_WORDS = 4
-"""At most this many words to a member of a series ("social media exploitation") but its last."""
-_JOINS = frozenset({"and", "or"})
-
-
-@lru_cache(maxsize=8192)  # pure; every list question tests the same sentences
-def _enumerates(text: str) -> bool:
-    """Does ``text`` name three things or more in a series ("phishing, pretexting, baiting,
-    and tailgating", "preparation, detection and analysis, containment and recovery")? A
-    parenthesis ("(excluding legal public holidays, Saturdays, and Sundays)") is an aside, not
-    what the sentence names."""
-    for clause in _CLAUSE_BREAK.split(_PARENTHESIS.sub(" ", text)):
-        members = 1  # the first member ends the clause's first part
-        for words in (part.split() for part in clause.split(",")[1:]):
-            lowered = [w.lower() for w in words]
-            if lowered and lowered[0] in _JOINS:
-                if members >= 2:  # "A, B, and C ...": the last member may run on
-                    return True
-                members = 1
-            elif 0 < len(words) <= _SERIES_WORDS:
-                if any(w in _JOINS for w in lowered[1:-1]):
-                    return True  # "A, B and C"
-                members += 1
-            else:
-                members = 1  # a clause, not a member ("the liability shall not exceed $50")
-    return False
-
-
 _ASSUMING = re.compile(r"^\W*(?:assuming|supposing|imagine|say)\b", re.IGNORECASE)
 """An example opening with the case it assumes ("Assuming it is not a leap year, ...")."""
 _CONTINUES_EXAMPLE = re.compile(
