@@ -264,6 +264,20 @@ class ExtractiveGenerator:
         if prepared is None:
             prepared = self._prepared(evidence, avoid)
         candidates, sentence_terms, context_terms, heading_terms, supplements = prepared
+        if profile.hypothetical:
+            # "a US$100 transfer with a US$10 fee and a US$15 correspondent fee: the refund?":
+            # the worked example's answer ("... will refund US$95 ...") is read after the
+            # sentences setting out the question's figures, as an item after its lead-in.
+            worked = _worked_answers(candidates, profile.numbers)
+            if worked:
+                candidates = [*candidates, *(c for _, c in worked)]
+                sentence_terms = [
+                    *sentence_terms,
+                    *(term_tuple(_PARAMETER_FRAME.sub(" ", c.text)) for _, c in worked),
+                ]
+                context_terms = [*context_terms, *(context_terms[i] for i, _ in worked)]
+                heading_terms = [*heading_terms, *(heading_terms[i] for i, _ in worked)]
+                supplements = [*supplements, *(supplements[i] for i, _ in worked)]
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
         cells_profile = profile
@@ -688,11 +702,17 @@ class ExtractiveGenerator:
             # rule for its parallel cases ("pursuant to § 1002.13(a)(1)(i)(A), ... more than one
             # racial designation" and "(B), ... more than one ethnicity designation and ..."):
             # the answer is both, not the first one in reading order.
+            # So do the items of one lead-in ("A servicer must comply with ... paragraph (e)(1)
+            # of this section: ... (B) prior to a foreclosure sale ...; (C) for all other
+            # asserted errors, not later than 30 days ..."), each a passage of its own.
             parallel = (
                 isinstance(chosen, _Candidate)
                 and isinstance(first, _Candidate)
-                and chosen.passage.passage_id == first.passage.passage_id
                 and score == best
+                and (
+                    chosen.passage.passage_id == first.passage.passage_id
+                    or _siblings(chosen, first)
+                )
             )
             if (
                 claims
@@ -945,6 +965,17 @@ _RULE_VERB = re.compile(
 """A word by which a sentence states something; an item without one only names a thing."""
 _ITEM_LABEL = re.compile(r"^(.+)-([a-z]|\d+|[ivx]+)-(?:\d+|[ivx]+|[A-Z])$")
 """The label of a numbered item ("1024-5-b-1"): its section ("1024-5") and paragraph ("b")."""
+
+
+def _siblings(one: _Candidate, other: _Candidate) -> bool:
+    """Whether two candidates are items read after the same lead-in of the same paragraph."""
+    if one.lead is None or other.lead is None or one.lead_passage is None:
+        return False
+    return (
+        other.lead_passage is not None
+        and one.lead_passage.passage_id == other.lead_passage.passage_id
+        and one.lead.text == other.lead.text
+    )
 
 
 def _referring(item: _Candidate, candidates: Sequence[_Candidate]) -> _Candidate | None:
@@ -1976,6 +2007,60 @@ class _PageStructure:
             if page is not known:
                 return None
         return None
+
+
+_SETUP_SENTENCES = 4
+"""At most this many sentences set out a worked example's case before its answer."""
+
+
+@lru_cache(maxsize=256)
+def _given_figure(number: str) -> re.Pattern[str]:
+    """``number`` standing as a figure of its own ("US$15", "15 days"; not "150", "1.15")."""
+    return re.compile(r"(?<![\d.,])" + re.escape(number) + r"(?![\d]|[.,]\d)")
+
+
+def _worked_answers(
+    candidates: Sequence[_Candidate], given: Sequence[str]
+) -> list[tuple[int, _Candidate]]:
+    """Each sentence of a worked example following the sentences that set out two or more of
+    the figures a question gives, read after them (with the index of the sentence alone): the
+    case it answers is stated there, not in the sentence itself ("Once the provider
+    determines that an error occurred ..., it will refund US$95" after "A sender instructs
+    ... US$100 ... a transfer fee of US$10 ... a fee of US$15 ...")."""
+    if len(given) < 2:
+        return []
+    worked: list[tuple[int, _Candidate]] = []
+    for at, candidate in enumerate(candidates):
+        if candidate.lead is not None or candidate.items or candidate.more:
+            continue
+        passage = candidate.passage
+        before = passage.text[: max(candidate.sentence.start - passage.char_start, 0)]
+        sentences = split_sentences(before, offset=passage.char_start)[-_SETUP_SENTENCES:]
+        opening = next(
+            (
+                k
+                for k, s in enumerate(sentences)
+                if any(_given_figure(n).search(s.text) for n in given)
+            ),
+            None,
+        )
+        if opening is None:
+            continue
+        setup = sentences[opening:]
+        stated = {n for n in given if any(_given_figure(n).search(s.text) for s in setup)}
+        if len(stated) < 2 or not any(
+            figure not in given
+            for figure in re.findall(r"\d[\d,]*(?:\.\d+)?", candidate.sentence.text)
+        ):
+            continue  # the setup names fewer of the question's figures, or nothing new follows
+        start, end = setup[0].start, setup[-1].end
+        lead = Sentence(
+            text=passage.text[start - passage.char_start : end - passage.char_start],
+            start=start,
+            end=end,
+        )
+        worked.append((at, replace(candidate, lead=lead)))
+    return worked
 
 
 def _antecedent(candidate: _Candidate) -> str:
