@@ -1,6 +1,6 @@
 """Train the learned offline support judge (``support:rules@3``) on the development pools only.
 
-    python benchmarks/train_critic.py [--shared DIR] [--out FILE] [--check]
+    python benchmarks/train_critic.py [--shared DIR] [--out FILE] [--check] [--folds K] [--lodo]
 
 Training data (never the reported ``*_200`` sets):
 
@@ -28,8 +28,14 @@ last digits).
 each pool item goes to one of K folds by a hash of its id (its edited copies with it); for each
 fold the whole procedure above (fit, L2 strength and threshold) runs on the other folds and the
 model judges the held fold; the table gives each pool's balanced accuracy over its held-out
-predictions and the edit check's. It writes nothing. Use it to compare designs; the ``*_200``
-sets are never a yardstick for a choice.
+predictions and the edit check's (n, precision / recall / F1 on ``unsupported``, balanced
+accuracy, kappa). It writes nothing. Use it to compare designs; the ``*_200`` sets are never a
+yardstick for a choice.
+
+``--lodo`` estimates transfer to a dataset the model has never seen (the held-out sets the
+critic is checked on may be other datasets): for each pool, the whole procedure runs on the
+other two pools, their edited copies and their part of the edit check, and the model judges the
+held pool and the edit check of its claims. It writes nothing.
 
 Exit codes: 0 done; 1 ``--check`` found a difference; 2 the shared datasets are missing or
 ``--folds`` is not 0 or at least 2.
@@ -48,6 +54,7 @@ from pathlib import Path
 import numpy as np
 from critic import DEV, _dev_pool, edited_copies
 
+from evidencegate.evals.meta import Outcome, confusion
 from evidencegate.judges.support_model import (
     FEATURES,
     MODEL_FILE,
@@ -229,11 +236,18 @@ def fold_of(item: str, folds: int) -> int:
     return zlib.crc32(item.encode("utf-8")) % folds
 
 
-def cross_validate(
+def _labels(pairs: list[tuple[int, int]]) -> list[Outcome]:
+    """(gold, predicted) labels of (supported?, predicted supported?) pairs."""
+    name = ("unsupported", "supported")
+    return [(name[y], name[p]) for y, p in pairs]
+
+
+def held_out_outcomes(
     pools: dict[str, _Group], edits: dict[str, _Group], check: _Group, folds: int
-) -> dict[str, float]:
-    """Balanced accuracy of each pool and of the edit check over held-out folds (module
-    docstring, ``--folds``): every prediction comes from a model that never saw its item."""
+) -> dict[str, list[Outcome]]:
+    """(gold, predicted) labels of each pool and of the edit check over held-out folds
+    (module docstring, ``--folds``): every prediction comes from a model that never saw its
+    item."""
     if folds < 2:
         raise ValueError(f"--folds must be at least 2 (got {folds})")
     groups = {**pools, "edit check": check}
@@ -254,10 +268,58 @@ def cross_validate(
                 (y, int(s >= model.threshold))
                 for y, s in zip(test.y, test.scores(model), strict=True)
             ]
+    return {name: _labels(pairs) for name, pairs in held.items()}
+
+
+def cross_validate(
+    pools: dict[str, _Group], edits: dict[str, _Group], check: _Group, folds: int
+) -> dict[str, float]:
+    """Balanced accuracy of each pool and of the edit check over held-out folds."""
     return {
-        name: _balanced_accuracy([y for y, _ in pairs], [p for _, p in pairs])
-        for name, pairs in held.items()
+        name: confusion(outcomes).balanced_accuracy
+        for name, outcomes in held_out_outcomes(pools, edits, check, folds).items()
     }
+
+
+def cross_dataset(
+    pools: dict[str, _Group], edits: dict[str, _Group], check: _Group
+) -> dict[str, list[Outcome]]:
+    """Leave one dataset out (module docstring, ``--lodo``): for each pool, the whole training
+    procedure runs on the other pools (their edited copies and their part of the edit check)
+    and the model judges the held pool, and the edit check of the held pool's claims."""
+    if len(pools) < 2:
+        raise ValueError(f"--lodo needs at least two pools (got {len(pools)})")
+    out: dict[str, list[Outcome]] = {}
+    for held in pools:
+        own = set(pools[held].ids)
+        mine = [i in own for i in check.ids]
+        model, _ = train(
+            {p: g for p, g in pools.items() if p != held},
+            {p: g for p, g in edits.items() if p != held},
+            check.subset([not m for m in mine]),
+        )
+        for name, group in ((held, pools[held]), (f"{held} edit check", check.subset(mine))):
+            out[name] = _labels(
+                [
+                    (y, int(s >= model.threshold))
+                    for y, s in zip(group.y, group.scores(model), strict=True)
+                ]
+            )
+    return out
+
+
+def _table(title: str, outcomes: dict[str, list[Outcome]]) -> str:
+    lines = [
+        f"| {title} | n | precision | recall | F1 | balanced acc. | kappa |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, pairs in outcomes.items():
+        m = confusion(pairs)
+        lines.append(
+            f"| {name} | {m.n} | {m.precision:.3f} | {m.recall:.3f} | {m.f1:.3f} | "
+            f"{m.balanced_accuracy:.3f} | {m.kappa:.3f} |"
+        )
+    return "\n".join(lines)
 
 
 WEIGHT_TOLERANCE = 1e-3
@@ -319,6 +381,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--folds", type=int, default=0, help="K >= 2: K-fold estimate on the pools, write nothing"
     )
+    parser.add_argument(
+        "--lodo",
+        action="store_true",
+        help="leave-one-dataset-out estimate (train on the other pools), write nothing",
+    )
     args = parser.parse_args(argv)
     if args.folds == 1 or args.folds < 0:
         print(f"--folds must be 0 (off) or at least 2 (got {args.folds})", file=sys.stderr)
@@ -330,10 +397,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     collected = collect(args.shared)
-    if args.folds:
-        print(f"\n| held-out group ({args.folds} folds) | balanced acc. |\n|---|---|")
-        for name, value in cross_validate(*collected, args.folds).items():
-            print(f"| {name} | {value:.3f} |")
+    if args.folds or args.lodo:
+        if args.folds:
+            outcomes = held_out_outcomes(*collected, args.folds)
+            print("\n" + _table(f"held-out group ({args.folds} folds)", outcomes), flush=True)
+        if args.lodo:
+            outcomes = cross_dataset(*collected)
+            print("\n" + _table("held-out dataset (trained on the others)", outcomes))
         return 0
     model, info = train(*collected)
     text = to_json(model, info)

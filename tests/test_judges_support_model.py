@@ -235,6 +235,49 @@ class TestTraining:
         held_out = trainer.cross_validate(noise, edits, group("a", 24, informative=False), 4)
         assert held_out["a"] < 0.75 and held_out["b"] < 0.75
 
+    def test_leave_one_dataset_out_never_trains_on_the_held_pool(self) -> None:
+        """--lodo: each pool is judged by a model fitted on the other pools only; the edit
+        check is split by the pool its claims come from; a signal shared by the pools
+        transfers, a pool whose labels no feature predicts stays near chance."""
+        trainer = _load_trainer()
+        rng = np.random.default_rng(5)
+        signal = FEATURES.index("min_a2")
+
+        def group(
+            prefix: str, n: int, *, supported: bool | None = None, informative: bool = True
+        ) -> Any:
+            g = trainer._Group()
+            for i in range(n):
+                label = supported if supported is not None else i % 2 == 0
+                x = list(rng.uniform(0.0, 1.0, len(FEATURES)))
+                if informative:
+                    x[signal] = 0.8 + 0.2 * x[signal] if label else 0.3 * x[signal]
+                g.x.append(x)
+                g.y.append(int(label))
+                g.hard.append(False)
+                g.ids.append(f"{prefix}-{i}")
+            return g
+
+        def run(noise: bool) -> dict[str, list[tuple[str, str]]]:
+            pools = {p: group(p, 40, informative=not (noise and p == "c")) for p in "abc"}
+            edits = {p: group(p, 10, supported=False) for p in pools}
+            check = trainer._Group()
+            for name in pools:
+                part = group(name, 12, informative=not (noise and name == "c"))
+                for field in ("x", "y", "hard", "ids"):
+                    getattr(check, field).extend(getattr(part, field))
+            out: dict[str, list[tuple[str, str]]] = trainer.cross_dataset(pools, edits, check)
+            return out
+
+        shared = run(noise=False)
+        assert list(shared) == ["a", "a edit check", "b", "b edit check", "c", "c edit check"]
+        assert all(len(shared[f"{p} edit check"]) == 12 for p in "abc")
+        assert len(shared["a"]) == 40
+        assert all(confusion(shared[p]).balanced_accuracy >= 0.9 for p in "abc")
+        assert confusion(run(noise=True)["c"]).balanced_accuracy < 0.7
+        with pytest.raises(ValueError, match="at least two pools"):
+            trainer.cross_dataset({"a": group("a", 4)}, {}, trainer._Group())
+
     def test_bad_folds_exits_2(self, tmp_path: Path) -> None:
         trainer = _load_trainer()
         assert trainer.main(["--shared", str(tmp_path), "--folds", "1"]) == 2
