@@ -354,6 +354,16 @@ class TestRequests:
                 (2021, 2022),
             ),
             (
+                "Acme net sales 2022 vs 2021 % change?",
+                Operation.PERCENT_CHANGE,
+                (2021, 2022),
+            ),
+            (
+                "Acme sales growth 2016 vs 2015, %?",
+                Operation.PERCENT_CHANGE,
+                (2015, 2016),
+            ),
+            (
                 "What was operating income as a share of net sales in 2022?",
                 Operation.SHARE,
                 (2022,),

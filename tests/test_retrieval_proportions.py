@@ -14,7 +14,7 @@ import pytest
 
 from evidencegate.analysis import profile_question
 from evidencegate.corpus import IngestOptions, Store, retrieval
-from evidencegate.corpus.retrieval import FeedbackRetriever, proportion_operands
+from evidencegate.corpus.retrieval import FeedbackRetriever, _measured, proportion_operands
 
 AS_OF = dt.date(2023, 6, 30)
 
@@ -108,3 +108,18 @@ def test_without_the_definition_the_statement_is_not_found(
     )
     with _filing(tmp_path) as store:
         assert _statement_rank(store, "What was Acme's gross margin in fiscal 2022?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "measured"),
+    [
+        ("3M net income 2017 vs 2016 % change", ["net", "income"]),
+        ("Acme net sales 2022 versus 2021?", ["net", "sale"]),
+    ],
+)
+def test_a_figure_against_another_year_is_ranked_by_what_it_measures(
+    question: str, measured: list[str]
+) -> None:
+    """ "vs", "versus", "yoy" say the figure is compared with another year's: no row names
+    them, so the row of net income is what the question's row fit looks for."""
+    assert _measured(profile_question(question, as_of=AS_OF).measure) == measured

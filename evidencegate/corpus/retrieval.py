@@ -95,9 +95,10 @@ _STATEMENT_WORDS = "consolidated statements"
 """The weight of the ranking of one ask of a question asking several things, in the fusion."""
 
 
-_UNIT_WORDS = frozenset(terms("percent percentage percentages pct"))
-"""Words saying a figure is asked as a percentage ("by what percent did net sales grow"):
-what kind of figure, not what it measures; no row or statement names them."""
+_UNIT_WORDS = frozenset(terms("percent percentage percentages pct vs versus yoy"))
+"""Words saying a figure is asked as a percentage ("by what percent did net sales grow") or
+against another year ("net income 2017 vs 2016", "op income yoy"): what kind of figure, not
+what it measures; no row or statement names them."""
 
 
 def _measured(measure: Sequence[str]) -> list[str]:

@@ -141,7 +141,8 @@ _ONE_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             r"\bgrowth\s+rate\b|\bhow\s+many\s+percent\b|"
             rf"\b(?:{_CHANGE_WORDS})\s*(?:%|\bin\s+percent\b|\bpercent(?:age)?\b)|"
             # "net sales growth vs FY21 in %": the unit asked at the question's end
-            rf"\b(?:{_CHANGE_WORDS})\b.*\bin\s+(?:%|percent(?:age)?\b)\W*$",
+            rf"\b(?:{_CHANGE_WORDS})\b.*\bin\s+(?:%|percent(?:age)?\b)\W*$"
+            rf"|%\s*(?:{_CHANGE_WORDS})\b|\b(?:{_CHANGE_WORDS})\b[^?]*,\s*(?:%|percent(?:age)?\b)\W*$",
         ),
         (
             Operation.DIFFERENCE,
