@@ -107,7 +107,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@6"
+    component_id = "critic:rules@7"
 
     def __init__(
         self,

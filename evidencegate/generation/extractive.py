@@ -130,7 +130,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@7"
+    component_id = "generator:extractive@8"
 
     def __init__(
         self,
