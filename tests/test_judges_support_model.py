@@ -48,6 +48,34 @@ def _shipped() -> dict[str, Any]:
     return data
 
 
+class _GroupMaker:
+    """Synthetic feature rows for the trainer's procedures: one feature (``min_a2``) separates
+    the classes unless ``informative`` is off. With ``edited_pairs`` an unsupported group's
+    rows pair up as the edited copies of one item (ids ``prefix-i//2``)."""
+
+    def __init__(self, trainer: Any, *, seed: int, edited_pairs: bool = False) -> None:
+        self.trainer = trainer
+        self.rng = np.random.default_rng(seed)
+        self.edited_pairs = edited_pairs
+        self.signal = FEATURES.index("min_a2")
+
+    def group(
+        self, prefix: str, n: int, *, supported: bool | None = None, informative: bool = True
+    ) -> Any:
+        g = self.trainer._Group()
+        for i in range(n):
+            label = supported if supported is not None else i % 2 == 0
+            x = list(self.rng.uniform(0.0, 1.0, len(FEATURES)))
+            if informative:
+                x[self.signal] = 0.8 + 0.2 * x[self.signal] if label else 0.3 * x[self.signal]
+            g.x.append(x)
+            g.y.append(int(label))
+            g.hard.append(False)
+            paired = self.edited_pairs and supported is False
+            g.ids.append(f"{prefix}-{i // 2 if paired else i}")
+        return g
+
+
 class TestShippedModel:
     def test_loads_with_its_identity(self) -> None:
         """The package data model is this version's: its id, features and a real threshold."""
@@ -201,23 +229,7 @@ class TestTraining:
         """K-fold: each item (and its edited copies) is judged once, by a model trained
         without it; a feature that separates the classes is found on every fold."""
         trainer = _load_trainer()
-        rng = np.random.default_rng(3)
-        signal = FEATURES.index("min_a2")
-
-        def group(
-            prefix: str, n: int, *, supported: bool | None = None, informative: bool = True
-        ) -> Any:
-            g = trainer._Group()
-            for i in range(n):
-                label = supported if supported is not None else i % 2 == 0
-                x = list(rng.uniform(0.0, 1.0, len(FEATURES)))
-                if informative:
-                    x[signal] = 0.8 + 0.2 * x[signal] if label else 0.3 * x[signal]
-                g.x.append(x)
-                g.y.append(int(label))
-                g.hard.append(False)
-                g.ids.append(f"{prefix}-{i // 2 if supported is False else i}")
-            return g
+        group = _GroupMaker(trainer, seed=3, edited_pairs=True).group
 
         pools = {"a": group("a", 40), "b": group("b", 30)}
         edits = {"a": group("a", 20, supported=False), "b": group("b", 16, supported=False)}
@@ -240,23 +252,7 @@ class TestTraining:
         check is split by the pool its claims come from; a signal shared by the pools
         transfers, a pool whose labels no feature predicts stays near chance."""
         trainer = _load_trainer()
-        rng = np.random.default_rng(5)
-        signal = FEATURES.index("min_a2")
-
-        def group(
-            prefix: str, n: int, *, supported: bool | None = None, informative: bool = True
-        ) -> Any:
-            g = trainer._Group()
-            for i in range(n):
-                label = supported if supported is not None else i % 2 == 0
-                x = list(rng.uniform(0.0, 1.0, len(FEATURES)))
-                if informative:
-                    x[signal] = 0.8 + 0.2 * x[signal] if label else 0.3 * x[signal]
-                g.x.append(x)
-                g.y.append(int(label))
-                g.hard.append(False)
-                g.ids.append(f"{prefix}-{i}")
-            return g
+        group = _GroupMaker(trainer, seed=5).group
 
         def run(noise: bool) -> dict[str, list[tuple[str, str]]]:
             pools = {p: group(p, 40, informative=not (noise and p == "c")) for p in "abc"}
