@@ -237,3 +237,37 @@ class TestAnswer:
             citations=[Citation(doc_id="CAT", version="5", page=3, quote=quote)],
         )
         assert Verifier.from_policy(_Catalog(), Policy()).verify(claim, as_of=AS_OF).ok
+
+
+def test_the_printed_answer_says_where_each_quoted_page_sits() -> None:
+    """``evidencegate ask`` prints each citation's page with its label and heading, as the
+    store records them; a page with neither is printed by its number alone."""
+    from evidencegate.cli.ask import citation_places, format_answer
+    from evidencegate.contracts import GatedAnswer, Outcome, StopReason
+
+    quote = CONTROLS[1][3]
+    claim = Claim(
+        claim_id="c-1",
+        text=quote,
+        citations=[
+            Citation(doc_id="CAT", version="5", page=2, quote=quote, char_start=0, char_end=9),
+            Citation(doc_id="CAT", version="5", page=9, quote=quote, char_start=0, char_end=9),
+        ],
+    )
+    answer = GatedAnswer(
+        question="which control ends idle sessions?",
+        as_of=AS_OF,
+        outcome=Outcome.ANSWERED,
+        answer=quote,
+        claims=[claim],
+        coverage=1.0,
+        stop_reason=StopReason.CONTRACT_MET,
+        passes=1,
+        trace_id="t",
+    )
+    places = citation_places(answer, _Catalog())
+    assert places == {("CAT", "5", 2): "XC-12 Session Termination"}
+    printed = format_answer(answer, places)
+    assert "source: CAT @ 5, page 2 (XC-12 Session Termination), chars 0-9" in printed
+    assert "source: CAT @ 5, page 9, chars 0-9" in printed
+    assert "(XC-12" not in format_answer(answer)

@@ -12,6 +12,7 @@ import json
 import sys
 import tempfile
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +22,23 @@ from evidencegate.audit.otel import configure_telemetry
 from evidencegate.contracts import GatedAnswer, Outcome
 from evidencegate.corpus import IngestOptions, Store
 from evidencegate.corpus.ingest import parse_date
+from evidencegate.corpus.scope import provision_name
 from evidencegate.data import example_dir
 from evidencegate.exceptions import UsageError
 from evidencegate.gate import EvidenceGate
-from evidencegate.protocols import TraceSink
+from evidencegate.protocols import SourceLookup, TraceSink
 from evidencegate.trace.recorder import DURABILITIES
 from evidencegate.userio import cli_text, terminal_safe
 from evidencegate.verify.derived import derivation_summary
 
-__all__ = ["add_ask_arguments", "add_demo_arguments", "format_answer", "run_ask", "run_demo"]
+__all__ = [
+    "add_ask_arguments",
+    "add_demo_arguments",
+    "citation_places",
+    "format_answer",
+    "run_ask",
+    "run_demo",
+]
 
 
 def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
@@ -126,25 +135,52 @@ def run_ask(args: argparse.Namespace) -> int:
                 durability=args.trace_durability,
             )
             trace_path = args.trace_out or gate.store.traces_dir / f"{run_id}.jsonl"
+            places = citation_places(answer, gate.store, tenant=args.tenant)
     finally:
         if telemetry:
             telemetry.shutdown()
     if args.json:
         sys.stdout.write(answer.model_dump_json() + "\n")
     else:
-        print(format_answer(answer))
+        print(format_answer(answer, places))
         print(f"trace: {terminal_safe(trace_path)}")
     if args.strict and answer.outcome is not Outcome.ANSWERED:
         return 1
     return 0
 
 
-def format_answer(answer: GatedAnswer) -> str:
-    """A readable rendering: outcome, each claim with its quote, doc, version and page.
+def citation_places(
+    answer: GatedAnswer, pages: SourceLookup, *, tenant: str | None = None
+) -> dict[tuple[str, str, int], str]:
+    """Where each cited page sits, as the store records it: its label and heading path
+    (:func:`~evidencegate.corpus.scope.provision_name`, "AC-12 Session Termination",
+    "§ 1005.11(c)(1) Procedures for resolving errors — Ten-day period"); nothing for a page
+    with neither, whose document id already says where it is."""
+    places: dict[tuple[str, str, int], str] = {}
+    for claim in answer.claims:
+        for c in claim.citations:
+            key = (c.doc_id, c.version, c.page)
+            if key in places:
+                continue
+            source = pages.lookup(c.doc_id, c.version, c.page, tenant=tenant)
+            if source is not None and (source.page.label or source.page.heading):
+                document = source.document
+                places[key] = provision_name(
+                    source.page.label, source.page.heading, document.doc_id, document.title
+                )
+    return places
+
+
+def format_answer(
+    answer: GatedAnswer, places: Mapping[tuple[str, str, int], str] | None = None
+) -> str:
+    """A readable rendering: outcome, each claim with its quote, doc, version and page (and
+    where the page sits, from ``places``: :func:`citation_places`).
 
     Every field that comes from a question, a document or a model goes through
     :func:`~evidencegate.userio.terminal_safe`: one line each, no control characters.
     """
+    places = places or {}
     safe = terminal_safe
     lines = [
         f"question: {safe(answer.question)}",
@@ -159,9 +195,11 @@ def format_answer(answer: GatedAnswer) -> str:
         if claim.derivation is not None:
             lines.append(f"      computed: {safe(derivation_summary(claim.derivation))}")
         for c in claim.citations:
+            place = places.get((c.doc_id, c.version, c.page))
+            where = f"page {c.page} ({safe(place)})" if place else f"page {c.page}"
             lines.append(
                 f'      quote: "{safe(c.quote)}"\n      source: {safe(c.doc_id)} @ '
-                f"{safe(c.version)}, page {c.page}, chars {c.char_start}-{c.char_end}"
+                f"{safe(c.version)}, {where}, chars {c.char_start}-{c.char_end}"
             )
     for d in answer.dropped_claims:
         lines.append(f"  dropped: {safe(repr(d.text))} ({safe(', '.join(d.reasons))})")
@@ -208,7 +246,7 @@ def _run_demo(corpus: Path, traces_dir: Path | None) -> int:
                 as_of=dt.date.fromisoformat(item["as_of"]),
                 trace_out=traces / f"{item['id']}.jsonl",
             )
-            print(format_answer(answer))
+            print(format_answer(answer, citation_places(answer, store)))
     print(
         f"\ntraces written to {terminal_safe(traces)} (check one with: evidencegate verify TRACE)"
     )
