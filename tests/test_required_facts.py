@@ -1252,40 +1252,6 @@ class TestAWrongAnswerNamesWhatItMisses:
         assert _rate_missing(profile("Amcor operating income 2019?"), [noted], True) is None
         assert _rate_missing(profile("3M diluted EPS 2016?"), [self.claim(total)], False) is None
 
-    def test_a_segment_s_figure_does_not_answer_for_the_whole_filer(self) -> None:
-        from evidencegate.critique.rules import _segment_unasked
-
-        page = _passage(
-            "3M",
-            "p30",
-            "PERFORMANCE BY BUSINESS SEGMENT\nHealth Care Business (17.9% of consolidated sales):\n"
-            "Health Care sales totaled $5.4 billion, a decrease of 2.7 percent.",
-        )
-        part = "Health Care sales totaled $5.4 billion, a decrease of 2.7 percent."
-        question = "What were 3M's net sales in 2015?"
-        assert _segment_unasked(profile(question), [self.claim(part)], [page], True) == (
-            "distinct: the whole, where the claims give the figure of the segment Health Care"
-        )
-        asked = "What were 3M's health care sales in 2015?"
-        assert _segment_unasked(profile(asked), [self.claim(part)], [page], True) is None
-        named = "What were the 2015 sales of 3M's largest business segment?"
-        assert _segment_unasked(profile(named), [self.claim(part)], [page], True) is None
-        whole = "Total Company 30,274 100.0 %"
-        assert _segment_unasked(profile(question), [self.claim(whole)], [page], True) is None
-        # The filing's own abbreviation of a segment it names in a sentence on segments.
-        divisions = _passage(
-            "PEP",
-            "p5",
-            "We are organized into seven reportable segments (also referred to as divisions): "
-            "Frito-Lay North America (FLNA); PepsiCo Beverages North America (PBNA).",
-        )
-        row = "PBNA 5,426 68 51 2,676"
-        question = "PepsiCo operating profit 2022?"
-        assert _segment_unasked(profile(question), [self.claim(row)], [divisions], True) == (
-            "distinct: the whole, where the claims give the figure of the segment PBNA"
-        )
-        assert _segment_unasked(profile(question), [self.claim(row)], [page], True) is None
-
     def test_a_retention_or_notice_period_is_not_answered_by_another_act_s_deadline(
         self,
     ) -> None:

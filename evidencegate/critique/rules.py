@@ -974,13 +974,14 @@ def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
 _COUNT_WORDS = (
     r"\d[\d,.]*|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
     r"twenty|thirty|sixty|ninety|hundred|few|several|many|more|recent|past|last|next|prior|"
-    r"previous|following|coming|subsequent|those|these|the|its|their|our|your|business|"
-    r"calendar|working|banking|consecutive|additional|extra|whole|full"
+    r"previous|following|coming|subsequent|those|these|the|its|their|our|your|"
+    r"consecutive|additional|extra|whole|full"
 )
-"""Words before a unit that count or place a span rather than ask its length ("30 days",
-"recent years", "the business days"): "business days?" alone is left to "how many"."""
+"""Words before a unit that count or place a span rather than ask its length ("30 minutes",
+"several hours", "the next few miles")."""
 _TERSE_UNITS = (
-    r"(seconds?|minutes?|hours?|miles?|kilomet(?:er|re)s?|km|feet|met(?:er|re)s?|characters?|percent)"
+    r"(seconds?|minutes?|hours?|miles?|kilomet(?:er|re)s?|km|feet|met(?:er|re)s?|characters?|"
+    r"percent)"
 )
 _UNITS = (
     r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?|miles?|kilomet(?:er|re)s?|km|"
@@ -1000,6 +1001,7 @@ _UNIT_ASKED = re.compile(
 """A question naming the unit its answer counts in ("how many business days", "the minimum
 distance in miles", "the rating in hours", "training hours?", "required mileage?")."""
 _UNIT_FORMS_ASKED = {"mileage": "mile"}
+"""Nouns asking a unit by the measure it counts ("required mileage?")."""
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 _NO_COUNT_TIME = re.compile(
     r"\b(?:permanently|indefinitely|immediately|promptly|without\s+(?:undue\s+)?delay)\b",
