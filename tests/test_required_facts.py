@@ -872,6 +872,17 @@ class TestTheClaimAnswersTheAsk:
             "kind: a percentage, where the claims state none"
         )
         assert missing("What was net revenue growth in 2022 in percent?", "grew 6%.") is None
+        # A terse ask ending on its unit asks it too ("fire rating hours?", "mileage?"), not a
+        # count it states ("within 30 minutes?") nor a year placing the figure in time.
+        assert missing("CP-9(3) container fire rating hours?", rated) == (
+            "kind: a number of hours, where the claims state none"
+        )
+        assert missing("alternate site: required mileage from primary?", site) == (
+            "kind: a number of miles, where the claims state none"
+        )
+        assert missing("annual training hours?", "Staff complete 12 hours of training.") is None
+        assert missing("Must we report within 30 minutes?", parameter) is None
+        assert missing("Revenue in its most recently reported fiscal year?", site) is None
         # A question naming no unit, or a year ("in years 2021 and 2022"), asks for none.
         assert missing("How long must staff report an incident?", parameter) is None
         assert missing("What was revenue in years 2021 and 2022?", parameter) is None
@@ -1211,6 +1222,35 @@ class TestAWrongAnswerNamesWhatItMisses:
         assert _actor_unnamed(profile(question), [placed]) is not None
         assert _actor_unnamed(profile(question), [self.claim(designate)]) is None
         assert _actor_unnamed(profile("When must we open it?"), [self.claim(review)]) is None
+
+    def test_a_figure_per_share_or_per_head_is_not_answered_by_a_total_or_the_reverse(
+        self,
+    ) -> None:
+        from evidencegate.critique.rules import _rate_missing
+
+        hours = "In 2022, PepsiCo employees completed over 1 million hours of training."
+        question = "PepsiCo training hours per employee, 2022?"
+        assert _rate_missing(profile(question), [self.claim(hours)], True) == (
+            "figure: a figure per employee (the claims state a total)"
+        )
+        each = "Each employee completed 20 hours of training per employee on average."
+        assert _rate_missing(profile(question), [self.claim(each)], True) is None
+        total = "For total year 2016, net income attributable to 3M was $5.050 billion."
+        eps = "Earnings per share attributable to 3M common shareholders - diluted $ 8.16"
+        assert _rate_missing(profile("3M diluted EPS 2016?"), [self.claim(total)], True) == (
+            "figure: a figure per share (the claims state a total)"
+        )
+        assert _rate_missing(profile("3M diluted EPS 2016?"), [self.claim(eps)], True) is None
+        question = "What was 3M's net income in 2016?"
+        assert _rate_missing(profile(question), [self.claim(eps)], True) == (
+            "figure: a total (the claims state a figure per share)"
+        )
+        both = total.rstrip(".") + ", or $8.16 per diluted share."
+        assert _rate_missing(profile(question), [self.claim(both)], True) is None
+        # A table's note on its units states no figure per share; rules quoted are no report.
+        noted = "Operating income: 791.7 in 2019 (dollars in millions, except per share amounts)"
+        assert _rate_missing(profile("Amcor operating income 2019?"), [noted], True) is None
+        assert _rate_missing(profile("3M diluted EPS 2016?"), [self.claim(total)], False) is None
 
     def test_a_retention_or_notice_period_is_not_answered_by_another_act_s_deadline(
         self,

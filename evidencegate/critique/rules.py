@@ -470,6 +470,7 @@ class RulesCritic:
                 _actor_unnamed(profile, supported_texts),
                 _period_act_missing(profile, supported_texts),
                 _firm_unnamed(profile, supported_texts, filed),
+                _rate_missing(profile, supported_texts, filed),
                 _amount_missing(profile, supported_texts),
                 _year_unstated(profile, supported_texts, filed),
                 _region_unasked(profile, supported_texts, filed),
@@ -960,7 +961,7 @@ def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     if asked is None or not answer:
         return None
     unit = next(group for group in asked.groups() if group).lower()
-    unit = _UNIT_FORMS.get(unit, unit.removesuffix("s"))
+    unit = _UNIT_FORMS.get(unit, _UNIT_FORMS_ASKED.get(unit, unit.removesuffix("s")))
     bodies = [_unbracketed(_split(text)[0]) for text in answer]
     if any(_in_named_unit(unit).search(body) for body in bodies):
         return None
@@ -970,17 +971,37 @@ def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     return KIND + f"{wanted}, where the claims state none"
 
 
+_COUNT_WORDS = (
+    r"\d[\d,.]*|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|sixty|ninety|hundred|few|several|many|more|recent|past|last|next|prior|"
+    r"previous|following|coming|subsequent|those|these|the|its|their|our|your|"
+    r"consecutive|additional|extra|whole|full"
+)
+"""Words before a unit that count or place a span rather than ask its length ("30 minutes",
+"several hours", "the next few miles")."""
+_TERSE_UNITS = (
+    r"(seconds?|minutes?|hours?|miles?|kilomet(?:er|re)s?|km|feet|met(?:er|re)s?|characters?|"
+    r"percent)"
+)
 _UNITS = (
     r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?|miles?|kilomet(?:er|re)s?|km|"
     r"feet|foot|met(?:er|re)s?|characters?|percent)"
 )
 _UNIT_ASKED = re.compile(
     rf"\bhow\s+many\s+(?:[a-z-]+\s+)?{_UNITS}\b|\bin\s+{_UNITS}\b(?!\s*\d)"
-    rf"|\bnumber\s+of\s+{_UNITS}\b",
+    rf"|\bnumber\s+of\s+{_UNITS}\b"
+    # A terse ask ending on its unit of measure ("annual training hours?", "fire rating
+    # hours?"), not a stated count ("within 30 minutes?") nor a unit of a rate ("per hour?");
+    # not a calendar unit, which ends as many questions placing the figure in time ("in its
+    # most recently reported fiscal year?")
+    rf"|(?<![\w-])(?!(?:{_COUNT_WORDS})\b)(?!per\b)[a-z][a-z-]*,?\s+{_TERSE_UNITS}\s*\?*\s*$"
+    r"|\b(mileage)\b",
     re.IGNORECASE,
 )
 """A question naming the unit its answer counts in ("how many business days", "the minimum
-distance in miles", "the rating in hours")."""
+distance in miles", "the rating in hours", "training hours?", "required mileage?")."""
+_UNIT_FORMS_ASKED = {"mileage": "mile"}
+"""Nouns asking a unit by the measure it counts ("required mileage?")."""
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 _NO_COUNT_TIME = re.compile(
     r"\b(?:permanently|indefinitely|immediately|promptly|without\s+(?:undue\s+)?delay)\b",
@@ -1279,6 +1300,66 @@ _PERIOD_ACTS = (
 )
 """The acts a time question may measure the period of (keeping a record, giving notice),
 the words asking it, and the words by which a claim states an act of that kind."""
+
+
+def _rate_missing(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
+    """A figure per unit of something that a question asks from a report ("diluted EPS
+    2016?", "training hours per employee?") when no claim states a figure per that unit
+    ("over 1 million hours of training" is the total), or the reverse: a total ("3M net income
+    2015?") when every claim states a figure per share only ("Earnings per share ... diluted
+    $ 7.58"). Only of claims quoting a report, whose tables give both measures of one line.
+    As a ``figure:`` fact, or None."""
+    if not answer or not filed:
+        return None
+    ask = ask_clause(profile.question) or profile.question
+    bodies = [_split(text)[0] for text in answer]
+    if (rate := _RATE_ASKED.search(ask)) is not None:
+        noun = "share" if rate.group("noun") is None else rate.group("noun").lower()
+        noun = noun.removesuffix("s")
+        stated = re.compile(
+            rf"\b(?:per|a|each|every)\s+(?:[a-z-]+\s+){{0,2}}{re.escape(noun)}s?\b"
+            + (r"|\bEPS\b|\bearnings\s+per\b|\bdiluted\b|\bbasic\b" if noun == "share" else ""),
+            re.IGNORECASE,
+        )
+        # with the claim's place: a row of a table "Per share of 3M common stock:" heads
+        if any(stated.search(text) for text in answer):
+            return None
+        return FIGURE + f"a figure per {noun} (the claims state a total)"
+    if profile.answer_type != "amount" and profile.wants_figure is None:
+        return None
+    if _MONEY_MEASURE.search(ask) is None or _PER_SHARE.search(ask) is not None:
+        return None
+    bodies = [_PER_SHARE_UNIT.sub(" ", body) for body in bodies]
+    if all(_PER_SHARE.search(body) for body in bodies) and not any(
+        _TOTAL_STATED.search(_PER_SHARE_FIGURE.sub(" ", body)) for body in bodies
+    ):
+        return FIGURE + "a total (the claims state a figure per share)"
+    return None
+
+
+_RATE_ASKED = re.compile(
+    r"\bEPS\b|\bearnings\s+per\s+share\b|"
+    r"\bper\s+(?:diluted\s+|basic\s+|common\s+|average\s+|full[- ]time\s+)?"
+    r"(?P<noun>shares?|employees?|customers?|users?|stores?|units?|vehicles?|aircraft|"
+    r"airplanes?|passengers?|members?|subscribers?|accounts?|outlets?|facilit(?:y|ies)|"
+    r"plants?|locations?|head|capita|person|worker|workers)\b",
+    re.IGNORECASE,
+)
+"""A question asking a figure per unit of something counted in a report (not per a time
+unit, which is a rate of time: "per year")."""
+_PER_SHARE = re.compile(r"\bper\s+(?:[a-z-]+\s+){0,2}shares?\b|\bEPS\b", re.IGNORECASE)
+"""A figure per share, as a question or a claim names it."""
+_PER_SHARE_FIGURE = re.compile(
+    r"\$?\s?\d[\d,.]*\s+per\s+(?:[a-z-]+\s+){0,2}shares?\b", re.IGNORECASE
+)
+"""A figure a claim states per share ("$7.58 per diluted share")."""
+_PER_SHARE_UNIT = re.compile(r"\bexcept\s+(?:for\s+)?per[- ]share\s+\w+", re.IGNORECASE)
+"""A table's note on its units ("dollars in millions, except per share amounts")."""
+_TOTAL_STATED = re.compile(
+    r"\b\d[\d,.]*\s*(?:million|billion|thousand)\b|\b\d{1,3}(?:,\d{3})+\b|\(\s*\d{1,3}(?:,\d{3})+\s*\)",
+    re.IGNORECASE,
+)
+"""A figure of a total as a report states it ("$4.833 billion", "4,833", "(2,297)")."""
 
 
 def _firm_unnamed(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
