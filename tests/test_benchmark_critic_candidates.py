@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_support import load_benchmark
 
 from evidencegate.judges.support_model import PreparedSource
 from evidencegate.verify.edits import Edit
@@ -16,18 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _load() -> ModuleType:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "critic_candidates", REPO / "benchmarks" / "critic_candidates.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # its dataclass looks its module up
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
+    return load_benchmark("critic_candidates", "critic_candidates")
 
 
 bench = _load()

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from bench_support import load_benchmark
 from conftest import EXAMPLE_ITEMS, shared_path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -163,14 +163,8 @@ class TestScaleBenchmark:
         """A result is the query's evidence when it is of the source's doc_id and version and is
         the source's text or holds the quoted words word for word (case aside); never in another
         version or document, nor for words that only run into the quote."""
-        spec = importlib.util.spec_from_file_location(
-            "scale_bench", REPO / "benchmarks" / "scale.py"
-        )
-        assert spec is not None and spec.loader is not None
-        scale = importlib.util.module_from_spec(spec)
-        sys.modules["scale_bench"] = scale  # dataclasses look their module up
         try:
-            spec.loader.exec_module(scale)
+            scale = load_benchmark("scale", "scale_bench")
             source = "A creditor shall retain the information beyond 25 months."
             query = scale.Query(
                 "A creditor shall retain copy3",

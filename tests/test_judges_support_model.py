@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
+from bench_support import load_benchmark
 from conftest import shared_path
 
 from evidencegate.cli.judges import build_support_judge
@@ -201,17 +200,7 @@ class TestBuildSupportJudge:
 
 
 def _load_trainer() -> ModuleType:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "train_critic", REPO / "benchmarks" / "train_critic.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
+    return load_benchmark("train_critic", "train_critic")
 
 
 class TestTraining:
