@@ -1168,6 +1168,35 @@ class TestATableCellIsReadInItsTable:
         )
         assert missing == []
 
+    def test_an_item_naming_only_the_whole_is_no_figure_of_its_own(self) -> None:
+        # "..., total?" asks whose figure (the company's), not a second figure to give.
+        question = "Globex net cash provided by operating activities 2022, total?"
+        assert len(profile_question(question, as_of=AS_OF).items) == 2
+        missing = self.audit(
+            question,
+            "Net cash provided by operating activities, 2022: 3,512 (Dollars in millions)",
+            [
+                "Net cash provided by operating activities 3,512",
+                "(Dollars in millions) Years ended December 31, 2022 2021",
+            ],
+        )
+        assert not [f for f in missing if f.startswith("figure: ")]
+
+    def test_a_title_wrapped_over_lines_is_read_from_its_first_line(self) -> None:
+        from evidencegate.critique.rules import _table_heading
+        from evidencegate.generation.tables import table_cells
+
+        page = (
+            "Income taxes\nA comparison of income tax expense at the statutory rate to the "
+            "Company's effective tax rate is as\nfollows:\n(Dollars in Millions) 2022 2021\n"
+            "Statutory rate 21.0 % 21.0\nEffective Rate 17.4 % 8.3\n"
+        )
+        cell = next(c for c in table_cells(page) if c.label == "Effective Rate" and c.year == 2022)
+        assert _table_heading(page, cell) == (
+            "A comparison of income tax expense at the statutory rate to the Company's "
+            "effective tax rate is as follows:"
+        )
+
     def test_another_columns_value_is_not_the_cell(self) -> None:
         # The claim states 2021's value as 2022's: no cell of the row has that value and year,
         # so the claim is not read as the row's count of employees.

@@ -168,6 +168,13 @@ class RulesCritic:
             self._documents[key] = source.document if source is not None else None
         return self._documents[key]
 
+    def _page_text(self, passage: Passage) -> str:
+        """The text of the page ``passage`` is cut from ("" without ``pages``)."""
+        if self.pages is None:
+            return ""
+        source = self.pages.lookup(passage.doc_id, passage.version, passage.page)
+        return source.page.text if source is not None else ""
+
     def _filer_names(self, passage: Passage) -> tuple[str, ...]:
         """The names (:func:`entity_names`: entity, aliases, ticker) of the filer whose report
         ``passage`` is part of (a document with a period, "FY2022"), from the catalog's record
@@ -337,11 +344,17 @@ class RulesCritic:
                 # and a table cell under its table's title and the heading its row stands
                 # under ("CONSOLIDATED STATEMENTS OF CASH FLOWS" over "Net cash provided by
                 # operating activities"): the row label alone is not all the cell states.
+                # The cell is read on its page: a passage cut from it may start below the
+                # table's title ("... is as" / "follows:" over the header).
                 cells = [
                     cell
                     for c in claim.citations
-                    if c.evidence_id in texts
-                    and (cell := _cell_of(texts[c.evidence_id], c.quote, claim.text)) is not None
+                    if c.evidence_id in by_id
+                    and (
+                        cell := _cell_of(self._page_text(by_id[c.evidence_id]), c.quote, claim.text)
+                        or _cell_of(texts[c.evidence_id], c.quote, claim.text)
+                    )
+                    is not None
                 ]
                 place = "\n".join(sorted(w for w in where if w))
                 titled = "\n".join(sorted(w for w in where | {t for _, t in cells} if w))
@@ -636,11 +649,13 @@ class RulesCritic:
             # mostly the asker's own words, of which a third stated is what can be asked ("cctv
             # retention period" is not answered by a sentence on records' retention alone).
             stated = list(_figures_stated(profile, texts))
-            if len(profile.items) >= 2:
+            # An item naming only the whole ("R&D expense 2022, total?", "..., company-wide")
+            # says whose figure is asked, not another figure to give.
+            items = [item for item in profile.items if not set(item) <= _WHOLE_WORDS]
+            if len(items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
                 return all(
-                    any(covered_share(item, said) >= 0.5 for said, _ in stated)
-                    for item in profile.items
+                    any(covered_share(item, said) >= 0.5 for said, _ in stated) for item in items
                 )
             if profile.parts:
                 # "What risk category applies, how often is KYC renewed, and how long are the
@@ -1941,6 +1956,8 @@ def _table_heading(text: str, cell: TableCell) -> str:
     """The title of the cell's table (:func:`table_title`), read past a unit line the header
     line opens with ("(Dollars in millions, except" before its years) to the line above it."""
     title = table_title(text, cell)
+    if title[:1].islower():
+        return _sentence_read_whole(text, title, cell.header_start)
     if not title.startswith("("):
         return title
     line_start = text.rfind("\n", 0, cell.header_start) + 1
@@ -1950,8 +1967,28 @@ def _table_heading(text: str, cell: TableCell) -> str:
             continue  # a unit line
         if _TABLE_ROW.search(line) or line.rstrip().endswith("."):
             break  # a row or a sentence of what stands above the table
+        if words[0][:1].islower():
+            return _sentence_read_whole(text, line, line_start)
         return " ".join(words)
     return ""
+
+
+def _sentence_read_whole(text: str, tail: str, before: int) -> str:
+    """A title line that ends a sentence wrapped over the lines above it ("follows:" under
+    "A comparison of income tax expense at the U.S. statutory rate ... is as"), read from the
+    sentence's first line: the sentence introducing the table says what it is of."""
+    at = text.rfind(tail, 0, before)
+    if at < 0:
+        return tail
+    lines = [tail]
+    for line in reversed(text[: text.rfind("\n", 0, at) + 1].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if not words or _TABLE_ROW.search(line) or line.rstrip().endswith((".", ":")):
+            break  # the sentence before, or a row of the table above
+        lines.insert(0, " ".join(words))
+        if words[0][:1].isupper():
+            break  # the sentence's first line
+    return " ".join(lines)
 
 
 _TITLE_LINES = 3
@@ -2040,6 +2077,11 @@ _FIGURE_ASKING = frozenset(
 segments", "what did it carry on its balance sheet"): verbs and places no table row states; nor
 the words asking for the company's own figure ("company-wide", "for all the company",
 "consolidated"), which its statements give without saying so."""
+_WHOLE_WORDS = frozenset(
+    terms("total overall company-wide companywide consolidated whole entire combined")
+)
+"""Words asking for the whole filer's figure ("in total", "company-wide"): a question's item
+of these words alone names no measure of its own."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 """Answer types of a financial figure, which a table row may state."""
 
