@@ -1197,6 +1197,22 @@ class TestATableCellIsReadInItsTable:
             "effective tax rate is as follows:"
         )
 
+    def test_a_cell_is_in_its_columns_money_and_its_labels_unit(self) -> None:
+        from evidencegate.critique.rules import _cell_of, _cell_value
+
+        page = (
+            "The following table summarizes our share-based compensation expense:\n"
+            "2022 2021\nShare-based compensation expense - equity awards $ 343 $ 301\n"
+            "Share-based compensation expense - liability awards 30 20\n"
+            "Expected life (in years) 7.0 6.5\n"
+        )
+        found = _cell_of(
+            page, "Share-based compensation expense - liability awards 30", "x, 2022: 30"
+        )
+        assert found is not None and _cell_value(found[0]) == "$30"
+        found = _cell_of(page, "Expected life (in years) 7.0", "Expected life, 2022: 7.0")
+        assert found is not None and _cell_value(found[0]) == "7.0 years"
+
     def test_another_columns_value_is_not_the_cell(self) -> None:
         # The claim states 2021's value as 2022's: no cell of the row has that value and year,
         # so the claim is not read as the row's count of employees.
@@ -1356,3 +1372,25 @@ class TestAWrongAnswerNamesWhatItMisses:
         assert _firm_unnamed(profile(question), [self.claim(matters)], True) is None
         question = "What did auditor judgment cover?"
         assert _firm_unnamed(profile(question), [self.claim(matters)], True) is None
+
+
+class TestWhoAsksIsNoDetailOfAFigure:
+    """A figure question's asking frame ("Customer asks:", "Kindly provide", "vs") is no word
+    a table's row must state."""
+
+    def test_a_short_tag_before_the_ask_says_who_asks(self) -> None:
+        from evidencegate.critique.rules import _asker
+
+        assert _asker("Customer asks: how much were Amcor net sales in 2023?") == frozenset(
+            {"customer", "ask"}
+        )
+        # Not a sentence setting out a case, nor a tag followed by no ask.
+        assert not _asker("A customer disputes a debit on her account: how long to respond?")
+        assert not _asker("Net sales: 2023 and 2022")
+
+    def test_vs_is_stated_by_a_comparison(self) -> None:
+        from evidencegate.critique.rules import _focus_stated
+
+        said = ["operat", "margin", "19.1", "2022", "compar", "20.8", "2021"]
+        assert _focus_stated(["vs"], said, set())
+        assert not _focus_stated(["vs"], ["operat", "margin", "19.1", "2022"], set())

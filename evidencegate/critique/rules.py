@@ -22,6 +22,7 @@ import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from evidencegate.analysis import (
@@ -375,7 +376,7 @@ class RulesCritic:
                 # employees), whatever the claim's wording puts between them, when the row
                 # names nothing the question does not ("Total division" is no count of them).
                 said += "".join(
-                    f"\n{cell.value} {cell.name}."
+                    f"\n{_cell_value(cell)} {cell.name}."
                     for cell, _ in cells
                     if set(terms(cell.name)) <= set(profile.terms)
                 )
@@ -1805,7 +1806,8 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
 
 
 def _based(said: Sequence[str]) -> list[str]:
-    """``said`` with each irregular past form as its verb ("kept" as "keep")."""
+    """``said`` with each irregular past form as its verb ("kept" as "keep"), and "vs" as
+    "compared"."""
     return list(_based_terms(tuple(said)))
 
 
@@ -1839,8 +1841,10 @@ _IRREGULAR_PAST = {
         ("write", "wrote"),
     )
     for past in forms.split()
-}
-"""Irregular past forms the light stemmer leaves as they are, and their verbs."""
+} | {word: "compar" for word in ("vs", "versu", "compare", "comparison")}
+"""Irregular past forms the light stemmer leaves as they are, and their verbs; and the words
+setting two figures side by side ("2022 vs 2021"), as "compared" (a comparison's claim: "19.1%
+in 2022 compared with 20.8% in 2021")."""
 
 
 def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
@@ -1945,11 +1949,39 @@ def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
     if at < 0:
         return None
     said = _numbers(claim)
-    for cell in table_cells(text):
+    cells = table_cells(text)
+    for cell in cells:
         if cell.row_start == at and _numbers(cell.value) & said and str(cell.year) in said:
             where = (_table_heading(text, cell), cell.heading)
-            return cell, "\n".join(w for w in where if w)
+            # A column prints its money sign on its first row and its total only ("$ 343"
+            # over "30"): a cell of such a column is in dollars when its row names an amount
+            # of money ("... expense - liability awards"; not "Average shares outstanding").
+            dollars = cell.dollars or (
+                "%" not in cell.value
+                and _MONEY_MEASURE.search(cell.name or cell.label) is not None
+                and _LABEL_UNIT.search(cell.label) is None
+                and any(
+                    c.dollars and c.header_start == cell.header_start and c.column == cell.column
+                    for c in cells
+                )
+            )
+            return replace(cell, dollars=dollars), "\n".join(w for w in where if w)
     return None
+
+
+def _cell_value(cell: TableCell) -> str:
+    """A cell's value as its table states it: with its column's money sign, or the unit its
+    row's label gives in brackets ("Expected life (in years)" 7.0: 7.0 years)."""
+    value = cell.value
+    if cell.dollars and "$" not in value:
+        value = "$" + value
+    if unit := _LABEL_UNIT.search(cell.label):
+        value += " " + unit[1].lower()
+    return value
+
+
+_LABEL_UNIT = re.compile(r"\(\s*in\s+(years|months|weeks|days)\s*\)", re.IGNORECASE)
+"""A time unit a row's label gives its cells ("Expected life (in years)")."""
 
 
 def _table_heading(text: str, cell: TableCell) -> str:
@@ -2038,8 +2070,13 @@ def _focus(
         | _ASKING_FRAME
         | _LIGHT_WORDS
         # A financial figure's asking verb ("how much did it spend on R&D") no row states,
-        # nor where it stands ("on its balance sheet").
-        | (_FIGURE_ASKING if profile.answer_type in _FIGURE_TYPES else frozenset())
+        # nor where it stands ("on its balance sheet"), nor who asks ("Customer asks: how
+        # much ...").
+        | (
+            _FIGURE_ASKING | _asker(profile.question)
+            if profile.answer_type in _FIGURE_TYPES
+            else frozenset()
+        )
         | _proportion_words(profile),
     )
 
@@ -2069,6 +2106,7 @@ about."""
 _FIGURE_ASKING = frozenset(
     terms(
         "much many spend spent spending make made earn earned post posted book booked generate "
+        "kindly please provide tell "
         "generated carry carried hold held went balance sheet year-end recognize recognized "
         "company company-wide companywide consolidated whole entire"
     )
@@ -2083,6 +2121,23 @@ _WHOLE_WORDS = frozenset(
 """Words asking for the whole filer's figure ("in total", "company-wide"): a question's item
 of these words alone names no measure of its own."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+
+
+def _asker(question: str) -> frozenset[str]:
+    """The words of a short tag before the ask saying who asks or for whom ("Customer asks:
+    how much ...", "For the CFO: what was ..."): no detail of what is asked."""
+    tag, colon, ask = question.partition(":")
+    if not colon or len(tag.split()) > _ASKER_WORDS or _ASK_OPENING.match(ask) is None:
+        return frozenset()
+    return frozenset(terms(tag))
+
+
+_ASKER_WORDS = 3
+_ASK_OPENING = re.compile(
+    r"\s*(?:how|what|which|when|who|whose|where|why|is|are|was|were|does|do|did|can|give|"
+    r"list|provide|tell)\b",
+    re.IGNORECASE,
+)
 """Answer types of a financial figure, which a table row may state."""
 
 _LIGHT_WORDS = frozenset(
