@@ -640,7 +640,11 @@ class RulesCritic:
                 [
                     t
                     for t in measure_terms(profile.measure, asking=False)
-                    if t not in ASK_WORDS and t not in _proportion_words(profile)
+                    if t not in ASK_WORDS
+                    and t not in _proportion_words(profile)
+                    # nor asked for ("Please provide J&J's gross profit", "Customer asks:")
+                    and t not in _REQUEST_WORDS
+                    and t not in _asker(profile.question)
                 ]
                 if profile.answer_type in _MEASURED
                 else []
@@ -2103,13 +2107,17 @@ require", "process isolation requirement?", "what does the section say"), not wh
 about."""
 
 
-_FIGURE_ASKING = frozenset(
-    terms(
-        "much many spend spent spending make made earn earned post posted book booked generate "
-        "kindly please provide tell "
-        "generated carry carried hold held went balance sheet year-end recognize recognized "
-        "company company-wide companywide consolidated whole entire"
+_REQUEST_WORDS = frozenset(terms("kindly please provide tell give"))
+"""Words requesting a figure ("Kindly provide", "Please tell me"): no detail of it."""
+_FIGURE_ASKING = (
+    frozenset(
+        terms(
+            "much many spend spent spending make made earn earned post posted book booked "
+            "generate generated carry carried hold held went balance sheet year-end recognize "
+            "recognized company company-wide companywide consolidated whole entire"
+        )
     )
+    | _REQUEST_WORDS
 )
 """How a question asks for an amount or a count ("how much did it spend on", "how many
 segments", "what did it carry on its balance sheet"): verbs and places no table row states; nor
