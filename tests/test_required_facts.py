@@ -1394,3 +1394,17 @@ class TestWhoAsksIsNoDetailOfAFigure:
         said = ["operat", "margin", "19.1", "2022", "compar", "20.8", "2021"]
         assert _focus_stated(["vs"], said, set())
         assert not _focus_stated(["vs"], ["operat", "margin", "19.1", "2022"], set())
+
+
+def test_each_ask_is_answered_by_a_claim_of_its_own_as_far_as_they_go() -> None:
+    from evidencegate.critique.rules import PART, _parts_answered
+
+    # The segment's claim fits both asks; the total's only the first: both are answered.
+    parts = [PART + "boe total revenue", PART + "came commercial airplane"]
+    claims = [
+        "Revenues, 2022: $66,608\nThe Boeing Company",
+        "Revenues: Commercial Airplanes, 2022: $25,867\nThe Boeing Company",
+    ]
+    assert _parts_answered(parts, claims, None, 0.5) == set(parts)
+    # One claim answers one ask only.
+    assert len(_parts_answered(parts, claims[1:], None, 0.5)) == 1

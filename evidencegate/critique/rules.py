@@ -852,18 +852,32 @@ def _parts_answered(
     one ask of "how long ..., and how many years ..." leaves the other unanswered. A part
     asks the claims only for the words the evidence ``pool`` states (as the topic does)."""
     keys = text_keys(pool) if pool is not None else None
-    free = [terms(c) for c in claims]
-    answered: set[str] = set()
+    said = [terms(c) for c in claims]
+    fitting: dict[str, list[int]] = {}
     for part in parts:
         wanted = part.removeprefix(PART).split()
         if pool is not None and keys is not None:
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        fits = [(covered_share(wanted, c), i) for i, c in enumerate(free) if c]
-        best = max(fits, default=(0.0, -1))
-        if best[0] >= share:
-            answered.add(part)
-            free[best[1]] = []
-    return answered
+        fits = sorted(
+            ((covered_share(wanted, c), i) for i, c in enumerate(said) if c), reverse=True
+        )
+        fitting[part] = [i for fit, i in fits if fit >= share]
+    # As many parts as can each have a claim of its own: "Boeing's total revenues, and how
+    # much came from Commercial Airplanes?" is answered by the total's claim and the
+    # segment's, though the segment's also fits the first ask (augmenting paths).
+    owner: dict[int, str] = {}
+
+    def assign(part: str, seen: set[int]) -> bool:
+        for i in fitting[part]:
+            if i in seen:
+                continue
+            seen.add(i)
+            if i not in owner or assign(owner[i], seen):
+                owner[i] = part
+                return True
+        return False
+
+    return {part for part in parts if assign(part, set())}
 
 
 def _rival_words(
