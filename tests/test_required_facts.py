@@ -1179,6 +1179,51 @@ class TestATableCellIsReadInItsTable:
         )
         assert missing == []
 
+    def test_an_item_naming_only_the_whole_is_no_figure_of_its_own(self) -> None:
+        # "..., total?" asks whose figure (the company's), not a second figure to give.
+        question = "Globex net cash provided by operating activities 2022, total?"
+        assert len(profile_question(question, as_of=AS_OF).items) == 2
+        missing = self.audit(
+            question,
+            "Net cash provided by operating activities, 2022: 3,512 (Dollars in millions)",
+            [
+                "Net cash provided by operating activities 3,512",
+                "(Dollars in millions) Years ended December 31, 2022 2021",
+            ],
+        )
+        assert not [f for f in missing if f.startswith("figure: ")]
+
+    def test_a_title_wrapped_over_lines_is_read_from_its_first_line(self) -> None:
+        from evidencegate.critique.rules import _table_heading
+        from evidencegate.generation.tables import table_cells
+
+        page = (
+            "Income taxes\nA comparison of income tax expense at the statutory rate to the "
+            "Company's effective tax rate is as\nfollows:\n(Dollars in Millions) 2022 2021\n"
+            "Statutory rate 21.0 % 21.0\nEffective Rate 17.4 % 8.3\n"
+        )
+        cell = next(c for c in table_cells(page) if c.label == "Effective Rate" and c.year == 2022)
+        assert _table_heading(page, cell) == (
+            "A comparison of income tax expense at the statutory rate to the Company's "
+            "effective tax rate is as follows:"
+        )
+
+    def test_a_cell_is_in_its_columns_money_and_its_labels_unit(self) -> None:
+        from evidencegate.critique.rules import _cell_of, _cell_value
+
+        page = (
+            "The following table summarizes our share-based compensation expense:\n"
+            "2022 2021\nShare-based compensation expense - equity awards $ 343 $ 301\n"
+            "Share-based compensation expense - liability awards 30 20\n"
+            "Expected life (in years) 7.0 6.5\n"
+        )
+        found = _cell_of(
+            page, "Share-based compensation expense - liability awards 30", "x, 2022: 30"
+        )
+        assert found is not None and _cell_value(found[0]) == "$30"
+        found = _cell_of(page, "Expected life (in years) 7.0", "Expected life, 2022: 7.0")
+        assert found is not None and _cell_value(found[0]) == "7.0 years"
+
     def test_another_columns_value_is_not_the_cell(self) -> None:
         # The claim states 2021's value as 2022's: no cell of the row has that value and year,
         # so the claim is not read as the row's count of employees.
@@ -1367,3 +1412,39 @@ class TestAWrongAnswerNamesWhatItMisses:
         assert _firm_unnamed(profile(question), [self.claim(matters)], True) is None
         question = "What did auditor judgment cover?"
         assert _firm_unnamed(profile(question), [self.claim(matters)], True) is None
+
+
+class TestWhoAsksIsNoDetailOfAFigure:
+    """A figure question's asking frame ("Customer asks:", "Kindly provide", "vs") is no word
+    a table's row must state."""
+
+    def test_a_short_tag_before_the_ask_says_who_asks(self) -> None:
+        from evidencegate.critique.rules import _asker
+
+        assert _asker("Customer asks: how much were Amcor net sales in 2023?") == frozenset(
+            {"customer", "ask"}
+        )
+        # Not a sentence setting out a case, nor a tag followed by no ask.
+        assert not _asker("A customer disputes a debit on her account: how long to respond?")
+        assert not _asker("Net sales: 2023 and 2022")
+
+    def test_vs_is_stated_by_a_comparison(self) -> None:
+        from evidencegate.critique.rules import _focus_stated
+
+        said = ["operat", "margin", "19.1", "2022", "compar", "20.8", "2021"]
+        assert _focus_stated(["vs"], said, set())
+        assert not _focus_stated(["vs"], ["operat", "margin", "19.1", "2022"], set())
+
+
+def test_each_ask_is_answered_by_a_claim_of_its_own_as_far_as_they_go() -> None:
+    from evidencegate.critique.rules import PART, _parts_answered
+
+    # The segment's claim fits both asks; the total's only the first: both are answered.
+    parts = [PART + "boe total revenue", PART + "came commercial airplane"]
+    claims = [
+        "Revenues, 2022: $66,608\nThe Boeing Company",
+        "Revenues: Commercial Airplanes, 2022: $25,867\nThe Boeing Company",
+    ]
+    assert _parts_answered(parts, claims, None, 0.5) == set(parts)
+    # One claim answers one ask only.
+    assert len(_parts_answered(parts, claims[1:], None, 0.5)) == 1

@@ -22,6 +22,7 @@ import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from evidencegate.analysis import (
@@ -167,6 +168,13 @@ class RulesCritic:
             )
             self._documents[key] = source.document if source is not None else None
         return self._documents[key]
+
+    def _page_text(self, passage: Passage) -> str:
+        """The text of the page ``passage`` is cut from ("" without ``pages``)."""
+        if self.pages is None:
+            return ""
+        source = self.pages.lookup(passage.doc_id, passage.version, passage.page)
+        return source.page.text if source is not None else ""
 
     def _filer_names(self, passage: Passage) -> tuple[str, ...]:
         """The names (:func:`entity_names`: entity, aliases, ticker) of the filer whose report
@@ -337,11 +345,17 @@ class RulesCritic:
                 # and a table cell under its table's title and the heading its row stands
                 # under ("CONSOLIDATED STATEMENTS OF CASH FLOWS" over "Net cash provided by
                 # operating activities"): the row label alone is not all the cell states.
+                # The cell is read on its page: a passage cut from it may start below the
+                # table's title ("... is as" / "follows:" over the header).
                 cells = [
                     cell
                     for c in claim.citations
-                    if c.evidence_id in texts
-                    and (cell := _cell_of(texts[c.evidence_id], c.quote, claim.text)) is not None
+                    if c.evidence_id in by_id
+                    and (
+                        cell := _cell_of(self._page_text(by_id[c.evidence_id]), c.quote, claim.text)
+                        or _cell_of(texts[c.evidence_id], c.quote, claim.text)
+                    )
+                    is not None
                 ]
                 place = "\n".join(sorted(w for w in where if w))
                 titled = "\n".join(sorted(w for w in where | {t for _, t in cells} if w))
@@ -362,7 +376,7 @@ class RulesCritic:
                 # employees), whatever the claim's wording puts between them, when the row
                 # names nothing the question does not ("Total division" is no count of them).
                 said += "".join(
-                    f"\n{cell.value} {cell.name}."
+                    f"\n{_cell_value(cell)} {cell.name}."
                     for cell, _ in cells
                     if set(terms(cell.name)) <= set(profile.terms)
                 )
@@ -627,7 +641,11 @@ class RulesCritic:
                 [
                     t
                     for t in measure_terms(profile.measure, asking=False)
-                    if t not in ASK_WORDS and t not in _proportion_words(profile)
+                    if t not in ASK_WORDS
+                    and t not in _proportion_words(profile)
+                    # nor asked for ("Please provide J&J's gross profit", "Customer asks:")
+                    and t not in _REQUEST_WORDS
+                    and t not in _asker(profile.question)
                 ]
                 if profile.answer_type in _MEASURED
                 else []
@@ -637,11 +655,13 @@ class RulesCritic:
             # mostly the asker's own words, of which a third stated is what can be asked ("cctv
             # retention period" is not answered by a sentence on records' retention alone).
             stated = list(_figures_stated(profile, texts))
-            if len(profile.items) >= 2:
+            # An item naming only the whole ("R&D expense 2022, total?", "..., company-wide")
+            # says whose figure is asked, not another figure to give.
+            items = [item for item in profile.items if not set(item) <= _WHOLE_WORDS]
+            if len(items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
                 return all(
-                    any(covered_share(item, said) >= 0.5 for said, _ in stated)
-                    for item in profile.items
+                    any(covered_share(item, said) >= 0.5 for said, _ in stated) for item in items
                 )
             if profile.parts:
                 # "What risk category applies, how often is KYC renewed, and how long are the
@@ -833,18 +853,32 @@ def _parts_answered(
     one ask of "how long ..., and how many years ..." leaves the other unanswered. A part
     asks the claims only for the words the evidence ``pool`` states (as the topic does)."""
     keys = text_keys(pool) if pool is not None else None
-    free = [terms(c) for c in claims]
-    answered: set[str] = set()
+    said = [terms(c) for c in claims]
+    fitting: dict[str, list[int]] = {}
     for part in parts:
         wanted = part.removeprefix(PART).split()
         if pool is not None and keys is not None:
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        fits = [(covered_share(wanted, c), i) for i, c in enumerate(free) if c]
-        best = max(fits, default=(0.0, -1))
-        if best[0] >= share:
-            answered.add(part)
-            free[best[1]] = []
-    return answered
+        fits = sorted(
+            ((covered_share(wanted, c), i) for i, c in enumerate(said) if c), reverse=True
+        )
+        fitting[part] = [i for fit, i in fits if fit >= share]
+    # As many parts as can each have a claim of its own: "Boeing's total revenues, and how
+    # much came from Commercial Airplanes?" is answered by the total's claim and the
+    # segment's, though the segment's also fits the first ask (augmenting paths).
+    owner: dict[int, str] = {}
+
+    def assign(part: str, seen: set[int]) -> bool:
+        for i in fitting[part]:
+            if i in seen:
+                continue
+            seen.add(i)
+            if i not in owner or assign(owner[i], seen):
+                owner[i] = part
+                return True
+        return False
+
+    return {part for part in parts if assign(part, set())}
 
 
 def _rival_words(
@@ -1871,7 +1905,8 @@ def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -
 
 
 def _based(said: Sequence[str]) -> list[str]:
-    """``said`` with each irregular past form as its verb ("kept" as "keep")."""
+    """``said`` with each irregular past form as its verb ("kept" as "keep"), and "vs" as
+    "compared"."""
     return list(_based_terms(tuple(said)))
 
 
@@ -1905,8 +1940,10 @@ _IRREGULAR_PAST = {
         ("write", "wrote"),
     )
     for past in forms.split()
-}
-"""Irregular past forms the light stemmer leaves as they are, and their verbs."""
+} | {word: "compar" for word in ("vs", "versu", "compare", "comparison")}
+"""Irregular past forms the light stemmer leaves as they are, and their verbs; and the words
+setting two figures side by side ("2022 vs 2021"), as "compared" (a comparison's claim: "19.1%
+in 2022 compared with 20.8% in 2021")."""
 
 
 def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
@@ -2011,17 +2048,47 @@ def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
     if at < 0:
         return None
     said = _numbers(claim)
-    for cell in table_cells(text):
+    cells = table_cells(text)
+    for cell in cells:
         if cell.row_start == at and _numbers(cell.value) & said and str(cell.year) in said:
             where = (_table_heading(text, cell), cell.heading)
-            return cell, "\n".join(w for w in where if w)
+            # A column prints its money sign on its first row and its total only ("$ 343"
+            # over "30"): a cell of such a column is in dollars when its row names an amount
+            # of money ("... expense - liability awards"; not "Average shares outstanding").
+            dollars = cell.dollars or (
+                "%" not in cell.value
+                and _MONEY_MEASURE.search(cell.name or cell.label) is not None
+                and _LABEL_UNIT.search(cell.label) is None
+                and any(
+                    c.dollars and c.header_start == cell.header_start and c.column == cell.column
+                    for c in cells
+                )
+            )
+            return replace(cell, dollars=dollars), "\n".join(w for w in where if w)
     return None
+
+
+def _cell_value(cell: TableCell) -> str:
+    """A cell's value as its table states it: with its column's money sign, or the unit its
+    row's label gives in brackets ("Expected life (in years)" 7.0: 7.0 years)."""
+    value = cell.value
+    if cell.dollars and "$" not in value:
+        value = "$" + value
+    if unit := _LABEL_UNIT.search(cell.label):
+        value += " " + unit[1].lower()
+    return value
+
+
+_LABEL_UNIT = re.compile(r"\(\s*in\s+(years|months|weeks|days)\s*\)", re.IGNORECASE)
+"""A time unit a row's label gives its cells ("Expected life (in years)")."""
 
 
 def _table_heading(text: str, cell: TableCell) -> str:
     """The title of the cell's table (:func:`table_title`), read past a unit line the header
     line opens with ("(Dollars in millions, except" before its years) to the line above it."""
     title = table_title(text, cell)
+    if title[:1].islower():
+        return _sentence_read_whole(text, title, cell.header_start)
     if not title.startswith("("):
         return title
     line_start = text.rfind("\n", 0, cell.header_start) + 1
@@ -2031,8 +2098,28 @@ def _table_heading(text: str, cell: TableCell) -> str:
             continue  # a unit line
         if _TABLE_ROW.search(line) or line.rstrip().endswith("."):
             break  # a row or a sentence of what stands above the table
+        if words[0][:1].islower():
+            return _sentence_read_whole(text, line, line_start)
         return " ".join(words)
     return ""
+
+
+def _sentence_read_whole(text: str, tail: str, before: int) -> str:
+    """A title line that ends a sentence wrapped over the lines above it ("follows:" under
+    "A comparison of income tax expense at the U.S. statutory rate ... is as"), read from the
+    sentence's first line: the sentence introducing the table says what it is of."""
+    at = text.rfind(tail, 0, before)
+    if at < 0:
+        return tail
+    lines = [tail]
+    for line in reversed(text[: text.rfind("\n", 0, at) + 1].splitlines()[-_TITLE_LINES:]):
+        words = line.split()
+        if not words or _TABLE_ROW.search(line) or line.rstrip().endswith((".", ":")):
+            break  # the sentence before, or a row of the table above
+        lines.insert(0, " ".join(words))
+        if words[0][:1].isupper():
+            break  # the sentence's first line
+    return " ".join(lines)
 
 
 _TITLE_LINES = 3
@@ -2082,8 +2169,13 @@ def _focus(
         | _ASKING_FRAME
         | _LIGHT_WORDS
         # A financial figure's asking verb ("how much did it spend on R&D") no row states,
-        # nor where it stands ("on its balance sheet").
-        | (_FIGURE_ASKING if profile.answer_type in _FIGURE_TYPES else frozenset())
+        # nor where it stands ("on its balance sheet"), nor who asks ("Customer asks: how
+        # much ...").
+        | (
+            _FIGURE_ASKING | _asker(profile.question)
+            if profile.answer_type in _FIGURE_TYPES
+            else frozenset()
+        )
         | _proportion_words(profile),
     )
 
@@ -2110,18 +2202,45 @@ require", "process isolation requirement?", "what does the section say"), not wh
 about."""
 
 
-_FIGURE_ASKING = frozenset(
-    terms(
-        "much many spend spent spending make made earn earned post posted book booked generate "
-        "generated carry carried hold held went balance sheet year-end recognize recognized "
-        "company company-wide companywide consolidated whole entire"
+_REQUEST_WORDS = frozenset(terms("kindly please provide tell give"))
+"""Words requesting a figure ("Kindly provide", "Please tell me"): no detail of it."""
+_FIGURE_ASKING = (
+    frozenset(
+        terms(
+            "much many spend spent spending make made earn earned post posted book booked "
+            "generate generated carry carried hold held went balance sheet year-end recognize "
+            "recognized company company-wide companywide consolidated whole entire"
+        )
     )
+    | _REQUEST_WORDS
 )
 """How a question asks for an amount or a count ("how much did it spend on", "how many
 segments", "what did it carry on its balance sheet"): verbs and places no table row states; nor
 the words asking for the company's own figure ("company-wide", "for all the company",
 "consolidated"), which its statements give without saying so."""
+_WHOLE_WORDS = frozenset(
+    terms("total overall company-wide companywide consolidated whole entire combined")
+)
+"""Words asking for the whole filer's figure ("in total", "company-wide"): a question's item
+of these words alone names no measure of its own."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+
+
+def _asker(question: str) -> frozenset[str]:
+    """The words of a short tag before the ask saying who asks or for whom ("Customer asks:
+    how much ...", "For the CFO: what was ..."): no detail of what is asked."""
+    tag, colon, ask = question.partition(":")
+    if not colon or len(tag.split()) > _ASKER_WORDS or _ASK_OPENING.match(ask) is None:
+        return frozenset()
+    return frozenset(terms(tag))
+
+
+_ASKER_WORDS = 3
+_ASK_OPENING = re.compile(
+    r"\s*(?:how|what|which|when|who|whose|where|why|is|are|was|were|does|do|did|can|give|"
+    r"list|provide|tell)\b",
+    re.IGNORECASE,
+)
 """Answer types of a financial figure, which a table row may state."""
 
 _LIGHT_WORDS = frozenset(
