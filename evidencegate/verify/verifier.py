@@ -31,6 +31,7 @@ from evidencegate.contracts import (
     ClaimVerification,
     DocumentVersion,
     FailureReason,
+    SourcePage,
     VerificationFailure,
 )
 from evidencegate.corpus.passages import split_passages
@@ -114,9 +115,16 @@ class Verifier:
             return ClaimVerification(claim_id=claim.claim_id, ok=False, failures=[failure])
         checks: list[CitationCheck] = []
         located_quotes: list[str] = []
-        claim_text = self._without_provision(claim, tenant)
-        for citation in claim.citations:
-            check = self._check_citation(citation, as_of=as_of, retrieved=retrieved, tenant=tenant)
+        claim_text = claim.text
+        for i, citation in enumerate(claim.citations):
+            check, source = self._check_citation(
+                citation, as_of=as_of, retrieved=retrieved, tenant=tenant
+            )
+            if i == 0:
+                # "AC-2(5) Account Management — Inactivity Logout: ...": the claim names where
+                # its first quote sits, as the store records that page; like a document's name,
+                # the digits of its label are no claimed value. Any other opening is as written.
+                claim_text = without_provision(claim.text, source)
             checks.append(check)
             if check.citation.char_start is not None:
                 located_quotes.extend(quote_fragments(citation.quote))
@@ -135,17 +143,6 @@ class Verifier:
             claim_id=claim.claim_id, ok=ok, citations=checks, failures=failures
         )
 
-    def _without_provision(self, claim: Claim, tenant: str | None) -> str:
-        """The claim's text without the name of the provision it opens with, when that is the
-        name of its first citation's page as the store records it (:func:`without_provision`,
-        "AC-2(5) Account Management — Inactivity Logout: ..."): like a document's name, the
-        numbers of a label are not claimed values. Any other opening is checked as written."""
-        if not claim.citations:
-            return claim.text
-        cited = claim.citations[0]
-        source = self.sources.lookup(cited.doc_id, cited.version, cited.page, tenant=tenant)
-        return without_provision(claim.text, source)
-
     def _check_citation(
         self,
         citation: Citation,
@@ -153,7 +150,8 @@ class Verifier:
         as_of: dt.date,
         retrieved: Collection[str] | None,
         tenant: str | None,
-    ) -> CitationCheck:
+    ) -> tuple[CitationCheck, SourcePage | None]:
+        """The check of one citation, with the stored page it names (None when absent)."""
         failures: list[VerificationFailure] = []
         cited = f"{citation.doc_id}@{citation.version}"
         if retrieved is not None and cited not in retrieved:
@@ -199,7 +197,7 @@ class Verifier:
                 "char_end": match.char_end if match is not None else None,
             }
         )
-        return CitationCheck(citation=checked, ok=not failures, failures=failures)
+        return CitationCheck(citation=checked, ok=not failures, failures=failures), source
 
     def _missing(self, citation: Citation, cited: str, tenant: str | None) -> VerificationFailure:
         """DOCUMENT_NOT_FOUND, or PAGE_NOT_FOUND when the version exists (it has a page 1)."""
