@@ -119,6 +119,26 @@ def cfr_store(tmp_path: Path, records: list[tuple[str, str, str]]) -> Store:
     return store
 
 
+def filing_store(
+    tmp_path: Path, name: str, front: list[str], pages: list[str], *, notes: int
+) -> Store:
+    """A store of one made-up annual filing: its front matter lines, its ``pages`` (one per
+    form feed) and ``notes`` pages on other matters after them (a filing is long: the words of
+    its pages are rare in it), its messages kept off the terminal."""
+    others = [
+        f"Note {n}. Revenue from product line {n} is recognized at a point in time."
+        for n in range(notes)
+    ]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / f"{name}.md"
+    body = "\f".join([*pages, *others])
+    path.write_text("---\n" + "\n".join(front) + "\n---\n" + body + "\n", encoding="utf-8")
+    store = Store.open(tmp_path / "store")
+    store.messages = io.StringIO()
+    store.ingest([path], IngestOptions(authority="primary"))
+    return store
+
+
 def shared_path(*parts: str) -> Path:
     """Path under ../shared/datasets; skip (or fail under EVIDENCEGATE_REQUIRE_SHARED=1)."""
     path = SHARED_DATASETS.joinpath(*parts)

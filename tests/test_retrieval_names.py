@@ -6,10 +6,11 @@ ranked by what it measures."""
 from __future__ import annotations
 
 import datetime as dt
-import io
 from pathlib import Path
 
-from evidencegate.corpus import IngestOptions, Store
+from conftest import filing_store
+
+from evidencegate.corpus import Store
 from evidencegate.corpus.retrieval import FeedbackRetriever, _measured, as_named
 
 AS_OF = dt.date(2023, 6, 30)
@@ -31,20 +32,9 @@ def _filing(tmp_path: Path, *, period: bool = True) -> Store:
     ]
     if period:
         front.append("period: FY2022")
-    # One page each (form feeds): the headcount, two exhibits, and pages on other matters
-    # (a filing is long: "PEP" is a rare word in it).
-    others = [
-        f"Note {n}. Revenue from product line {n} is recognized at a point in time."
-        for n in range(40)
-    ]
-    body = "\f".join([HEADCOUNT, PENSION, PENSION.replace("keeps", "retains"), *others])
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    path = tmp_path / "pepco.md"
-    path.write_text("---\n" + "\n".join(front) + "\n---\n" + body + "\n", encoding="utf-8")
-    store = Store.open(tmp_path / "store")
-    store.messages = io.StringIO()
-    store.ingest([path], IngestOptions(authority="primary"))
-    return store
+    # The headcount, two exhibits, and pages on other matters ("PEP" is a rare word in it).
+    pages = [HEADCOUNT, PENSION, PENSION.replace("keeps", "retains")]
+    return filing_store(tmp_path, "pepco", front, pages, notes=40)
 
 
 def _top(store: Store, question: str) -> str:

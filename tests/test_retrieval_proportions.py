@@ -7,13 +7,13 @@ of revenues was earned under government contracts") is no quotient of two rows."
 from __future__ import annotations
 
 import datetime as dt
-import io
 from pathlib import Path
 
 import pytest
+from conftest import filing_store
 
 from evidencegate.analysis import profile_question
-from evidencegate.corpus import IngestOptions, Store, retrieval
+from evidencegate.corpus import Store, retrieval
 from evidencegate.corpus.retrieval import FeedbackRetriever, _measured, proportion_operands
 
 AS_OF = dt.date(2023, 6, 30)
@@ -71,17 +71,7 @@ def _filing(tmp_path: Path) -> Store:
         "entity: Acme",
         "period: FY2022",
     ]
-    others = [
-        f"Note {n}. Revenue from product line {n} is recognized at a point in time."
-        for n in range(30)
-    ]
-    body = "\f".join([*MARGIN_PAGES, STATEMENT, *others])
-    path = tmp_path / "acme.md"
-    path.write_text("---\n" + "\n".join(front) + "\n---\n" + body + "\n", encoding="utf-8")
-    store = Store.open(tmp_path / "store")
-    store.messages = io.StringIO()
-    store.ingest([path], IngestOptions(authority="primary"))
-    return store
+    return filing_store(tmp_path, "acme", front, [*MARGIN_PAGES, STATEMENT], notes=30)
 
 
 def _statement_rank(store: Store, question: str) -> int | None:
