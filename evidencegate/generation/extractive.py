@@ -804,7 +804,12 @@ class ExtractiveGenerator:
             p_asked = unplaced(asked, passage.context)
             # "Total" and "net" say which figure of a measure, not which measure: a row sharing
             # only them ("Total short-term debt" for "total net revenue") states another.
-            p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS] or p_asked
+            p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS]
+            if not p_core:
+                # "Total" and "net" alone name no measure ("how much did J&J earn in total
+                # (net earnings)", its verb an asking word): no row answers ("Total Net
+                # Liabilities"); the sentences may.
+                continue
             p_words = [w for w in asked_words if w not in placed]
             rows: dict[int, list[TableCell]] = {}
             for cell in table_cells(source.page.text):
@@ -897,7 +902,7 @@ class ExtractiveGenerator:
                 )
                 if candidate.text in skip:
                     continue
-                score = _cell_score(profile, passage, fit, name_terms, focus)
+                score = _cell_score(profile, passage, fit, name_terms, focus, label)
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
@@ -1134,16 +1139,23 @@ def _cell_score(
     fit: float,
     label_terms: Sequence[str],
     focus: Sequence[str],
+    row: str = "",
 ) -> float:
     """A table cell's score, as a sentence would score: the figure asked for (0.25), the year
-    asked for (0.25), the names where it stands (0.3); a short label is a specific row."""
+    asked for (0.25), the names where it stands (0.3); a short label is a specific row.
+
+    A name the question uses is stated where the cell stands (the filer, in the document's
+    title) or by the ``row`` itself, its label, heading and title: a segment the question
+    names ("Boeing's Commercial Airplanes segment", "PepsiCo's PBNA division") is stated by
+    its own row ("Revenues: Commercial Airplanes"), not by the company's total."""
     score = fit + 0.5 + 0.25 * (1 - len(label_terms) / (len(label_terms) + 8))
     if focus:
         score += 0.3 * covered_share(focus, label_terms)
     score += 0.2 * covered_share(profile.terms, terms(passage.context))  # as sentences
     if profile.names:
         place = passage.context or passage.title
-        score += 0.3 * sum(names_in(n, place) for n in profile.names) / len(profile.names)
+        stated = sum(names_in(n, place) or (bool(row) and names_in(n, row)) for n in profile.names)
+        score += 0.3 * stated / len(profile.names)
     return score
 
 
