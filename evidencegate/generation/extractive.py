@@ -40,7 +40,7 @@ from evidencegate.analysis import (
     states_action,
 )
 from evidencegate.canonical import sha256_hex
-from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.contracts import Citation, Claim, Draft, Operation, Passage
 from evidencegate.corpus.retrieval import (
     described,
     described_fit,
@@ -73,6 +73,7 @@ from evidencegate.generation.tables import (
     TableCell,
     measured_terms,
     part_table,
+    part_title,
     table_cells,
     table_title,
     table_unit,
@@ -776,6 +777,15 @@ class ExtractiveGenerator:
         percent = profile.answer_type == "percentage" or bool(
             _ASKS_PERCENT.search(profile.question)
         )
+        # "Current assets / current liabilities", "R&D as a % of sales": one figure over
+        # another is asked, and a row of one amount is an operand, no answer (a row stating
+        # the ratio itself, "Gross profit as a percentage of net sales 21.2 %", is).
+        request = derivation_request(profile.question, profile)
+        quotient = (
+            request is not None
+            and request.operation in (Operation.RATIO, Operation.SHARE)
+            and len(request.subjects) == 2
+        )
         counted = profile.answer_type == "count"
         # The acronyms the question names ("G&A", "FCF") and the lexicon's groups they are
         # members of: a row the question names by one is named as if word for word ("General
@@ -804,12 +814,7 @@ class ExtractiveGenerator:
             p_asked = unplaced(asked, passage.context)
             # "Total" and "net" say which figure of a measure, not which measure: a row sharing
             # only them ("Total short-term debt" for "total net revenue") states another.
-            p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS]
-            if not p_core:
-                # "Total" and "net" alone name no measure ("how much did J&J earn in total
-                # (net earnings)", its verb an asking word): no row answers ("Total Net
-                # Liabilities"); the sentences may.
-                continue
+            p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS] or p_asked
             p_words = [w for w in asked_words if w not in placed]
             rows: dict[int, list[TableCell]] = {}
             for cell in table_cells(source.page.text):
@@ -830,6 +835,9 @@ class ExtractiveGenerator:
                     title = table_title(source.page.text, row[0])
                     label = f"{title} {label}"
                 label = _in_question_number(label, profile.question)
+                # The part the question asks of, its table titled by it ("Consumer Business
+                # (15.5% of consolidated sales):"): the claim names it beside the row.
+                part = "" if title else part_title(source.page.text, row[0], profile.question)
                 stated = measured_terms(label, profile.question)
                 fit = covered_share(p_asked, stated)
                 core_fit = covered_share(p_core, stated)
@@ -851,6 +859,12 @@ class ExtractiveGenerator:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
                     continue
+                if (
+                    quotient
+                    and not all(c.value.endswith("%") for c in chosen)
+                    and not _RATIO_ROW.search(row[0].name or row[0].label)
+                ):
+                    continue  # an operand of the quotient asked, not the quotient
                 unit = table_unit(source.page.text, chosen[0])
                 if counted and (
                     any(c.dollars or "$" in c.value for c in chosen)
@@ -898,11 +912,11 @@ class ExtractiveGenerator:
                     self.min_quote_chars,
                     named_row,
                     unit,
-                    title,
+                    title or part,
                 )
                 if candidate.text in skip:
                     continue
-                score = _cell_score(profile, passage, fit, name_terms, focus, label)
+                score = _cell_score(profile, passage, fit, name_terms, focus, f"{part} {label}")
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
@@ -1274,6 +1288,8 @@ income attributable to Amcor plc" over "Net income" for "bottom line"): a tie-br
 _DASHES = frozenset({"—", "–", "-"})
 _MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
 """A table unit of money ("$ in millions", "Dollars in millions")."""
+_RATIO_ROW = re.compile(r"\bratio\b|\bper\s?cent(?:age)?\b|%|\bmargin\b|\btimes\b", re.I)
+"""A row stating a quotient ("Current ratio", "Operating income as a percent of sales")."""
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
     r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"

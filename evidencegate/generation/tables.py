@@ -24,6 +24,7 @@ __all__ = [
     "TableCell",
     "measured_terms",
     "part_table",
+    "part_title",
     "table_cells",
     "table_title",
     "table_unit",
@@ -258,6 +259,23 @@ _SHARE_TITLE = re.compile(
 sales):"): the table is of that part."""
 
 
+def part_title(page_text: str, cell: TableCell, question: str) -> str:
+    """The title naming the part of the filer a cell's table is of, when the question names
+    that part by its own words ("Consumer Business (15.5% of consolidated sales):" for "3M's
+    Consumer business"): quoted beside the cell, it states whose figure the row is ("Organic
+    sales (0.9) %"); "" otherwise."""
+    asked = set(terms(question))
+    title = _title_lines(page_text, cell)
+    # The header's span may run back into its title line (as in :func:`part_table`).
+    head = page_text[cell.header_start : cell.header_end].split("\n", 1)[0]
+    for line in [title[0] + head, *title[1:2]]:
+        found = _SHARE_TITLE.search(line)
+        if found is not None:
+            name = set(terms(found["name"])) - _GENERIC_PART_TERMS
+            return " ".join(line.split()) if name and name <= asked else ""
+    return ""
+
+
 def _introduction(title: Sequence[str]) -> str:
     """The title's lines up to the sentence introducing the table ("... by asset class are
     as follows:"), nearest first; never the prose of the table above (a line ending in a full
@@ -279,7 +297,10 @@ def _share_titled(title: Sequence[str], question: str) -> bool:
     for line in title[:2]:
         found = _SHARE_TITLE.search(line)
         if found is not None:
-            return not set(terms(found["name"])) & asked
+            # By its own words: "Business" is every part's ("Health Care Business" is no
+            # part of a question on "3M's Consumer business").
+            name = set(terms(found["name"])) - _GENERIC_PART_TERMS
+            return not name & asked
     return False
 
 
