@@ -798,6 +798,7 @@ class ExtractiveGenerator:
                 *(g for start, end, g in lexicon().keys(profile.terms) if end - start >= 2),
             }
         )
+        named_terms = tuple(t for n in profile.names for t in terms(n))
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -920,7 +921,11 @@ class ExtractiveGenerator:
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
-                score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(p_asked)))
+                # A name the question uses is asked too: the segment's own row ("Commercial
+                # Airplanes" under "Revenues:") says no more than is asked.
+                score += LABEL_PRECISION_WEIGHT * covered_share(
+                    said, (*with_synonyms(tuple(p_asked)), *named_terms)
+                )
                 if abbreviated and _filers_share(own_name, passage.context):
                     score += FILERS_SHARE_BONUS
                 if named_row or abbreviated or (title and fit >= 1):
