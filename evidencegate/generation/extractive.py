@@ -840,8 +840,15 @@ class ExtractiveGenerator:
                 # (15.5% of consolidated sales):"): the claim names it beside the row.
                 part = "" if title else part_title(source.page.text, row[0], profile.question)
                 stated = measured_terms(label, profile.question)
-                fit = covered_share(p_asked, stated)
-                core_fit = covered_share(p_core, stated)
+                measure, core = p_asked, p_core
+                if part:
+                    # Its title names the part ("Health Care Business"): the part's kind
+                    # ("business segment") is stated, the row must state the rest ("Sales",
+                    # not "Business segment operating income", for its net sales).
+                    measure = [t for t in p_asked if t not in _PART_KINDS] or p_asked
+                    core = [t for t in p_core if t not in _PART_KINDS] or p_core
+                fit = covered_share(measure, stated)
+                core_fit = covered_share(core, stated)
                 if (
                     not core_fit
                     # A bare "Total" is of the measure only when its title states most of it
@@ -1293,6 +1300,8 @@ income attributable to Amcor plc" over "Net income" for "bottom line"): a tie-br
 _DASHES = frozenset({"—", "–", "-"})
 _MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
 """A table unit of money ("$ in millions", "Dollars in millions")."""
+_PART_KINDS = frozenset(terms("segment segments business division divisions"))
+"""The words naming the kind of part of a filer a question asks about."""
 _RATIO_ROW = re.compile(r"\bratio\b|\bper\s?cent(?:age)?\b|%|\bmargin\b|\btimes\b", re.I)
 """A row stating a quotient ("Current ratio", "Operating income as a percent of sales")."""
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
