@@ -1014,3 +1014,15 @@ def test_a_quotient_asked_is_not_answered_by_one_operands_row() -> None:
     ):
         assert not _draft(corpus, question)
     assert any("37" in c.text for c in _draft(corpus, "Northwind current assets June 30 2024?"))
+
+
+def test_a_row_states_its_own_name_not_the_headings_above_it(corpus: InMemoryCorpus) -> None:
+    """'Assets Current assets: Cash and cash equivalents' states cash, not the total current
+    assets asked beside it: both rows are drafted."""
+    claims = _draft(
+        corpus,
+        "What were Northwind's cash balance and its total current assets on the June 30, 2024 "
+        "balance sheet?",
+    )
+    texts = " | ".join(c.text for c in claims)
+    assert "96" in texts and "2,530" in texts

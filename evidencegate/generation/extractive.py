@@ -943,7 +943,11 @@ class ExtractiveGenerator:
                 if several and len(chosen) < len(years):
                     # "for 2022 and for 2021": a row stating one of them answers in part.
                     score -= PARTIAL_YEARS_PENALTY * (1 - len(chosen) / len(years))
-                out.append((score, candidate, matched_units(profile.terms, label_terms)))
+                # What the row itself states of the question, not the headings its label runs
+                # on from ("Assets Current assets: Cash and cash equivalents" states cash, not
+                # the "total current assets" asked beside it).
+                own = terms(f"{title} {part} {row[0].heading} {own_name}")
+                out.append((score, candidate, matched_units(profile.terms, own)))
         return out
 
     def _derived(
