@@ -63,6 +63,7 @@ from evidencegate.corpus.rows import (
     with_synonyms,
 )
 from evidencegate.corpus.scope import label_citation, provision_named
+from evidencegate.corpus.segments import asks_a_part, segment_row, segments_of
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -812,6 +813,10 @@ class ExtractiveGenerator:
             # The words of the document's title name the filer, no row: a terse question's
             # company in lower case ("boeing 2022 net loss attributable to shareholders").
             placed = set(_phrase_words(passage.context))
+            # The filing's segments: a question asking about none of them (and about no part
+            # by its kind) asks for the whole's figure, which no segment's row states.
+            segments = segments_of(self.pages, passage.doc_id, passage.version)
+            whole_asked = not asks_a_part(profile.question, segments)
             p_asked = unplaced(asked, passage.context)
             # "Total" and "net" say which figure of a measure, not which measure: a row sharing
             # only them ("Total short-term debt" for "total net revenue") states another.
@@ -823,6 +828,8 @@ class ExtractiveGenerator:
             for row in rows.values():
                 if part_table(source.page.text, row[0], profile.question):
                     continue  # a segment's or a guarantor group's table, not the company's
+                if whole_asked and segment_row(row[0].name or row[0].label, segments):
+                    continue  # "Health Care 13,343", "PBNA": a segment's row, not the whole
                 # The label (with its headings: "Revenues: Commercial Airplanes") states what
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
