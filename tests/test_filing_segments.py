@@ -81,7 +81,9 @@ def test_a_segments_row_is_no_answer_for_the_whole() -> None:
         "Net sales:\nHealth Care $ 8,421 $ 8,597\nNTNA 3,100 2,900\n"
     )
     corpus = InMemoryCorpus()
-    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [*PAGES, by_segment])
+    corpus.add(
+        "NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [*PAGES, by_segment], period="FY2024"
+    )
 
     def draft(question: str) -> str:
         evidence: list[Passage] = corpus.search(question, as_of=AS_OF, limit=8)

@@ -815,7 +815,11 @@ class ExtractiveGenerator:
             placed = set(_phrase_words(passage.context))
             # The filing's segments: a question asking about none of them (and about no part
             # by its kind) asks for the whole's figure, which no segment's row states.
-            segments = segments_of(self.pages, passage.doc_id, passage.version)
+            segments = (
+                segments_of(self.pages, passage.doc_id, passage.version)
+                if source.document.period is not None  # a report on a period: a filing
+                else ()
+            )
             whole_asked = not asks_a_part(profile.question, segments)
             p_asked = unplaced(asked, passage.context)
             # "Total" and "net" say which figure of a measure, not which measure: a row sharing
