@@ -102,6 +102,7 @@ class InMemoryCorpus:
         pages: Sequence[str],
         *,
         authority: Authority = "primary",
+        period: str | None = None,
     ) -> DocumentVersion:
         doc = DocumentVersion(
             doc_id=doc_id,
@@ -111,6 +112,7 @@ class InMemoryCorpus:
             authority=authority,
             sha256=sha256_hex("\f".join(pages)),
             pages=len(pages),
+            period=period,
         )
         self._docs[(doc_id, version)] = (doc, list(pages))
         self._resupersede(doc_id)

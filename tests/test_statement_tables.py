@@ -927,3 +927,102 @@ def test_a_share_count_is_no_figure_per_share() -> None:
     corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
     claims = _draft(corpus, "What was Northwind's earnings per diluted share for 2024?")
     assert claims and "8.89" in claims[0].text and not any("602.0" in c.text for c in claims)
+
+
+def test_a_table_titled_by_another_business_is_a_part_of_a_question_on_a_business() -> None:
+    """'Garden Business (24.6% of consolidated sales):' is no part of the question on the
+    'Tools business': 'business' is every part's word, not the part's name."""
+    from evidencegate.generation.tables import part_table, part_title
+
+    garden = (
+        "Garden Business (24.6% of consolidated sales):\n2024 2023\n"
+        "Sales (millions) $ 8,421 $ 8,597\nSales change analysis:\n"
+        "Organic sales 3.2 % 10.2 %\n"
+    )
+    tools = garden.replace("Garden", "Tools").replace("3.2 %", "(0.9) %")
+    question = "What was the organic sales change for Northwind's Tools business in 2024?"
+    g_cell, t_cell = table_cells(garden)[0], table_cells(tools)[0]
+    assert part_table(garden, g_cell, question)
+    assert not part_table(tools, t_cell, question)
+    # the asked part's title is quoted beside its rows; no other part's, and none unasked
+    assert part_title(tools, t_cell, question).startswith("Tools Business (24.6%")
+    assert part_title(garden, g_cell, question) == ""
+    assert part_title(tools, t_cell, "Northwind organic sales change 2024?") == ""
+
+
+def test_the_asked_business_is_named_beside_its_row() -> None:
+    """The organic sales of the business asked are drafted from its own table, the claim
+    naming the business (its row, 'Organic sales', does not)."""
+    garden = (
+        "Garden Business (24.6% of consolidated sales):\n2024 2023\n"
+        "Sales (millions) $ 8,421 $ 8,597\nSales change analysis:\n"
+        "Organic sales 3.2 % 10.2 %\n"
+    )
+    tools = garden.replace("Garden", "Tools").replace("3.2 %", "(0.9) %")
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [garden, tools])
+    claims = _draft(
+        corpus, "What was the organic sales change for Northwind's Tools business in 2024?"
+    )
+    assert claims and "(0.9)" in claims[0].text and "Tools Business" in claims[0].text
+    assert _verified(corpus, claims[0])
+
+
+def test_a_benefit_plans_table_is_no_answer_for_the_companys_total_assets() -> None:
+    """The bare 'Total' of the plan assets' fair value table (its column header reading
+    'Asset Class') is the pension plans' assets, not the company's total assets."""
+    from evidencegate.generation.tables import part_table
+
+    plans = (
+        "The fair values of the assets held by the U.S. pension plans by asset class are as "
+        "follows:\n(Millions) Level 1 Level 2 Dec. 31,\nAsset Class 2024 2023 2024 2023\n"
+        "Equities $ 2,082 $ 1,575 $ — $ —\nTotal $ 5,525 $ 5,100 $ 3,000 $ 2,900\n"
+    )
+    cell = table_cells(plans)[0]
+    assert part_table(plans, cell, "Northwind total assets 2024?")
+    assert not part_table(plans, cell, "Northwind pension plan assets 2024?")
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [plans, BALANCE])
+    claims = _draft(corpus, "Northwind total assets as of June 30 2024?")
+    assert claims and "7,845" in claims[0].text
+
+
+def test_a_segment_the_question_names_is_stated_by_its_own_row() -> None:
+    """'Revenues: Tools' answers the Tools segment's revenue, not the company's total."""
+    segments = (
+        "Summary of Business Segment Data\n(Dollars in millions)\n"
+        "Years ended June 30, 2024 2023\nRevenues:\nTools $ 3,064 $ 2,980\n"
+        "Garden 6,056 5,890\nTotal revenues $ 9,120 $ 8,870\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [INCOME, segments])
+    claims = _draft(corpus, "How much revenue did Northwind's Tools segment bring in during 2024?")
+    assert claims and "3,064" in claims[0].text
+
+
+def test_a_quotient_asked_is_not_answered_by_one_operands_row() -> None:
+    """'current assets / current liabilities': a row of one operand is no answer."""
+    page = (
+        "Northwind Tools Inc.\nFair value of derivatives\n(Dollars in millions)\n"
+        "As of June 30, 2024 2023\nCurrent assets 37 30\nDeferred revenue 516 480\n"
+    )
+    corpus = InMemoryCorpus()
+    corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [page])
+    for question in (
+        "Northwind current assets / current liabilities June 30 2024",
+        "Northwind current assets over current liabilities at June 30, 2024",
+    ):
+        assert not _draft(corpus, question)
+    assert any("37" in c.text for c in _draft(corpus, "Northwind current assets June 30 2024?"))
+
+
+def test_a_row_states_its_own_name_not_the_headings_above_it(corpus: InMemoryCorpus) -> None:
+    """'Assets Current assets: Cash and cash equivalents' states cash, not the total current
+    assets asked beside it: both rows are drafted."""
+    claims = _draft(
+        corpus,
+        "What were Northwind's cash balance and its total current assets on the June 30, 2024 "
+        "balance sheet?",
+    )
+    texts = " | ".join(c.text for c in claims)
+    assert "96" in texts and "2,530" in texts

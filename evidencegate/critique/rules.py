@@ -61,6 +61,7 @@ from evidencegate.corpus.scope import (
     mentioned_names,
     without_provision,
 )
+from evidencegate.corpus.segments import asks_a_part, segments_of
 from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     covered_share,
@@ -209,6 +210,19 @@ class RulesCritic:
         if document is None:
             return None
         return document.effective_from, document.effective_to, document.period
+
+    def _segments(self, passages: Sequence[Passage]) -> tuple[str, ...]:
+        """The segments of the filings ``passages`` quote (a report's own list, read from its
+        pages: :mod:`evidencegate.corpus.segments`); none without ``pages`` or for rules."""
+        if self.pages is None:
+            return ()
+        found: dict[str, None] = {}
+        for passage in passages:
+            version = self._version_of(passage)
+            if version is None or version[2] is None:
+                continue  # a rule's document reports on no period: it has no segments
+            found.update(dict.fromkeys(segments_of(self.pages, passage.doc_id, passage.version)))
+        return tuple(found)
 
     def _of_rules(self, passage: Passage) -> bool:
         """Is ``passage`` of a document of rules (a regulation, a catalog, a policy), not a
@@ -488,6 +502,7 @@ class RulesCritic:
                 _amount_missing(profile, supported_texts),
                 _year_unstated(profile, supported_texts, filed),
                 _region_unasked(profile, supported_texts, filed),
+                _segment_unasked(profile, supported_texts, self._segments(supported_cited)),
             )
             if fact is not None
         ]
@@ -1533,6 +1548,40 @@ _REGION = re.compile(
     re.IGNORECASE,
 )
 """A region a report breaks its figures down by."""
+
+
+def _segment_unasked(
+    profile: QuestionProfile, answer: Sequence[str], segments: Sequence[str]
+) -> str | None:
+    """A segment's figure given for the filer's whole: a claim opening with one of the
+    filing's segments (its row, "PBNA, 2022: 26,213"; its sentence under a running header,
+    "Table of Contents PBNA Net revenue increased 4%"; its total, "Total Health Care Business
+    Group") when the question asks a figure and names no segment nor a part by its kind. The
+    segments are the filing's own (read from its pages), not a list of known names. Claims
+    also giving the whole ("consolidated", "worldwide") are left to the other facts. As a
+    ``distinct:`` fact, or None."""
+    if (
+        not answer
+        or not segments
+        or profile.answer_type not in ("amount", "percentage", "comparison")
+        or asks_a_part(profile.question, segments)
+    ):
+        return None
+    bodies = [_RUNNING_HEADER.sub("", _split(text)[0]).lstrip() for text in answer]
+    if any(_WHOLE_STATED.search(body) for body in bodies):
+        return None
+    for body in bodies:
+        for name in segments:
+            if re.match(rf"(?:Total\s+)?{re.escape(name)}(?![\w&])", body):
+                return RIVAL + f"the whole, where the claims give the figure of the segment {name}"
+    return None
+
+
+_RUNNING_HEADER = re.compile(r"^\s*Table\s+of\s+Contents\s*", re.IGNORECASE)
+"""A page's running header, which the text of a sentence at the page's top runs on from."""
+_WHOLE_STATED = re.compile(r"\b(?:worldwide|consolidated|company-wide)\b", re.IGNORECASE)
+
+
 _WHOLE = re.compile(r"\b(?:worldwide|total|consolidated|global(?:ly)?)\b", re.IGNORECASE)
 """A claim giving the filer's whole figure beside its regions'."""
 

@@ -40,7 +40,7 @@ from evidencegate.analysis import (
     states_action,
 )
 from evidencegate.canonical import sha256_hex
-from evidencegate.contracts import Citation, Claim, Draft, Passage
+from evidencegate.contracts import Citation, Claim, Draft, Operation, Passage
 from evidencegate.corpus.retrieval import (
     described,
     described_fit,
@@ -63,6 +63,7 @@ from evidencegate.corpus.rows import (
     with_synonyms,
 )
 from evidencegate.corpus.scope import label_citation, provision_named
+from evidencegate.corpus.segments import asks_a_part, segment_row, segments_of
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
@@ -73,6 +74,7 @@ from evidencegate.generation.tables import (
     TableCell,
     measured_terms,
     part_table,
+    part_title,
     table_cells,
     table_title,
     table_unit,
@@ -776,6 +778,15 @@ class ExtractiveGenerator:
         percent = profile.answer_type == "percentage" or bool(
             _ASKS_PERCENT.search(profile.question)
         )
+        # "Current assets / current liabilities", "R&D as a % of sales": one figure over
+        # another is asked, and a row of one amount is an operand, no answer (a row stating
+        # the ratio itself, "Gross profit as a percentage of net sales 21.2 %", is).
+        request = derivation_request(profile.question, profile)
+        quotient = (
+            request is not None
+            and request.operation in (Operation.RATIO, Operation.SHARE)
+            and len(request.subjects) == 2
+        )
         counted = profile.answer_type == "count"
         # The acronyms the question names ("G&A", "FCF") and the lexicon's groups they are
         # members of: a row the question names by one is named as if word for word ("General
@@ -788,6 +799,7 @@ class ExtractiveGenerator:
                 *(g for start, end, g in lexicon().keys(profile.terms) if end - start >= 2),
             }
         )
+        named_terms = tuple(t for n in profile.names for t in terms(n))
         out: list[_Scored] = []
         seen: set[tuple[str, str, int]] = set()
         for passage in evidence:
@@ -801,6 +813,14 @@ class ExtractiveGenerator:
             # The words of the document's title name the filer, no row: a terse question's
             # company in lower case ("boeing 2022 net loss attributable to shareholders").
             placed = set(_phrase_words(passage.context))
+            # The filing's segments: a question asking about none of them (and about no part
+            # by its kind) asks for the whole's figure, which no segment's row states.
+            segments = (
+                segments_of(self.pages, passage.doc_id, passage.version)
+                if source.document.period is not None  # a report on a period: a filing
+                else ()
+            )
+            whole_asked = not asks_a_part(profile.question, segments)
             p_asked = unplaced(asked, passage.context)
             # "Total" and "net" say which figure of a measure, not which measure: a row sharing
             # only them ("Total short-term debt" for "total net revenue") states another.
@@ -812,6 +832,8 @@ class ExtractiveGenerator:
             for row in rows.values():
                 if part_table(source.page.text, row[0], profile.question):
                     continue  # a segment's or a guarantor group's table, not the company's
+                if whole_asked and segment_row(row[0].name or row[0].label, segments):
+                    continue  # "Health Care 13,343", "PBNA": a segment's row, not the whole
                 # The label (with its headings: "Revenues: Commercial Airplanes") states what
                 # is asked; the row's own name how specific it is.
                 label_terms = terms(row[0].label)
@@ -825,9 +847,19 @@ class ExtractiveGenerator:
                     title = table_title(source.page.text, row[0])
                     label = f"{title} {label}"
                 label = _in_question_number(label, profile.question)
+                # The part the question asks of, its table titled by it ("Consumer Business
+                # (15.5% of consolidated sales):"): the claim names it beside the row.
+                part = "" if title else part_title(source.page.text, row[0], profile.question)
                 stated = measured_terms(label, profile.question)
-                fit = covered_share(p_asked, stated)
-                core_fit = covered_share(p_core, stated)
+                measure, core = p_asked, p_core
+                if part:
+                    # Its title names the part ("Health Care Business"): the part's kind
+                    # ("business segment") is stated, the row must state the rest ("Sales",
+                    # not "Business segment operating income", for its net sales).
+                    measure = [t for t in p_asked if t not in _PART_KINDS] or p_asked
+                    core = [t for t in p_core if t not in _PART_KINDS] or p_core
+                fit = covered_share(measure, stated)
+                core_fit = covered_share(core, stated)
                 if (
                     not core_fit
                     # A bare "Total" is of the measure only when its title states most of it
@@ -846,6 +878,12 @@ class ExtractiveGenerator:
                     chosen = [by_year[max(by_year)]]  # no year named: the latest column
                 if not chosen or (percent and not all(c.value.endswith("%") for c in chosen)):
                     continue
+                if (
+                    quotient
+                    and not all(c.value.endswith("%") for c in chosen)
+                    and not _RATIO_ROW.search(row[0].name or row[0].label)
+                ):
+                    continue  # an operand of the quotient asked, not the quotient
                 unit = table_unit(source.page.text, chosen[0])
                 if counted and (
                     any(c.dollars or "$" in c.value for c in chosen)
@@ -893,15 +931,19 @@ class ExtractiveGenerator:
                     self.min_quote_chars,
                     named_row,
                     unit,
-                    title,
+                    title or part,
                 )
                 if candidate.text in skip:
                     continue
-                score = _cell_score(profile, passage, fit, name_terms, focus)
+                score = _cell_score(profile, passage, fit, name_terms, focus, f"{part} {label}")
                 # A label saying more than what is asked is another row ("Cash dividends
                 # paid", "Cash ... and restricted cash, end of year" for "cash").
                 said = [t for t in name_terms if t not in _BOOKKEEPING_TERMS] or name_terms
-                score += LABEL_PRECISION_WEIGHT * covered_share(said, with_synonyms(tuple(p_asked)))
+                # A name the question uses is asked too: the segment's own row ("Commercial
+                # Airplanes" under "Revenues:") says no more than is asked.
+                score += LABEL_PRECISION_WEIGHT * covered_share(
+                    said, (*with_synonyms(tuple(p_asked)), *named_terms)
+                )
                 if abbreviated and _filers_share(own_name, passage.context):
                     score += FILERS_SHARE_BONUS
                 if named_row or abbreviated or (title and fit >= 1):
@@ -912,7 +954,11 @@ class ExtractiveGenerator:
                 if several and len(chosen) < len(years):
                     # "for 2022 and for 2021": a row stating one of them answers in part.
                     score -= PARTIAL_YEARS_PENALTY * (1 - len(chosen) / len(years))
-                out.append((score, candidate, matched_units(profile.terms, label_terms)))
+                # What the row itself states of the question, not the headings its label runs
+                # on from ("Assets Current assets: Cash and cash equivalents" states cash, not
+                # the "total current assets" asked beside it).
+                own = terms(f"{title} {part} {row[0].heading} {own_name}")
+                out.append((score, candidate, matched_units(profile.terms, own)))
         return out
 
     def _derived(
@@ -1134,16 +1180,23 @@ def _cell_score(
     fit: float,
     label_terms: Sequence[str],
     focus: Sequence[str],
+    row: str = "",
 ) -> float:
     """A table cell's score, as a sentence would score: the figure asked for (0.25), the year
-    asked for (0.25), the names where it stands (0.3); a short label is a specific row."""
+    asked for (0.25), the names where it stands (0.3); a short label is a specific row.
+
+    A name the question uses is stated where the cell stands (the filer, in the document's
+    title) or by the ``row`` itself, its label, heading and title: a segment the question
+    names ("Boeing's Commercial Airplanes segment", "PepsiCo's PBNA division") is stated by
+    its own row ("Revenues: Commercial Airplanes"), not by the company's total."""
     score = fit + 0.5 + 0.25 * (1 - len(label_terms) / (len(label_terms) + 8))
     if focus:
         score += 0.3 * covered_share(focus, label_terms)
     score += 0.2 * covered_share(profile.terms, terms(passage.context))  # as sentences
     if profile.names:
         place = passage.context or passage.title
-        score += 0.3 * sum(names_in(n, place) for n in profile.names) / len(profile.names)
+        stated = sum(names_in(n, place) or (bool(row) and names_in(n, row)) for n in profile.names)
+        score += 0.3 * stated / len(profile.names)
     return score
 
 
@@ -1262,6 +1315,10 @@ income attributable to Amcor plc" over "Net income" for "bottom line"): a tie-br
 _DASHES = frozenset({"—", "–", "-"})
 _MONEY_UNIT = re.compile(r"\$|\bdollars?\b|\busd\b|\beuros?\b|€|£", re.IGNORECASE)
 """A table unit of money ("$ in millions", "Dollars in millions")."""
+_PART_KINDS = frozenset(terms("segment segments business division divisions"))
+"""The words naming the kind of part of a filer a question asks about."""
+_RATIO_ROW = re.compile(r"\bratio\b|\bper\s?cent(?:age)?\b|%|\bmargin\b|\btimes\b", re.I)
+"""A row stating a quotient ("Current ratio", "Operating income as a percent of sales")."""
 _ASKS_PERCENT = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _PRIOR_YEAR = re.compile(
     r"\b(?:a|the|one)\s+year\s+(?:earlier|before|prior)\b|\b(?:the\s+)?(?:prior|previous|"

@@ -24,6 +24,7 @@ __all__ = [
     "TableCell",
     "measured_terms",
     "part_table",
+    "part_title",
     "table_cells",
     "table_title",
     "table_unit",
@@ -158,6 +159,14 @@ def _row_label(label: str) -> bool:
 _TITLE_LINES = 4
 _ACRONYM = re.compile(r"(?<![\w.&(-])[A-Z]{2,5}(?![\w.&)-])")
 _PART_WORDS = re.compile(r"\b(?:guarant(?:ee|or|ors)|obligors?|non-guarantors?|issuers?)\b", re.I)
+_PLAN_WORDS = re.compile(
+    r"\b(?:pension|postretirement|post-retirement|retirement|benefit\s+plans?|plans?\s+assets?|"
+    r"held\s+by\s+the\b[^.\n]{0,40}\bplans?)\b",
+    re.IGNORECASE,
+)
+"""A table of the employee benefit plans ("The fair values of the assets held by the U.S.
+pension plans by asset class are as follows:"): its "Total" is the plans' assets, not the
+company's."""
 _SEGMENT = re.compile(r"((?:\b[A-Z][\w&/’'-]*\s+(?:and\s+)?){1,4})(?:[Ss]egment|SEGMENT)\b")
 """A segment by its name ("Consumer Health segment", "Safety and Industrial Segment")."""
 _GENERIC_PART_TERMS = frozenset(
@@ -211,7 +220,8 @@ _PERIOD_LINE = re.compile(
 def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     """Is the cell's table about a part of the filer the question does not name: a segment
     by its acronym ("BDS revenues ... consisted of the following:"), a guarantor or obligor
-    group ("Deed of Cross Guarantee")? Read from the table's title: the lines just above its
+    group ("Deed of Cross Guarantee"), the employee benefit plans ("assets held by the U.S.
+    pension plans")? Read from the table's title: the lines just above its
     header, up to the previous table's last row."""
     title = _title_lines(page_text, cell)
     text = " ".join(title)
@@ -222,6 +232,11 @@ def part_table(page_text: str, cell: TableCell, question: str) -> bool:
     mixed = " ".join(line for line in title[:2] if re.search(r"[a-z]", line))
     parts = {a for a in _ACRONYM.findall(mixed) if a not in asked and a not in _COMMON_ACRONYMS}
     named = _PART_WORDS.search(text) is not None and _PART_WORDS.search(question) is None
+    # The benefit plans' own tables (their assets, obligations), for a question not about them.
+    named = named or (
+        _PLAN_WORDS.search(_introduction(title)) is not None
+        and _PLAN_WORDS.search(question) is None
+    )
     # A segment the title names: a name the lines above call a segment ("... the worldwide
     # Consumer Health segment.") standing in the title's nearest lines ("Major Consumer Health
     # Franchise Sales*:"), by words the question does not use.
@@ -244,6 +259,37 @@ _SHARE_TITLE = re.compile(
 sales):"): the table is of that part."""
 
 
+def part_title(page_text: str, cell: TableCell, question: str) -> str:
+    """The title naming the part of the filer a cell's table is of, when the question names
+    that part by its own words ("Consumer Business (15.5% of consolidated sales):" for "3M's
+    Consumer business"): quoted beside the cell, it states whose figure the row is ("Organic
+    sales (0.9) %"); "" otherwise."""
+    asked = set(terms(question))
+    title = _title_lines(page_text, cell)
+    # The header's span may run back into its title line (as in :func:`part_table`).
+    head = page_text[cell.header_start : cell.header_end].split("\n", 1)[0]
+    for line in [title[0] + head, *title[1:2]]:
+        found = _SHARE_TITLE.search(line)
+        if found is not None:
+            name = set(terms(found["name"])) - _GENERIC_PART_TERMS
+            return " ".join(line.split()) if name and name <= asked else ""
+    return ""
+
+
+def _introduction(title: Sequence[str]) -> str:
+    """The title's lines up to the sentence introducing the table ("... by asset class are
+    as follows:"), nearest first; never the prose of the table above (a line ending in a full
+    stop)."""
+    kept: list[str] = []
+    for line in title:
+        if line.rstrip().endswith("."):
+            break
+        kept.append(line)
+        if line.rstrip().endswith(":"):
+            break
+    return " ".join(kept)
+
+
 def _share_titled(title: Sequence[str], question: str) -> bool:
     """Is the table titled as a part by its share of the whole, a part the question does not
     name (none of its title's words)?"""
@@ -251,7 +297,10 @@ def _share_titled(title: Sequence[str], question: str) -> bool:
     for line in title[:2]:
         found = _SHARE_TITLE.search(line)
         if found is not None:
-            return not set(terms(found["name"])) & asked
+            # By its own words: "Business" is every part's ("Health Care Business" is no
+            # part of a question on "3M's Consumer business").
+            name = set(terms(found["name"])) - _GENERIC_PART_TERMS
+            return not name & asked
     return False
 
 
