@@ -687,7 +687,7 @@ class RulesCritic:
         wanted = _based(terms(fact.removeprefix(TOPIC)))
         if pool is not None:
             pool = _based(pool + sorted(given))
-            if covered_share(wanted, pool) < self.topic_coverage:
+            if covered_share(_related(wanted, pool), pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
             if any(_term_of_art_absent(u, keys, pool) for u in match_units(wanted)):
@@ -1956,18 +1956,24 @@ def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
 
 
 def _derived(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
-    """:func:`_inflected`, and each of ``wanted`` that ``have`` states only in another part of
-    speech as ``have`` writes it ("how long are records retained" of "retention", "who is
-    responsible" of "responsibility": :func:`evidencegate.lexicon.related_forms`). For the
+    """:func:`_inflected`, then :func:`_related`."""
+    return _related(_inflected(wanted, have), have)
+
+
+def _related(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
+    """Each of ``wanted`` that ``have`` states only in another part of speech as ``have`` writes
+    it ("how long are records retained" of "retention", "who is responsible" of
+    "responsibility": :func:`evidencegate.lexicon.related_forms`), the rest as they are. For the
     accepting side of the topic and focus facts alone: a question's word that the evidence
     states as its noun or verb is stated."""
     forms, stated = _stem_forms(tuple(have))
     out: list[str] = []
     for word in wanted:
-        if word in stated or stem_form(word) in forms:
-            out.append(word if word in stated else forms[stem_form(word)])
-            continue
-        related = sorted(r for r in related_forms(word) if r in forms)
+        related = (
+            []
+            if word in stated or stem_form(word) in forms
+            else sorted(r for r in related_forms(word) if r in forms)
+        )
         out.append(forms[related[0]] if related else word)
     return out
 
