@@ -24,12 +24,16 @@ from evidencegate.text import terms
 __all__ = [
     "Lexicon",
     "covered_share",
+    "derivations",
+    "derived_terms",
     "focus_terms",
     "leading_keys",
     "lexicon",
     "match_units",
     "matched_units",
+    "related_forms",
     "shares",
+    "stem_form",
     "synonyms_of",
     "text_keys",
     "unit_matched",
@@ -93,6 +97,46 @@ def lexicon() -> Lexicon:
     text = (data_files() / "lexicon" / "synonyms.yaml").read_text(encoding="utf-8")
     groups = yaml.safe_load(text) or []
     return Lexicon.from_groups([str(m) for m in group] for group in groups)
+
+
+def stem_form(term: str) -> str:
+    """A stem without the final "e" the light stemmer keeps on some forms only ("disable",
+    "provide" beside "disabl", "provid"), for words of five letters or more; a participle
+    in "-en" after a doubled consonant as its verb's stem ("written" as "writ", the stem of
+    "writing"; "hidden", "forgotten")."""
+    if len(term) >= 6 and term.endswith("en") and term[-3] == term[-4] and term[-3] not in "aeiou":
+        return term[:-3]
+    return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
+
+
+@cache
+def derivations() -> dict[str, frozenset[str]]:
+    """The shipped word families (``data/lexicon/derivations.tsv``, mined from WordNet by
+    ``benchmarks/mine_derivations.py``): each word's :func:`stem_form` to its forms in other
+    parts of speech ("retain": "retention") and its irregular inflections, as
+    :func:`evidencegate.text.terms` writes them."""
+    text = (data_files() / "lexicon" / "derivations.tsv").read_text(encoding="utf-8")
+    table: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        word, _, related = line.partition("\t")
+        table.setdefault(stem_form(word), set()).update(related.split())
+    return {word: frozenset(related) for word, related in table.items()}
+
+
+def derived_terms(term: str) -> frozenset[str]:
+    """``term``'s forms in other parts of speech and irregular inflections, as terms ("retention"
+    of "retain"; "keep" of "kept"), none when it has none."""
+    return derivations().get(stem_form(term), frozenset())
+
+
+@lru_cache(maxsize=65536)
+def related_forms(term: str) -> frozenset[str]:
+    """The :func:`stem_form` of each of :func:`derived_terms` ("retention" of "retained",
+    "responsibility" of "responsible"), without ``term``'s own."""
+    own = stem_form(term)
+    return frozenset(stem_form(t) for t in derived_terms(term)) - {own}
 
 
 def _key(group: int) -> str:

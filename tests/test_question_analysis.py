@@ -28,6 +28,8 @@ from evidencegate.lexicon import (
     focus_terms,
     match_units,
     matched_units,
+    related_forms,
+    stem_form,
     synonyms_of,
     text_keys,
     unit_matched,
@@ -359,6 +361,19 @@ class TestLexicon:
     def test_shipped_lexicon_loads(self) -> None:
         """The packaged synonym groups load and join 'present' with 'gift'."""
         assert covered_share(terms("present"), terms("gift")) == 1.0
+
+    def test_shipped_derivations_join_a_word_and_its_forms(self) -> None:
+        """The mined word families relate a verb to its action noun and an adjective to its
+        quality noun, both ways, and irregular inflections to their word; never an agent
+        noun ("accountant", "banker") to its word."""
+        assert "retention" in related_forms(terms("retained")[0])
+        assert "retain" in related_forms("retention")
+        assert "responsibility" in related_forms("responsible")
+        assert stem_form("deny") in related_forms(terms("denied")[0])
+        assert "keep" in related_forms("kept")
+        assert not related_forms("account") & {"accountant", "accounting"}
+        assert "banker" not in related_forms("bank")
+        assert related_forms("qwertyuiop") == frozenset()
 
     def test_a_hyphenated_compound_states_its_words(self) -> None:
         """ "medium-risk customer" answers "medium risk customer"; an asking word ("long" of

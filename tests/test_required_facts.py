@@ -249,6 +249,31 @@ class TestWhatEstablishesAFact:
         assert profile(headed).as_of_years == ("2018",)
         assert profile("What was the fee in 2019?").as_of_years == ()
 
+    def test_a_focus_word_is_stated_by_its_form_in_another_part_of_speech(self) -> None:
+        # "Who is responsible" is answered by "has responsibility": the word family of the
+        # shipped derivations table; a sibling passage states "responsible" itself, which
+        # makes it the question's focus.
+        corpus = _one_document(
+            "POL-4",
+            [
+                "4.1 The compliance officer has responsibility for the complaint register.",
+                "4.2 Staff responsible for a customer account record each complaint in the "
+                "register.",
+                "4.3 Complaint files are kept for 3 years.",
+                "4.4 The register lists every complaint received and its outcome.",
+            ],
+        )
+        quote = "The compliance officer has responsibility for the complaint register."
+        question = "Who is responsible for the complaint register?"
+        assert _audit(_critic_for(corpus), question, corpus, [quote]) == []
+        # A claim stating the word in no form still misses it.
+        assert "focus: responsible" in _audit(
+            _critic_for(corpus),
+            question,
+            corpus,
+            ["The register lists every complaint received and its outcome."],
+        )
+
     def test_the_word_asking_for_a_requirement_is_no_focus(self) -> None:
         # "requirement" says what kind of text is asked for, as "require" does: an answer
         # need not repeat it.

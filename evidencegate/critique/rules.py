@@ -69,7 +69,9 @@ from evidencegate.lexicon import (
     lexicon,
     match_units,
     matched_units,
+    related_forms,
     shares,
+    stem_form,
     text_keys,
     unit_matched,
 )
@@ -700,7 +702,7 @@ class RulesCritic:
         wanted = _based(terms(fact.removeprefix(TOPIC)))
         if pool is not None:
             pool = _based(pool + sorted(given))
-            if covered_share(wanted, pool) < self.topic_coverage:
+            if covered_share(_related(wanted, pool), pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
             if any(_term_of_art_absent(u, keys, pool) for u in match_units(wanted)):
@@ -710,7 +712,7 @@ class RulesCritic:
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         have = _based([t for text in texts for t in terms(text)] + sorted(given))
-        return covered_share(_inflected(wanted, have), have) >= self.topic_coverage
+        return covered_share(_derived(wanted, have), have) >= self.topic_coverage
 
 
 def _term_of_art_absent(unit: frozenset[str], keys: set[str], pool: Sequence[str]) -> bool:
@@ -1948,7 +1950,7 @@ def _split(text: str) -> tuple[str, str, str]:
 
 def _focus_stated(wanted: Sequence[str], body: Sequence[str], place: set[str]) -> bool:
     wanted, body, place = _based(wanted), _based(body), set(_based(list(place)))
-    wanted = _inflected(wanted, [*body, *place])
+    wanted = _derived(wanted, [*body, *place])
     rest = [w for w in wanted if w not in place]
     return not rest or covered_share(rest, body) >= 0.5
 
@@ -1999,24 +2001,37 @@ def _inflected(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
     """Each of ``wanted`` as ``have`` inflects it ("disabled" is stemmed "disabl", "disable"
     "disable"), or as it is."""
     forms, stated = _stem_forms(tuple(have))
-    return [w if w in stated else forms.get(_stem_form(w), w) for w in wanted]
+    return [w if w in stated else forms.get(stem_form(w), w) for w in wanted]
+
+
+def _derived(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
+    """:func:`_inflected`, then :func:`_related`."""
+    return _related(_inflected(wanted, have), have)
+
+
+def _related(wanted: Sequence[str], have: Sequence[str]) -> list[str]:
+    """Each of ``wanted`` that ``have`` states only in another part of speech as ``have`` writes
+    it ("how long are records retained" of "retention", "who is responsible" of
+    "responsibility": :func:`evidencegate.lexicon.related_forms`), the rest as they are. For the
+    accepting side of the topic and focus facts alone: a question's word that the evidence
+    states as its noun or verb is stated."""
+    forms, stated = _stem_forms(tuple(have))
+    out: list[str] = []
+    for word in wanted:
+        related = (
+            []
+            if word in stated or stem_form(word) in forms
+            else sorted(r for r in related_forms(word) if r in forms)
+        )
+        out.append(forms[related[0]] if related else word)
+    return out
 
 
 @lru_cache(maxsize=1024)  # pure; every fact of a question is weighed against the same texts
 def _stem_forms(have: tuple[str, ...]) -> tuple[dict[str, str], frozenset[str]]:
     """Each stem form of ``have`` to its last term of that form, and the terms so kept."""
-    forms = {_stem_form(t): t for t in have}
+    forms = {stem_form(t): t for t in have}
     return forms, frozenset(forms.values())
-
-
-def _stem_form(term: str) -> str:
-    """A stem without the final "e" the light stemmer keeps on some forms only ("disable",
-    "provide" beside "disabl", "provid"), for words of five letters or more; a participle
-    in "-en" after a doubled consonant as its verb's stem ("written" as "writ", the stem of
-    "writing"; "hidden", "forgotten")."""
-    if len(term) >= 6 and term.endswith("en") and term[-3] == term[-4] and term[-3] not in "aeiou":
-        return term[:-3]
-    return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
 
 
 def _edit_audit(

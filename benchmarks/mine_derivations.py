@@ -1,0 +1,222 @@
+"""Mine the word families of ``evidencegate/data/lexicon/derivations.tsv`` from WordNet, offline.
+
+    python3 benchmarks/mine_derivations.py [--wordnet /usr/share/wordnet] [--out FILE]
+
+A question asks "how long must the files be retained" of a rule that writes "retention", "who
+is responsible" of one that writes "responsibility", "after closure" of "after the account is
+closed". The light stemmer of :func:`evidencegate.text.terms` cannot meet these forms, and the
+synonym groups are written by hand. WordNet 3.0 (Princeton; Debian's ``wordnet-base`` installs
+its database in ``/usr/share/wordnet``) links each such pair of senses by a "derivationally
+related form" pointer (``+``), and lists the irregular inflections ("told" for "tell") in its
+``*.exc`` files. This script reads those files (no library, no network) and writes the pairs
+that state the same thing in another part of speech:
+
+* the pointer joins two senses (WordNet's pointers are between senses, and not between every
+  sense of the two words: "retain" meets "retention" by its fourth);
+* the derived word ends in a suffix that names the act, its result or the quality ("-tion",
+  "-ment", "-al", "-ure", "-ance", "-ity", "-ness"...), never the one who acts or is acted on
+  ("-er", "-or", "-ant", "-ee", "-ist": a "lender" is no "loan", an "accountant" no "account");
+* both are single words and share their first three letters ("retain"/"retention",
+  "deny"/"denial"), which drops suppletive pairs of another meaning;
+* neither is a word the light stemmer cuts down to another word ("caring" to "car").
+
+The table is shipped as package data and read by :mod:`evidencegate.lexicon`; it is written
+sorted, so a re-run on the same WordNet gives the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from evidencegate.lexicon import stem_form
+from evidencegate.text import STOPWORDS, stem
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "evidencegate" / "data" / "lexicon" / "derivations.tsv"
+POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+SUFFIXES = (
+    "tion",
+    "sion",
+    "ment",
+    "al",
+    "ure",
+    "ance",
+    "ence",
+    "ancy",
+    "ency",
+    "ity",
+    "ness",
+    "ing",
+    "sis",
+)
+"""Suffixes of the act, its result or quality ("retention", "approval", "closure"): the
+derived word of a kept pair ends in one. Agent and patient suffixes ("-er", "-or", "-ant",
+"-ee", "-ist") are not among them."""
+AGENT = ("er", "or", "ant", "ent", "ee", "ist", "ian", "ary", "ory")
+"""Suffixes of who acts or is acted on: a pair whose either word ends in one is dropped."""
+
+HEADER = """\
+# Word families: forms of one word in other parts of speech ("retain" "retention", "deny"
+# "denial", "responsible" "responsibility") and irregular inflections ("tell" "told").
+# Mined by benchmarks/mine_derivations.py from WordNet 3.0: do not edit by hand, re-run it.
+# Each line: a word's evidencegate.lexicon.stem_form, a tab, its relatives as evidencegate.text.stem
+# writes them (space separated).
+#
+# WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. THIS SOFTWARE AND
+# DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES,
+# EXPRESS OR IMPLIED. The name of Princeton University or WordNet may not be used in advertising
+# or publicity pertaining to distribution of the software and/or database. Title to copyright in
+# this software, database and any associated documentation shall at all times remain with
+# Princeton University and LICENSEE agrees to preserve same.
+"""
+
+
+def _senses(wordnet: Path) -> dict[tuple[str, str], list[str]]:
+    """(lemma, pos) to its synset offsets, most frequent sense first (index.* order)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for pos in ("noun", "verb", "adj", "adv"):
+        for line in (wordnet / f"index.{pos}").read_text(encoding="utf-8").splitlines():
+            if line.startswith(" "):
+                continue
+            parts = line.split()
+            lemma, p_cnt = parts[0], int(parts[3])
+            synset_cnt = int(parts[2])
+            offsets = parts[6 + p_cnt : 6 + p_cnt + synset_cnt]
+            out[(lemma, pos)] = offsets
+    return out
+
+
+def _pairs(wordnet: Path) -> set[tuple[str, str]]:
+    """(base, derived) single-word pairs joined by a ``+`` pointer between top senses."""
+    senses = _senses(wordnet)
+    found: set[tuple[str, str]] = set()
+    words_of: dict[tuple[str, str], list[str]] = {}
+    pointers: list[tuple[str, str, int, str, str, int]] = []
+    for pos in ("noun", "verb", "adj", "adv"):
+        for line in (wordnet / f"data.{pos}").read_text(encoding="utf-8").splitlines():
+            if line.startswith(" "):
+                continue
+            parts = line.split(" | ")[0].split()
+            offset, ss_type = parts[0], POS[parts[2]]
+            w_cnt = int(parts[3], 16)
+            words = [parts[4 + 2 * i].lower() for i in range(w_cnt)]
+            words = [w.split("(")[0] for w in words]  # "fast(a)": adjective markers
+            words_of[(offset, ss_type)] = words
+            at = 4 + 2 * w_cnt
+            p_cnt = int(parts[at])
+            for i in range(p_cnt):
+                symbol, target, tpos, st = parts[at + 1 + 4 * i : at + 5 + 4 * i]
+                if symbol != "+":
+                    continue
+                source, dest = int(st[:2], 16), int(st[2:], 16)
+                pointers.append((offset, ss_type, source, target, POS[tpos], dest))
+    for offset, pos, source, target, tpos, dest in pointers:
+        if not source or not dest:
+            continue
+        a = words_of[(offset, pos)][source - 1]
+        b = words_of.get((target, tpos), [""] * dest)[dest - 1]
+        if not _single(a) or not _single(b) or a == b:
+            continue
+        if offset not in senses.get((a, pos), []) or target not in senses.get((b, tpos), []):
+            continue
+        base, derived = sorted((a, b), key=len)
+        if base[:3] != derived[:3] or not derived.endswith(SUFFIXES):
+            continue
+        if _agent(a) or _agent(b):
+            continue
+        # "caring" is stemmed "car", another word: its pair would join "car" and "care".
+        if any(stem(w) != w and stem(w) not in (a, b) and _lemma(stem(w), senses) for w in (a, b)):
+            continue
+        found.add((base, derived))
+    return found
+
+
+def _lemma(word: str, senses: dict[tuple[str, str], list[str]]) -> bool:
+    return any((word, pos) in senses for pos in ("noun", "verb", "adj", "adv"))
+
+
+def _agent(word: str) -> bool:
+    return word.endswith(AGENT) and not word.endswith(SUFFIXES)
+
+
+def _single(word: str) -> bool:
+    return word.isalpha() and len(word) >= 3 and word not in STOPWORDS
+
+
+def _irregular(wordnet: Path) -> set[tuple[str, str]]:
+    """(base, inflected) from the exception lists ("tell" "told", "criterion" "criteria")
+    whose forms the light stemmer does not already bring together, but not a form that is a
+    word of its own in the same part of speech ("found" of "find", "saw" of "see")."""
+    found: set[tuple[str, str]] = set()
+    senses = _senses(wordnet)
+    for pos in ("noun", "verb", "adj"):
+        for line in (wordnet / f"{pos}.exc").read_text(encoding="utf-8").splitlines():
+            inflected, *bases = line.split()
+            if (inflected, pos) in senses:
+                continue  # "feed" of the verb "fee" is the verb "feed"; "saw" of "see" a saw
+            for base in bases:
+                if not (_single(inflected) and _single(base)):
+                    continue
+                if stem_form(stem(inflected)) != stem_form(stem(base)):
+                    found.add((base, inflected))
+    return found
+
+
+def mine(wordnet: Path) -> dict[str, set[str]]:
+    """Each stem form (:func:`evidencegate.lexicon.stem_form`) to its relatives' stems as the
+    light stemmer writes them: its irregular inflections, and the derived forms of itself and
+    of each of those ("denied", stemmed "deni", is related to "denial" too)."""
+    written: dict[str, set[str]] = defaultdict(set)
+
+    def form(word: str) -> str:
+        stemmed = stem(word)
+        written[stem_form(stemmed)].add(stemmed)
+        return stem_form(stemmed)
+
+    inflected: dict[str, set[str]] = defaultdict(set)
+    for a, b in _irregular(wordnet):
+        sa, sb = form(a), form(b)
+        inflected[sa].add(sb)
+        inflected[sb].add(sa)
+    related: dict[str, set[str]] = defaultdict(set)
+    for word, forms in inflected.items():
+        related[word] |= forms
+    for a, b in _pairs(wordnet):
+        sa, sb = form(a), form(b)
+        if sa == sb:
+            continue
+        left, right = {sa, *inflected[sa]}, {sb, *inflected[sb]}
+        for x in left:
+            related[x] |= right
+        for y in right:
+            related[y] |= left
+    return {
+        word: {w for r in forms - {word} for w in written[r]}
+        for word, forms in related.items()
+        if forms - {word}
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    if not (args.wordnet / "data.noun").is_file():
+        print(
+            f"error: no WordNet database in {args.wordnet} (apt-get install wordnet-base)",
+            file=sys.stderr,
+        )
+        return 2
+    related = mine(args.wordnet)
+    lines = [f"{w}\t{' '.join(sorted(r))}" for w, r in sorted(related.items())]
+    args.out.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{len(lines)} words, {sum(len(r) for r in related.values()) // 2} pairs -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
