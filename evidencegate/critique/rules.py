@@ -1771,19 +1771,20 @@ _COMPANY_ASKED = re.compile(
 _INNER_CAPITAL = re.compile(r"(?<=[a-z,;:(] )([A-Z][\w&'’.-]+)")
 """A capitalized word inside a sentence (after a lower-case word or a comma): a name."""
 _REPORT_CAPITALS = frozenset(
-    "The Company Company’s Company's Inc Group Corporation In On As For Our We This That These "
-    "Board Directors Note Notes Total Net Fiscal Year Annual Report Form See Item United States "
-    "January February March April May June July August September October November December "
-    "U.S. US".split()
+    re.split(
+        r"\s+",
+        "The Company Company’s Company's Inc Group Corporation In On As For Our We This That "
+        "These Board Directors Note Notes Total Net Fiscal Year Annual Report Form See Item "
+        "United States January February March April May June July August September October "
+        "November December U.S. US",
+    )
 )
 """Capitalized words any report uses of itself and its filer, dates and places of filing."""
 _NATIONALITY = re.compile(r"[A-Z][a-z]+(?:ian|ese|ish|can)")
 """An adjective of a country ("Russian business"): no company's name."""
 
 
-def _submeasure_unasked(
-    profile: QuestionProfile, answer: Sequence[str], filed: bool
-) -> str | None:
+def _submeasure_unasked(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
     """A part or kind of a filing's measure that every claim states of its figure and the
     question does not ask ("per share", "fair value", "excluding ...", "adjusted",
     "noncontrolling"): the claims then give another measure of the same row ("financial
