@@ -505,6 +505,11 @@ class RulesCritic:
                 _year_unstated(profile, supported_texts, filed),
                 _region_unasked(profile, supported_texts, filed),
                 _segment_unasked(profile, supported_texts, self._segments(supported_cited)),
+                _alternative_unstated(profile, supported_texts),
+                _frequency_unstated(profile, supported_texts),
+                _time_unstated(profile, supported_texts),
+                _company_unnamed(profile, supported_texts),
+                _submeasure_unasked(profile, supported_texts, filed),
             )
             if fact is not None
         ]
@@ -1673,6 +1678,204 @@ _FREQUENCY_STATED = re.compile(
 )
 """A frequency a sentence states ("at least every 6 months", "annually", "once in each
 calendar year", "[Assignment: organization-defined frequency]")."""
+
+
+def _alternative_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The alternatives a question offers ("before or after the lease is signed?", "in
+    writing or orally?") when no claim states either of them (nor a word of the same
+    meaning): the claims then state another rule of the same act (what the disclosure
+    itemizes, not when it is given). As a ``kind:`` fact, or None."""
+    if not answer:
+        return None
+    asked = _ALTERNATIVES_ASKED.search(profile.question)
+    if asked is None:
+        return None
+    bodies = "\n".join(_split(text)[0] for text in answer)
+    for word in (asked.group(1), asked.group(2)):
+        key = re.sub(r"\s+", " ", word.lower())
+        if re.search(_ALTERNATIVE_FORMS.get(key, rf"\b{re.escape(key)}"), bodies, re.IGNORECASE):
+            return None
+    return KIND + f"{asked.group(0).lower()} (the claims state neither)"
+
+
+_ALTERNATIVE_WORDS = (
+    r"(before|after|written|oral|orally|verbal|verbally|monthly|annually|yearly|quarterly|daily|"
+    r"weekly|in\s+writing|in\s+person|online|electronically|electronic|paper)"
+)
+_ALTERNATIVES_ASKED = re.compile(
+    rf"\b{_ALTERNATIVE_WORDS}\s+or\s+{_ALTERNATIVE_WORDS}\b", re.IGNORECASE
+)
+"""A question offering two alternatives of when or how ("before or after", "written or oral")."""
+_ALTERNATIVE_FORMS = {
+    "before": r"\b(?:before|prior\s+to|in\s+advance|earlier|at\s+the\s+time|not\s+later)\b",
+    "after": r"\b(?:after|following|later|subsequent|once|upon)\b",
+    "written": r"\bwrit|\bin\s+writing\b",
+    "in writing": r"\bwrit|\bin\s+writing\b",
+    "oral": r"\b(?:oral|verbal|telephone|phone)",
+    "orally": r"\b(?:oral|verbal|telephone|phone)",
+    "verbal": r"\b(?:oral|verbal|telephone|phone)",
+    "verbally": r"\b(?:oral|verbal|telephone|phone)",
+    "electronic": r"\belectronic",
+    "electronically": r"\belectronic",
+    "online": r"\b(?:online|electronic|website|internet)",
+    "annually": r"\b(?:annual|yearly|every\s+(?:12\s+months|year))",
+    "yearly": r"\b(?:annual|yearly|every\s+(?:12\s+months|year))",
+}
+"""Words stating one of the alternatives, by the alternative asked."""
+
+
+def _frequency_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A frequency a question asks, also as one of several things ("PEP: risk rating, kyc
+    refresh freq, cdd record retention?"), when no claim states any recurrence ("every 12
+    months", "annually", "at least once", "again"): the claims then state another rule of
+    the same thing (that the refresh's outcome is recorded). :func:`_kind_missing` reads a
+    single time ask; this one reads any. As a ``kind:`` fact, or None."""
+    if not answer or _FREQUENCY_WORD.search(profile.question) is None:
+        return None
+    if _kind_missing(profile, answer) is not None:
+        return None  # that fact says so
+    bodies = [_split(text)[0] for text in answer]
+    if any(_FREQUENCY_STATED.search(b) or _RECURRENCE.search(b) for b in bodies):
+        return None
+    return KIND + "a frequency (how often), where the claims state none"
+
+
+_FREQUENCY_WORD = re.compile(
+    r"\bhow\s+(?:often|frequently)\b|\bfrequency\b|\bfreq\b|\bcadence\b|"
+    r"\bhow\s+many\s+times\b",
+    re.IGNORECASE,
+)
+"""A question asking how often, in full or tersely ("refresh freq", "review cadence")."""
+_RECURRENCE = re.compile(
+    r"\bat\s+least\s+(?:once|every)\b|\bagain\b|\bperiod\b|\bregular(?:ly)?\b", re.IGNORECASE
+)
+"""Words stating a recurrence without a unit ("again", "at least once", "each period")."""
+
+
+def _time_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A time a question asks, also by a noun the profile does not read as a time question
+    ("pre-clearance request - turnaround time for Compliance?", "deadline to ..."), when no
+    claim states any time at all: no figure of time or date, and no word placing the act in
+    time ("promptly", "before", "annually", "until", "time period"). The claims then state
+    another rule of the same act (that a request may be refused). As a ``kind:`` fact, or
+    None."""
+    if not answer or _TIME_NOUN_ASKED.search(profile.question) is None:
+        return None
+    for body in (_split(text)[0] for text in answer):
+        if (
+            has_figure(body, "quantity", "duration")
+            or has_figure(body, "date")
+            or _TIME_SAID.search(body)
+        ):
+            return None
+    return KIND + "a time (the claims state none)"
+
+
+_TIME_NOUN_ASKED = re.compile(
+    r"\bturn-?around\b|\bdeadline\b|\btime\s*frames?\b|\btimelines?\b|\btime\s+limits?\b|"
+    r"\bhow\s+(?:long|soon|quickly|fast)\b|\bby\s+when\b|\bwithin\s+(?:how|what)\b|"
+    r"\bhow\s+many\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|"
+    r"\bhow\s+often\b|\bfrequency\b|\bfreq\b|\bcadence\b",
+    re.IGNORECASE,
+)
+"""A question asking a time, by its interrogative or by a noun ("turnaround", "deadline")."""
+_TIME_SAID = re.compile(
+    r"\b(?:permanently|indefinitely|immediately|promptly|without\s+(?:undue\s+)?delay|annually|"
+    r"monthly|quarterly|weekly|daily|yearly|hourly|biennially|periodically|continuously|ongoing|"
+    r"before|prior\s+to|after|until|upon|when|once|twice|times|frequency|period|term|expir\w*|"
+    r"end\s+of|date|days?|weeks?|months?|years?|hours?|minutes?|time)\b",
+    re.IGNORECASE,
+)
+"""Words placing an act in time without a figure ("promptly", "before the account is opened",
+"[Assignment: organization-defined time period]")."""
+
+
+def _company_unnamed(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The company a question asks for ("Which company did Amcor acquire on May 31, 2023 ...?",
+    "Which business was taken over ...?") when no claim names one: no capitalized word inside
+    a sentence that the question does not use, other than words of any report ("the
+    Company", "Note", a month) and adjectives of a country ("Russian"). The claims then state
+    the deal's terms or another deal, not the company. As a ``name:`` fact, or None."""
+    if not answer or _COMPANY_ASKED.search(profile.question) is None:
+        return None
+    asked = {w.lower() for w in re.findall(r"[A-Za-z][\w&'’-]*", profile.question)}
+    for body in (_split(text)[0] for text in answer):
+        for match in _INNER_CAPITAL.finditer(body):
+            word = match.group(1).rstrip(".")
+            if (
+                word not in _REPORT_CAPITALS
+                and word.lower() not in asked
+                and _NATIONALITY.fullmatch(word) is None
+            ):
+                return None
+    return NAME + "the company asked for (the claims name none)"
+
+
+_COMPANY_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?!(?:is|are|was|were|does|do|did|has|have|can|may|must|should)\b)"
+    r"[a-z-]+\s+)?(?:company|companies|business|businesses|firm|entity|entities|subsidiary|brand)\b"
+    r"(?!\s+(?:days?|hours?|units?|segments?|lines?|purposes?|models?|reasons?|combinations?|"
+    r"practices?|activit))|\bwho\s+did\s+\w+\s+(?:acquire|buy|purchase)\b",
+    re.IGNORECASE,
+)
+"""A question asking which company (not "which business day", "what business segment")."""
+_INNER_CAPITAL = re.compile(r"(?<=[a-z,;:(] )([A-Z][\w&'’.-]+)")
+"""A capitalized word inside a sentence (after a lower-case word or a comma): a name."""
+_REPORT_CAPITALS = frozenset(
+    re.split(
+        r"\s+",
+        "The Company Company’s Company's Inc Group Corporation In On As For Our We This That "
+        "These Board Directors Note Notes Total Net Fiscal Year Annual Report Form See Item "
+        "United States January February March April May June July August September October "
+        "November December U.S. US",
+    )
+)
+"""Capitalized words any report uses of itself and its filer, dates and places of filing."""
+_NATIONALITY = re.compile(r"[A-Z][a-z]+(?:ian|ese|ish|can)")
+"""An adjective of a country ("Russian business"): no company's name."""
+
+
+def _submeasure_unasked(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
+    """A part or kind of a filing's measure that every claim states of its figure and the
+    question does not ask ("per share", "fair value", "excluding ...", "adjusted",
+    "noncontrolling"): the claims then give another measure of the same row ("financial
+    assets measured at fair value" for "total assets", an amount per share for a total).
+    Not a table's unit header ("(Dollars in millions, except per share data)") nor a widening
+    coordination ("property, plant and equipment, and other intangible assets"). Only of
+    claims quoting a report, for a question asking an amount. As a ``distinct:`` fact, or
+    None."""
+    if not answer or not filed:
+        return None
+    if profile.answer_type not in ("amount", "percentage", "comparison", "count"):
+        return None
+    bodies = [re.sub(r"\([^()]*\)", " ", _split(text)[0]) for text in answer]
+    for name, pattern in _SUBMEASURES:
+        if re.search(pattern, profile.question, re.IGNORECASE):
+            continue
+        narrowed = [
+            re.sub(rf"\b(?:and|or)\s+(?:other\s+)?{pattern}", " ", b, flags=re.IGNORECASE)
+            for b in bodies
+        ]
+        if all(re.search(rf"\b{pattern}\b", b, re.IGNORECASE) for b in narrowed):
+            return RIVAL + f"{name} (the claims state a measure the question does not ask)"
+    return None
+
+
+_SUBMEASURES = (
+    ("per share", r"per\s+(?:diluted\s+|basic\s+|common\s+)?share"),
+    ("fair value", r"fair\s+value"),
+    ("intangible", r"intangible"),
+    ("excluding", r"excluding"),
+    ("adjusted", r"adjusted"),
+    ("organic", r"organic"),
+    ("constant currency", r"constant\s+currency"),
+    ("noncontrolling", r"non-?controlling"),
+    ("discontinued", r"discontinued"),
+    ("pro forma", r"pro\s+forma"),
+    ("before income taxes", r"before\s+income\s+taxes|pre-?tax"),
+    ("per unit", r"per\s+unit"),
+)
+"""Parts and kinds of a filing's measure a figure may be stated of, by name and pattern."""
 
 
 def _anchor_rival(
