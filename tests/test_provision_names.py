@@ -13,13 +13,23 @@ from evidencegate.contracts import (
     Citation,
     Claim,
     DocumentVersion,
+    GatedAnswer,
+    Outcome,
     Page,
     Passage,
     SourcePage,
+    StopReason,
     Verdict,
 )
-from evidencegate.corpus.scope import provision_name, provision_named, without_provision
+from evidencegate.corpus.scope import (
+    claim_statement,
+    provision_name,
+    provision_named,
+    without_provision,
+)
 from evidencegate.critique.rules import RulesCritic
+from evidencegate.evals.ablation import NOT_SUPPORTED_BY_QUOTES, score_answer
+from evidencegate.evals.golden import GoldenItem
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.policy import Policy
 from evidencegate.verify.verifier import Verifier
@@ -237,6 +247,71 @@ class TestAnswer:
             citations=[Citation(doc_id="CAT", version="5", page=3, quote=quote)],
         )
         assert Verifier.from_policy(_Catalog(), Policy()).verify(claim, as_of=AS_OF).ok
+
+
+class TestScoring:
+    """The ablation's support judge weighs what a claim states, as the gate does: a named
+    answer's quote supports it though the page's name has words the quote lacks."""
+
+    def _scored(self, text: str, page: int = 3) -> list[str]:
+        quote = CONTROLS[page - 1][3]
+        claim = Claim(
+            claim_id="c-1",
+            text=text,
+            citations=[Citation(doc_id="CAT", version="5", page=page, quote=quote)],
+        )
+        item = GoldenItem.model_validate(
+            {
+                "id": "which",
+                "question": "which control makes people log out when idle?",
+                "as_of": AS_OF.isoformat(),
+                "category": "factual",
+                "task": "closed",
+                "expected_answer_notes": "XC-2(5)",
+                "required_evidence": [
+                    {"claim": quote, "doc_id": "CAT", "version": "5", "quote": quote}
+                ],
+            }
+        )
+        answer = GatedAnswer(
+            question=item.question,
+            as_of=AS_OF,
+            outcome=Outcome.UNGATED,
+            answer=text,
+            claims=[claim],
+            coverage=1.0,
+            stop_reason=StopReason.NO_REFLECTION,
+            passes=1,
+            trace_id="t",
+        )
+        catalog = _Catalog()
+        claims, _ = score_answer(
+            item,
+            answer,
+            judge=Verifier.from_policy(catalog, Policy()),
+            sources=catalog,
+            retrieved=None,
+        )
+        return claims[0].failures
+
+    def test_the_cited_pages_name_is_not_weighed_as_a_statement(self) -> None:
+        named = provision_named(CONTROLS[2][3], _page(3))
+        assert named.startswith("XC-2(5) Account Management")
+        assert self._scored(named) == []
+
+    def test_another_pages_name_is_weighed_and_fails(self) -> None:
+        named = provision_named(CONTROLS[2][3], _page(3))
+        assert NOT_SUPPORTED_BY_QUOTES in self._scored(named.replace("XC-2(5)", "XC-9(9)"))
+
+    def test_the_statement_is_the_text_without_the_pages_name(self) -> None:
+        quote = CONTROLS[0][3]
+        claim = Claim(
+            claim_id="c-1",
+            text=provision_named(quote, _page(1)),
+            citations=[Citation(doc_id="CAT", version="5", page=1, quote=quote)],
+        )
+        assert claim_statement(claim, _Catalog()) == quote
+        assert claim_statement(claim, None) == claim.text
 
 
 def test_the_printed_answer_says_where_each_quoted_page_sits() -> None:

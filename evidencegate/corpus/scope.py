@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from evidencegate.analysis import QuestionProfile, Scope
-from evidencegate.contracts import DocumentVersion, SourcePage
+from evidencegate.contracts import Claim, DocumentVersion, SourcePage
+from evidencegate.protocols import SourceLookup
 
 __all__ = [
     "Scope",
@@ -274,3 +275,13 @@ def without_provision(text: str, source: SourcePage | None) -> str:
         return text
     opening = provision_named("", source)
     return text[len(opening) :] if text.startswith(opening) else text
+
+
+def claim_statement(claim: Claim, pages: SourceLookup | None) -> str:
+    """What ``claim`` states: its text without the name of the provision its first citation's
+    page is, as the store records that page (:func:`without_provision`). The name says where the
+    quote sits, not what it says, so judges of the statement read it without."""
+    if pages is None or not claim.citations:
+        return claim.text
+    cited = claim.citations[0]
+    return without_provision(claim.text, pages.lookup(cited.doc_id, cited.version, cited.page))

@@ -56,10 +56,10 @@ from evidencegate.contracts import (
 from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import (
+    claim_statement,
     entity_names,
     label_citation,
     mentioned_names,
-    without_provision,
 )
 from evidencegate.corpus.segments import asks_a_part, segments_of
 from evidencegate.generation.tables import TableCell, table_cells, table_title
@@ -151,12 +151,8 @@ class RulesCritic:
     def _without_provision(self, claim: Claim) -> Claim:
         """``claim`` without the name of the provision it opens with ("AC-11 Device Lock: ..."),
         when that is what the store records of its first citation's page, as the verifier reads
-        it (:func:`without_provision`): where the quote sits, not what it says."""
-        if self.pages is None or not claim.citations:
-            return claim
-        cited = claim.citations[0]
-        source = self.pages.lookup(cited.doc_id, cited.version, cited.page)
-        text = without_provision(claim.text, source)
+        it (:func:`claim_statement`): where the quote sits, not what it says."""
+        text = claim_statement(claim, self.pages)
         return claim if text == claim.text else claim.model_copy(update={"text": text})
 
     def _document(self, passage: Passage) -> DocumentVersion | None:

@@ -35,6 +35,7 @@ from evidencegate.analysis import weighted_overlap
 from evidencegate.components import CriticLike, GeneratorLike, admit, build_retriever
 from evidencegate.contracts import Arm, Citation, FailureReason, GatedAnswer, StopReason
 from evidencegate.corpus.backends import StoreBackend
+from evidencegate.corpus.scope import claim_statement
 from evidencegate.evals.answers import AnswerClass, AnswerGrade, EmittedClaim, grade_answer
 from evidencegate.evals.golden import GoldenItem, RequiredEvidence, expand_paraphrases
 from evidencegate.evals.metrics import CitationResult, ClaimResult, ItemResult, RequiredResult
@@ -272,10 +273,13 @@ def score_answer(
         quotes += derivation_evidence(
             claim
         )  # a derived claim's figure, as the engine recomputed it
+        # "AC-11 Device Lock: ..." names the cited page as the store records it, as the
+        # verifier and the critic read it; the support judge weighs the statement.
+        statement = claim_statement(claim, sources)
         if (
             not quotes.strip()
-            or not claim.text.strip()
-            or support.judge(quotes, claim.text).label != "supported"
+            or not statement.strip()
+            or support.judge(quotes, statement).label != "supported"
         ):
             failures.append(NOT_SUPPORTED_BY_QUOTES)
         claim_failures = [f.reason.value for f in verification.failures]
