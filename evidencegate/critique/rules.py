@@ -1860,20 +1860,94 @@ _ACT_ASKED = re.compile(
 """The act a time question asks of ("have to phone", "must the servicer send the ...",
 "deadline to respond")."""
 _NO_ACT_VERBS = frozenset(
-    "be do make get have take go use give keep put let see come happen occur "
-    "last remain stay run wait lapse continue persist live exist hold".split()
+    [
+        "be",
+        "do",
+        "make",
+        "get",
+        "have",
+        "take",
+        "go",
+        "use",
+        "give",
+        "keep",
+        "put",
+        "let",
+        "see",
+        "come",
+        "happen",
+        "occur",
+        "last",
+        "remain",
+        "stay",
+        "run",
+        "wait",
+        "lapse",
+        "continue",
+        "persist",
+        "live",
+        "exist",
+        "hold",
+    ]
 )
 """Verbs naming no act of their own (light verbs) or the time itself ("how long must a lease
 last", "how long do we have to wait")."""
 _SENDING_VERBS = frozenset(
-    "send mail post provide deliver submit issue forward furnish return file lodge hand "
-    "supply transmit email fax serve".split()
+    [
+        "send",
+        "mail",
+        "post",
+        "provide",
+        "deliver",
+        "submit",
+        "issue",
+        "forward",
+        "furnish",
+        "return",
+        "file",
+        "lodge",
+        "hand",
+        "supply",
+        "transmit",
+        "email",
+        "fax",
+        "serve",
+    ]
 )
 """Verbs of sending something to someone: the act is what is sent."""
 _SENDING_STEMS = frozenset(stem(w) for w in _SENDING_VERBS)
 _OBJECT_SKIPPED = frozenset(
-    "the a an its their them it my our his her this that these those any all each every "
-    "to of in on for from with by at as".split()
+    [
+        "the",
+        "a",
+        "an",
+        "its",
+        "their",
+        "them",
+        "it",
+        "my",
+        "our",
+        "his",
+        "her",
+        "this",
+        "that",
+        "these",
+        "those",
+        "any",
+        "all",
+        "each",
+        "every",
+        "to",
+        "of",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "by",
+        "at",
+        "as",
+    ]
 )
 _NAME_INSIDE = re.compile(r"(?<=[a-z,;(] )[A-Z][a-z]+(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+)*")
 """A name inside a sentence ("the Final Response", "the Banking Ombudsman Service")."""
