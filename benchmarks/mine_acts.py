@@ -9,10 +9,11 @@ the notice), and that check must not fire on a synonym: there a missed equivalen
 right answer. So the groups here are broad on purpose: each verb of WordNet 3.0 (Debian's
 ``wordnet-base``) is listed with every verb synset it belongs to, in any sense, and the direct
 hypernym synsets of those ("notify" and "tell" both under "inform"; "mail" under "send"), and the
-synsets its verb-group pointers join. Two verbs state the same act when their lists share a
-synset. Only single-word verbs are listed. The table is shipped as package data and read by
-:mod:`evidencegate.lexicon`; it is written sorted, so a re-run on the same WordNet gives the
-same file.
+synsets its verb-group pointers join; a noun of an act ("notification") with the verb synsets
+WordNet derives it from, and an irregular form ("told") with its verb's. Two words can state the
+same act when their lists share a synset. Only single words are listed. The table is shipped
+as package data and read by :mod:`evidencegate.lexicon`; it is written sorted, so a re-run on
+the same WordNet gives the same file.
 """
 
 from __future__ import annotations
@@ -80,7 +81,14 @@ def mine(wordnet: Path) -> dict[str, set[int]]:
             if not (word.isalpha() and len(word) >= 3):
                 continue
             groups[stem_form(stem(word))] |= {offset, *links[offset]}
-    return groups
+    # Irregular inflections ("told" of "tell", "sent" of "send") belong to their verb's groups.
+    for line in (wordnet / "verb.exc").read_text(encoding="utf-8").splitlines():
+        inflected, *bases = line.split()
+        if not inflected.isalpha() or len(inflected) < 3:
+            continue
+        for base in bases:
+            groups[stem_form(stem(inflected))] |= groups.get(stem_form(stem(base)), set())
+    return {word: found for word, found in groups.items() if found}
 
 
 def main(argv: list[str] | None = None) -> int:
