@@ -19,10 +19,12 @@ from functools import cache, lru_cache
 import yaml
 
 from evidencegate.data import data_files
-from evidencegate.text import terms
+from evidencegate.text import stem, terms
 
 __all__ = [
     "Lexicon",
+    "act_senses",
+    "acts",
     "covered_share",
     "derivations",
     "derived_terms",
@@ -32,6 +34,7 @@ __all__ = [
     "match_units",
     "matched_units",
     "related_forms",
+    "same_act",
     "shares",
     "stem_form",
     "synonyms_of",
@@ -137,6 +140,42 @@ def related_forms(term: str) -> frozenset[str]:
     "responsibility" of "responsible"), without ``term``'s own."""
     own = stem_form(term)
     return frozenset(stem_form(t) for t in derived_terms(term)) - {own}
+
+
+@cache
+def acts() -> dict[str, frozenset[str]]:
+    """The shipped act groups (``data/lexicon/acts.tsv``, mined from WordNet by
+    ``benchmarks/mine_acts.py``): each verb's (and each noun of an act's) :func:`stem_form` to
+    the WordNet verb synsets it belongs to in any sense, their direct hypernyms and verb groups.
+    Broad on purpose: it tells when a claim can state the act a question asks ("notify" by
+    "tell", "check" by "review"), and a rejecting check must not miss a synonym."""
+    text = (data_files() / "lexicon" / "acts.tsv").read_text(encoding="utf-8")
+    table: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        word, _, synsets = line.partition("\t")
+        table.setdefault(word, set()).update(synsets.split())
+    return {word: frozenset(synsets) for word, synsets in table.items()}
+
+
+@lru_cache(maxsize=65536)
+def act_senses(word: str) -> frozenset[str]:
+    """The act groups of a written word (:func:`acts`), also by its forms in other parts of
+    speech (:func:`related_forms`: "acknowledgement" by "acknowledge") and the other spelling
+    of "-dgement"; empty for a word WordNet does not know as an act."""
+    word = word.lower().replace("dgement", "dgment")
+    stemmed = stem(word)
+    table = acts()
+    found = set(table.get(stem_form(stemmed), ()))
+    for form in related_forms(stemmed):
+        found |= table.get(form, frozenset())
+    return frozenset(found)
+
+
+def same_act(a: str, b: str) -> bool:
+    """Whether two written words can name the same act (they share a group of :func:`acts`)."""
+    return not act_senses(a).isdisjoint(act_senses(b))
 
 
 def _key(group: int) -> str:

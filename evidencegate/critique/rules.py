@@ -64,6 +64,7 @@ from evidencegate.corpus.scope import (
 from evidencegate.corpus.segments import asks_a_part, segments_of
 from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
+    act_senses,
     covered_share,
     focus_terms,
     lexicon,
@@ -72,11 +73,12 @@ from evidencegate.lexicon import (
     related_forms,
     shares,
     stem_form,
+    synonyms_of,
     text_keys,
     unit_matched,
 )
 from evidencegate.protocols import SourceLookup
-from evidencegate.text import extract_dates, terms
+from evidencegate.text import extract_dates, stem, terms
 from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
@@ -506,6 +508,7 @@ class RulesCritic:
                 _time_unstated(profile, supported_texts),
                 _company_unnamed(profile, supported_texts),
                 _submeasure_unasked(profile, supported_texts, filed),
+                _act_unstated(profile, supported_texts, filed),
             )
             if fact is not None
         ]
@@ -1784,6 +1787,166 @@ _TIME_SAID = re.compile(
 )
 """Words placing an act in time without a figure ("promptly", "before the account is opened",
 "[Assignment: organization-defined time period]")."""
+
+
+def _act_unstated(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
+    """The act a time question asks the time of ("how long do we have to phone the
+    complainant?", "deadline to respond to the referral?") when no claim states it, nor a word
+    that can name the same act (:func:`~evidencegate.lexicon.act_senses`: "notify" by "tell",
+    "check" by "review", "redo" by "refresh", in any of WordNet's senses). The claims then
+    state the time of another act of the same matter (the acknowledgement's, not the call's).
+    Words of a name inside a sentence ("the Final Response") state no act. An act asked by a
+    verb of sending ("send the adverse action notice") is stated by any verb of sending or by
+    an act its object names ("notify"). Not of filings (their figures are no acts' times). As a
+    ``kind:`` fact naming the act, or None."""
+    if not answer or filed or _ACT_TIME_ASKED.search(profile.question) is None:
+        return None
+    bodies = [_NAME_INSIDE.sub(" ", _split(text)[0]) for text in answer]
+    said = set(re.findall(r"[a-z]+", " ".join(bodies).lower()))
+    for match in _ACT_ASKED.finditer(profile.question):
+        act = (match.group("a") or match.group("b") or match.group("c") or "").lower()
+        if not act or act in _NO_ACT_VERBS or act.endswith("ly"):
+            continue
+        if _act_said(act, said):
+            continue
+        if act in _SENDING_VERBS:
+            if said & _SENDING_VERBS or {stem(w) for w in said} & _SENDING_STEMS:
+                continue
+            following = re.findall(r"[a-z]+", profile.question[match.end() :].lower())[:6]
+            objects = [w for w in following if w not in _OBJECT_SKIPPED][:3]
+            if any(act_senses(w) and _act_said(w, said) for w in objects):
+                continue
+        return KIND + f"the act asked ({act}; the claims time another act)"
+    return None
+
+
+def _act_said(act: str, said: set[str]) -> bool:
+    """Whether words of the claims state ``act``: a form of it (a shared stem, "notif" of
+    "notify" and "notification"), a word of one of its act groups, or, for a verb no group
+    knows, nothing to tell by (then it counts as said); or a word whose synonyms in the
+    project's lexicon hold a form of it ("acknowledgement": "confirm receipt")."""
+    stemmed = stem(act)
+    forms = {stemmed, stemmed[: max(5, len(stemmed) - 2)]}
+    if any(stem(w).startswith(f) for w in said for f in forms):
+        return True
+    if any(t.startswith(f) for w in said for t in _synonym_terms(w) for f in forms):
+        return True
+    senses = act_senses(act)
+    return not senses or any(not senses.isdisjoint(act_senses(w)) for w in said)
+
+
+@lru_cache(maxsize=16384)
+def _synonym_terms(word: str) -> frozenset[str]:
+    """The terms of the lexicon's synonyms of ``word`` (stemmed as :func:`terms` writes them)."""
+    return frozenset(t for member in synonyms_of(terms(word)) for t in terms(member))
+
+
+_ACT_TIME_ASKED = re.compile(_TIME_NOUN_ASKED.pattern + r"|^\W*when\b", re.IGNORECASE)
+"""A question asking a time ("how long", "deadline", "when ...")."""
+_ACT_ASKED = re.compile(
+    r"\b(?:has|have|need|needs|ought|required|allowed|supposed|got)\s+to\s+(?:be\s+)?"
+    r"(?P<a>[a-z][a-z-]+)|"
+    r"\b(?:must|shall|should)\s+(?:the\s+|a\s+|an\s+|we\s+|i\s+|they\s+|it\s+)?"
+    r"(?:[a-z]+\s+){0,2}?(?P<b>[a-z][a-z-]+)"
+    r"(?=\s+(?:the|a|an|its|their|them|it|to|my|our|his|her|back|out|up)\b)|"
+    r"\b(?:deadline|time|days|long|quickly|soon|weeks|months|hours)\s+(?:\w+\s+){0,3}?to\s+"
+    r"(?P<c>[a-z][a-z-]+)",
+    re.IGNORECASE,
+)
+"""The act a time question asks of ("have to phone", "must the servicer send the ...",
+"deadline to respond")."""
+_NO_ACT_VERBS = frozenset(
+    [
+        "be",
+        "do",
+        "make",
+        "get",
+        "have",
+        "take",
+        "go",
+        "use",
+        "give",
+        "keep",
+        "put",
+        "let",
+        "see",
+        "come",
+        "happen",
+        "occur",
+        "last",
+        "remain",
+        "stay",
+        "run",
+        "wait",
+        "lapse",
+        "continue",
+        "persist",
+        "live",
+        "exist",
+        "hold",
+    ]
+)
+"""Verbs naming no act of their own (light verbs) or the time itself ("how long must a lease
+last", "how long do we have to wait")."""
+_SENDING_VERBS = frozenset(
+    [
+        "send",
+        "mail",
+        "post",
+        "provide",
+        "deliver",
+        "submit",
+        "issue",
+        "forward",
+        "furnish",
+        "return",
+        "file",
+        "lodge",
+        "hand",
+        "supply",
+        "transmit",
+        "email",
+        "fax",
+        "serve",
+    ]
+)
+"""Verbs of sending something to someone: the act is what is sent."""
+_SENDING_STEMS = frozenset(stem(w) for w in _SENDING_VERBS)
+_OBJECT_SKIPPED = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "its",
+        "their",
+        "them",
+        "it",
+        "my",
+        "our",
+        "his",
+        "her",
+        "this",
+        "that",
+        "these",
+        "those",
+        "any",
+        "all",
+        "each",
+        "every",
+        "to",
+        "of",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "by",
+        "at",
+        "as",
+    ]
+)
+_NAME_INSIDE = re.compile(r"(?<=[a-z,;(] )[A-Z][a-z]+(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+)*")
+"""A name inside a sentence ("the Final Response", "the Banking Ombudsman Service")."""
 
 
 def _company_unnamed(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
