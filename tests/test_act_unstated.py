@@ -68,6 +68,18 @@ class TestAnotherActTimed:
         question = "How long do we have to send the adverse action notice?"
         assert _act_unstated(profile(question), [claim(notify)], filed=False) is None
 
+    def test_a_verb_of_a_phase_asks_the_act_it_governs(self) -> None:
+        deleted = "Customer records must be deleted within 30 days of account closure."
+        archived = "Customer records must be archived within 30 days of account closure."
+        for question in (
+            "How long does the company have to finish deleting records after closure?",
+            "how many days must the company complete to delete the records after closure",
+        ):
+            assert _act_unstated(profile(question), [claim(deleted)], filed=False) is None
+            assert "delet" in (_act_unstated(profile(question), [claim(archived)], False) or "")
+        question = "How long must the company keep records before it can finish?"
+        assert _act_unstated(profile(question), [claim(archived)], filed=False) is None
+
     def test_no_act_or_no_time_asked_or_a_filing_is_not_checked(self) -> None:
         question = "How long must a lease last to be a consumer lease?"
         lease = "Consumer lease means a lease for a period of more than four months."

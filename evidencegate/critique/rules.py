@@ -1805,6 +1805,8 @@ def _act_unstated(profile: QuestionProfile, answer: Sequence[str], filed: bool) 
     said = set(re.findall(r"[a-z]+", " ".join(bodies).lower()))
     for match in _ACT_ASKED.finditer(profile.question):
         act = (match.group("a") or match.group("b") or match.group("c") or "").lower()
+        if act in _ASPECT_VERBS:
+            act = _aspect_act(profile.question[match.end() :])
         if not act or act in _NO_ACT_VERBS or act.endswith("ly"):
             continue
         if _act_said(act, said):
@@ -1818,6 +1820,23 @@ def _act_unstated(profile: QuestionProfile, answer: Sequence[str], filed: bool) 
                 continue
         return KIND + f"the act asked ({act}; the claims time another act)"
     return None
+
+
+_ASPECT_VERBS = frozenset(
+    ["begin", "start", "commence", "finish", "complete", "end", "stop", "cease", "resume"]
+)
+"""Verbs of a phase of another act ("must the bank finish to determine ...", "start
+sending"): the act asked is the one they govern."""
+_GOVERNED = re.compile(r"\s+(?:to\s+(?P<to>[a-z][a-z-]+)|(?P<ing>[a-z][a-z-]+ing)\b)")
+
+
+def _aspect_act(rest: str) -> str:
+    """The act a verb of a phase governs in ``rest``, the words after it ("to determine" ->
+    "determine", "sending" -> "sending"); "" when it governs none (then no act is asked)."""
+    governed = _GOVERNED.match(rest.lower())
+    if governed is None:
+        return ""
+    return governed.group("to") or governed.group("ing") or ""
 
 
 def _act_said(act: str, said: set[str]) -> bool:
