@@ -65,10 +65,12 @@ from evidencegate.corpus.segments import asks_a_part, segments_of
 from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     covered_share,
+    defined_measure,
     focus_terms,
     lexicon,
     match_units,
     matched_units,
+    measures_defined,
     related_forms,
     shares,
     stem_form,
@@ -376,7 +378,7 @@ class RulesCritic:
                 place = "\n".join(sorted(w for w in where if w))
                 titled = "\n".join(sorted(w for w in where | {t for _, t in cells} if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
-                computed = derivation_evidence(claim)
+                computed = derivation_evidence(claim) + _measure_computed(claim, profile)
                 # An item read under its paragraph's opening sentence, as a lead-in.
                 openings = [
                     o
@@ -2344,6 +2346,19 @@ def _cell_value(cell: TableCell) -> str:
     if unit := _LABEL_UNIT.search(cell.label):
         value += " " + unit[1].lower()
     return value
+
+
+def _measure_computed(claim: Claim, profile: QuestionProfile) -> str:
+    """The derived measure the question asks for, when the claim's derivation is the lexicon's
+    definition of it ("Total current assets" less "Total current liabilities": the working
+    capital asked), as text read beside the claim; '' otherwise."""
+    derivation = claim.derivation
+    found = defined_measure(profile.question)
+    if derivation is None or found is None:
+        return ""
+    labels = [operand.label.rpartition(",")[0] or operand.label for operand in derivation.operands]
+    name = found[0].name
+    return f"\n{name}." if name in measures_defined(derivation.operation.value, labels) else ""
 
 
 _LABEL_UNIT = re.compile(r"\(\s*in\s+(years|months|weeks|days)\s*\)", re.IGNORECASE)
