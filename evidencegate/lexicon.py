@@ -12,11 +12,10 @@ Question analysis, the offline generator and the rules critic all match through
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-
-import re
 
 import yaml
 
@@ -25,6 +24,7 @@ from evidencegate.text import terms
 
 __all__ = [
     "Lexicon",
+    "MeasureDefinition",
     "covered_share",
     "defined_measure",
     "derivations",
@@ -33,11 +33,10 @@ __all__ = [
     "leading_keys",
     "lexicon",
     "match_units",
-    "MeasureDefinition",
+    "matched_units",
     "measure_definitions",
     "measures_defined",
     "phrase_said",
-    "matched_units",
     "related_forms",
     "shares",
     "stem_form",

@@ -41,9 +41,9 @@ from evidencegate.generation.tables import (
 )
 from evidencegate.lexicon import (
     covered_share,
+    defined_measure,
     leading_keys,
     match_units,
-    defined_measure,
     phrase_said,
     unit_matched,
 )
