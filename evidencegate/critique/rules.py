@@ -406,6 +406,8 @@ class RulesCritic:
         if pool is not None:
             # What the engine computed from the quotes ("ratio 1.54") is evidence beside them.
             pool += [t for claim in claims for t in terms(derivation_evidence(claim))]
+            # and the derived measure asked that it computed ("working capital").
+            pool += [t for claim in claims for t in terms(_measure_computed(claim, profile))]
         cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]
@@ -923,9 +925,21 @@ def _rival_words(
     if not wanted:
         return []
 
+    # The question's phrases of the lexicon ("capital expenditures"): a text stating one in
+    # other words ("Purchases of property, plant and equipment") states each of its words.
+    phrases = [
+        (unit, {w for member in unit if not member.startswith("~") for w in member.split()})
+        for unit in match_units(list(profile.terms))
+        if any(" " in member for member in unit)
+    ]
+
     def stated(have: list[str]) -> set[str]:
         keys = text_keys(have)
-        return {t for t in wanted if unit_matched(_unit(t), keys, have)}
+        found = {t for t in wanted if unit_matched(_unit(t), keys, have)}
+        for unit, words in phrases:
+            if unit_matched(unit, keys, have):
+                found |= words & set(wanted)
+        return found
 
     answered = stated([t for text in answer for t in terms(text)])
     best: list[str] = []
