@@ -139,3 +139,32 @@ class TestDrafted:
             other, [claim], [verification], evidence, as_of=AS_OF, required_facts=[]
         )
         assert not audit.contract_met
+
+
+CASH_FLOWS = (
+    "Northwind Tools Inc.\nConsolidated Statements of Cash Flows\n(Dollars in millions)\n"
+    "Fiscal years ended June 30, 2024 2023 2022\n"
+    "Cash Flows from Operating Activities\n"
+    "Net income including noncontrolling interest 615 580 545\n"
+    "Adjustments to reconcile net income including noncontrolling interest to net cash provided "
+    "by operating activities\nDepreciation and amortization 420 400 380\n"
+    "Net sales 9,120 8,870 8,410\n"
+)
+
+
+class TestShareWritten:
+    def test_as_percent_sign_of_is_a_share(self) -> None:
+        question = "Northwind D&A as % of revenue, FY2024"
+        request = derivation_request(question, profile_question(question, as_of=AS_OF))
+        assert request is not None
+        assert request.operation is Operation.SHARE
+        assert request.subjects[1] == "revenue"
+
+    def test_an_operand_is_named_by_its_own_row(self) -> None:
+        """The claim names the row, not the headings its label runs on from."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [CASH_FLOWS])
+        _, claims = _draft(corpus, "Northwind D&A as % of net sales, FY2024")
+        claim = next(c for c in claims if c.derivation is not None)
+        assert claim.text.startswith("Depreciation and amortization 420 and Net sales")
+        assert "noncontrolling" not in claim.text

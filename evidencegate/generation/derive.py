@@ -116,8 +116,8 @@ _TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
     for operation, pattern in (
         (
             Operation.SHARE,
-            r"(?P<x>.+?)\s+as\s+an?\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+"
-            r"of\s+(?P<y>.+)",
+            r"(?P<x>.+?)\s+as\s+(?:an?\s+(?:share|percent(?:age)?|proportion|portion|fraction)|%)"
+            r"\s+of\s+(?P<y>.+)",
         ),
         (
             Operation.SHARE,
@@ -741,6 +741,15 @@ def _value(operand: OperandCell) -> str:
     return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
 
 
+def _own(operand: OperandCell) -> str:
+    """How a claim names an operand's row: by its own name, without the headings its label
+    runs on from ("Depreciation and amortization", not "Adjustments to reconcile net income
+    including noncontrolling interest ... Depreciation and amortization"), unless that name is
+    only a total's."""
+    cell = operand.cell
+    return cell.name if [t for t in terms(cell.name) if t != "total"] else cell.label
+
+
 def _render(
     operation: Operation, operands: Sequence[OperandCell], result: str, unit: str = ""
 ) -> str:
@@ -755,7 +764,7 @@ def _render(
         # current liabilities ..."): the difference, signed ("less" would read as a decrease).
         x, y = operands
         return (
-            f"{x.cell.label} {_value(x)} minus {y.cell.label} {_value(y)} in {first.year}{unit}: "
+            f"{_own(x)} {_value(x)} minus {_own(y)} {_value(y)} in {first.year}{unit}: "
             f"difference {result}"
         )
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
@@ -774,7 +783,7 @@ def _render(
         values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
         return f"{first.label}: {values}{unit}; " + result_phrase(operation, result, percent)
     x, y = operands
-    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {first.year}{unit}"
+    stated = f"{_own(x)} {_value(x)} and {_own(y)} {_value(y)} in {first.year}{unit}"
     return f"{stated}: " + result_phrase(operation, result, percent)
 
 
