@@ -12,6 +12,7 @@ from evidencegate.contracts import Claim, Operation, Passage
 from evidencegate.critique.rules import RulesCritic
 from evidencegate.generation.derive import derivation_request
 from evidencegate.generation.extractive import ExtractiveGenerator
+from evidencegate.generation.tables import table_cells, table_title
 from evidencegate.lexicon import defined_measure, measures_defined, phrase_said
 from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
@@ -168,3 +169,43 @@ class TestShareWritten:
         claim = next(c for c in claims if c.derivation is not None)
         assert claim.text.startswith("Depreciation and amortization 420 and Net sales")
         assert "noncontrolling" not in claim.text
+
+
+BLOCKS = (
+    "Net Revenue and Operating Profit\n"
+    "Net revenue and operating profit of each division are as follows:\n"
+    "Net Revenue Operating Profit\n"
+    "2024 2023 2024 2023\n"
+    "Tools $ 5,210 $ 5,020 $ 812 $ 760\n"
+    "Outdoor 3,910 3,850 (45) 120\n"
+    "Total $ 9,120 $ 8,870 $ 767 $ 880\n"
+)
+
+
+class TestBlocks:
+    def test_each_block_is_a_table_of_its_own(self) -> None:
+        """A header repeating its years under a line naming each block gives each block's
+        cells, titled by the block's name and quoted from it."""
+        cells = table_cells(BLOCKS)
+        tools = {(c.block, c.year): c for c in cells if c.name == "Tools"}
+        assert tools[("Net Revenue", 2024)].value == "5,210"
+        assert tools[("Operating Profit", 2024)].value == "812"
+        assert tools[("Operating Profit", 2023)].value == "760"
+        profit = tools[("Operating Profit", 2024)]
+        assert table_title(BLOCKS, profit) == "Operating Profit"
+        header = BLOCKS[profit.header_start : profit.header_end]
+        assert header.startswith("Operating Profit") and "2024" in header
+        assert profit.header_start != tools[("Net Revenue", 2024)].header_start
+
+    def test_unnamed_blocks_are_read_as_before(self) -> None:
+        """Blocks the line above does not name as phrases of the lexicon ("Level 1 Level 2")
+        are no tables of their own."""
+        text = BLOCKS.replace("Net Revenue Operating Profit", "Alpha Beta")
+        assert all(not c.block for c in table_cells(text))
+        assert {c.value for c in table_cells(text) if c.name == "Tools"} == {"5,210", "5,020"}
+
+    def test_the_asked_block_is_drafted(self) -> None:
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [BLOCKS])
+        _, claims = _draft(corpus, "What was the Outdoor division's net revenue in 2023?")
+        assert any("3,850" in c.text for c in claims), [c.text for c in claims]
