@@ -102,9 +102,9 @@ _IDENTIFIER = re.compile(
 )
 _FORM_TYPE = re.compile(r"\b(?:\d{1,2}-[KQ]|20-F|40-F|S-[1-4]|DEF\s*14A)\b", re.IGNORECASE)
 """A filing's form type (10-K, 10-Q, 8-K, 20-F): what kind of document, never a figure."""
-_NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
-"""A date written in digits, month first as US filings write it (12/31/2018), or day first
-when the first number cannot be a month (31/12/2018)."""
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d|\d\d)\b(?![/-]\d)")
+"""A date written in digits, month first as US filings write it (12/31/2018, 6/30/23), or day
+first when the first number cannot be a month (31/12/2018)."""
 _AS_OF_DATE = re.compile(
     r"\b(?:as\s+(?:of|at)|in\s+(?:force|effect)\s+(?:from|on|since|at|in|during)|"
     r"effective\s+(?:from|on|since|as\s+of)"
@@ -565,6 +565,7 @@ def normalise_question(question: str) -> str:
 
     def numeric_date(match: re.Match[str]) -> str:
         first, second, year = int(match.group(1)), int(match.group(2)), match.group(3)
+        year = "20" + year if len(year) == 2 else year  # "6/30/23": the analysts' short year
         month, day = (first, second) if first <= 12 else (second, first)
         if not (1 <= month <= 12 and 1 <= day <= 31):
             return match.group(0)

@@ -12,6 +12,7 @@ Question analysis, the offline generator and the rules critic all match through
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -23,9 +24,11 @@ from evidencegate.text import stem, terms
 
 __all__ = [
     "Lexicon",
+    "MeasureDefinition",
     "act_senses",
     "acts",
     "covered_share",
+    "defined_measure",
     "derivations",
     "derived_terms",
     "focus_terms",
@@ -33,6 +36,9 @@ __all__ = [
     "lexicon",
     "match_units",
     "matched_units",
+    "measure_definitions",
+    "measures_defined",
+    "phrase_said",
     "related_forms",
     "same_act",
     "shares",
@@ -110,6 +116,76 @@ def stem_form(term: str) -> str:
     if len(term) >= 6 and term.endswith("en") and term[-3] == term[-4] and term[-3] not in "aeiou":
         return term[:-3]
     return term[:-1] if len(term) >= 5 and term.endswith("e") and term[-2] != "e" else term
+
+
+@dataclass(frozen=True)
+class MeasureDefinition:
+    """A measure computed from two others ("working capital": current assets less current
+    liabilities): its name, the operation (an :class:`evidencegate.contracts.Operation` value)
+    and the phrases of its two operands, first and second."""
+
+    name: str
+    operation: str
+    operands: tuple[str, str]
+
+
+@cache
+def measure_definitions() -> tuple[MeasureDefinition, ...]:
+    """The shipped derived measures (``data/lexicon/measures.tsv``), longest name first."""
+    text = (data_files() / "lexicon" / "measures.tsv").read_text(encoding="utf-8")
+    out: list[MeasureDefinition] = []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, operation, x, y = (part.strip() for part in line.split("\t"))
+        out.append(MeasureDefinition(name.lower(), operation, (x, y)))
+    return tuple(sorted(out, key=lambda d: -len(d.name)))
+
+
+def defined_measure(text: str) -> tuple[MeasureDefinition, int, int] | None:
+    """The derived measure ``text`` names first (the longest name where two overlap), with
+    where it names it; None when it names none."""
+    lowered = text.lower()
+    found: list[tuple[int, int, MeasureDefinition]] = []
+    for definition in measure_definitions():
+        match = re.search(rf"(?<![\w&-]){re.escape(definition.name)}(?![\w&-])", lowered)
+        if match is not None:
+            found.append((match.start(), -len(definition.name), definition))
+    if not found:
+        return None
+    start, length, definition = min(found, key=lambda f: (f[0], f[1]))
+    return definition, start, start - length
+
+
+_FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "to", "as", "and", "in", "on", "for"})
+_WORDS = re.compile(r"[a-z][a-z&'-]*")
+
+
+def phrase_said(phrase: str, text: str) -> bool:
+    """Does ``text`` (a row label) state all of ``phrase`` ("current assets" by "Total current
+    assets"): its terms, through the lexicon's synonyms, and the words :func:`terms` drops but
+    a figure's name depends on ("current" of "current assets": "Total assets" is another row)."""
+    if covered_share(terms(phrase), terms(text)) < 1:
+        return False
+    said = set(_WORDS.findall(text.lower()))
+    dropped = [
+        w for w in _WORDS.findall(phrase.lower()) if not terms(w) and w not in _FUNCTION_WORDS
+    ]
+    return all(w in said for w in dropped)
+
+
+def measures_defined(operation: str, labels: Sequence[str]) -> list[str]:
+    """The names of the derived measures that ``operation`` over rows labelled ``labels`` (in
+    operand order) computes ("working capital" for the difference of "Total current assets"
+    and "Total current liabilities")."""
+    if len(labels) != 2:
+        return []
+    return [
+        d.name
+        for d in measure_definitions()
+        if d.operation == operation
+        and all(phrase_said(p, label) for p, label in zip(d.operands, labels, strict=True))
+    ]
 
 
 @cache

@@ -61,7 +61,7 @@ from evidencegate.corpus.scope import (
     mentioned_names,
     resolve_scope,
 )
-from evidencegate.lexicon import covered_share, synonyms_of
+from evidencegate.lexicon import covered_share, defined_measure, synonyms_of
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 
@@ -146,7 +146,13 @@ def proportion_operands(
     lexicon's own definition of the ratio asked ("gross margin" is "gross profit as a
     percentage of net sales"). The rows of both figures answer it, though neither is named
     "margin"; empty when the question asks for no proportion."""
-    if profile.operands or profile.answer_type not in PROPORTION_TYPES:
+    if profile.operands:
+        return profile.operands
+    if (defined := defined_measure(query)) is not None:
+        # A derived measure the lexicon defines ("current ratio", "working capital"): the
+        # rows of its two operands answer it, though none is named by the measure.
+        return tuple(tuple(terms(phrase)) for phrase in defined[0].operands)
+    if profile.answer_type not in PROPORTION_TYPES:
         return profile.operands
     written = _SIGNED_SHARE.sub(_percentage_of, query)
     if (m := _SHARE_FIRST.search(written)) and not _SOURCE.search(m.group("part")):

@@ -66,10 +66,12 @@ from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     act_senses,
     covered_share,
+    defined_measure,
     focus_terms,
     lexicon,
     match_units,
     matched_units,
+    measures_defined,
     related_forms,
     shares,
     stem_form,
@@ -374,7 +376,7 @@ class RulesCritic:
                 place = "\n".join(sorted(w for w in where if w))
                 titled = "\n".join(sorted(w for w in where | {t for _, t in cells} if w))
                 # A derived claim states its computation too ("change" for "an increase of 243").
-                computed = derivation_evidence(claim)
+                computed = derivation_evidence(claim) + _measure_computed(claim, profile)
                 # An item read under its paragraph's opening sentence, as a lead-in.
                 openings = [
                     o
@@ -402,6 +404,8 @@ class RulesCritic:
         if pool is not None:
             # What the engine computed from the quotes ("ratio 1.54") is evidence beside them.
             pool += [t for claim in claims for t in terms(derivation_evidence(claim))]
+            # and the derived measure asked that it computed ("working capital").
+            pool += [t for claim in claims for t in terms(_measure_computed(claim, profile))]
         cited_ids = {c.evidence_id for claim in claims for c in claim.citations}
         cited = [p for p in evidence if p.passage_id in cited_ids]
         identities = [self._identity(p) for p in cited]
@@ -920,9 +924,21 @@ def _rival_words(
     if not wanted:
         return []
 
+    # The question's phrases of the lexicon ("capital expenditures"): a text stating one in
+    # other words ("Purchases of property, plant and equipment") states each of its words.
+    phrases = [
+        (unit, {w for member in unit if not member.startswith("~") for w in member.split()})
+        for unit in match_units(list(profile.terms))
+        if any(" " in member for member in unit)
+    ]
+
     def stated(have: list[str]) -> set[str]:
         keys = text_keys(have)
-        return {t for t in wanted if unit_matched(_unit(t), keys, have)}
+        found = {t for t in wanted if unit_matched(_unit(t), keys, have)}
+        for unit, words in phrases:
+            if unit_matched(unit, keys, have):
+                found |= words & set(wanted)
+        return found
 
     answered = stated([t for text in answer for t in terms(text)])
     best: list[str] = []
@@ -2522,6 +2538,19 @@ def _cell_value(cell: TableCell) -> str:
     if unit := _LABEL_UNIT.search(cell.label):
         value += " " + unit[1].lower()
     return value
+
+
+def _measure_computed(claim: Claim, profile: QuestionProfile) -> str:
+    """The derived measure the question asks for, when the claim's derivation is the lexicon's
+    definition of it ("Total current assets" less "Total current liabilities": the working
+    capital asked), as text read beside the claim; '' otherwise."""
+    derivation = claim.derivation
+    found = defined_measure(profile.question)
+    if derivation is None or found is None:
+        return ""
+    labels = [operand.label.rpartition(",")[0] or operand.label for operand in derivation.operands]
+    name = found[0].name
+    return f"\n{name}." if name in measures_defined(derivation.operation.value, labels) else ""
 
 
 _LABEL_UNIT = re.compile(r"\(\s*in\s+(years|months|weeks|days)\s*\)", re.IGNORECASE)

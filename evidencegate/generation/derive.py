@@ -39,7 +39,14 @@ from evidencegate.generation.tables import (
     table_unit,
     unasked_subset,
 )
-from evidencegate.lexicon import covered_share, leading_keys, match_units, unit_matched
+from evidencegate.lexicon import (
+    covered_share,
+    defined_measure,
+    leading_keys,
+    match_units,
+    phrase_said,
+    unit_matched,
+)
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 from evidencegate.verify.derived import (
@@ -83,6 +90,12 @@ class DerivationRequest:
     subject (a name no row states names the filer)."""
     """The question as asked: the names it uses tell the tables it may read (a segment's
     table only when it names the segment)."""
+    defined: str = ""
+    phrases: tuple[str, ...] = ()
+    """For a derived measure, its operands' phrases as the lexicon writes them: a row must
+    state each whole ("current assets": "Total current assets", not "Total assets")."""
+    """The derived measure the lexicon defines that the question asks for ("working capital"),
+    when the operation and operands are its definition, not the question's own words."""
 
 
 _CHANGE_WORDS = (
@@ -103,8 +116,8 @@ _TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
     for operation, pattern in (
         (
             Operation.SHARE,
-            r"(?P<x>.+?)\s+as\s+an?\s+(?:share|percent(?:age)?|proportion|portion|fraction)\s+"
-            r"of\s+(?P<y>.+)",
+            r"(?P<x>.+?)\s+as\s+(?:an?\s+(?:share|percent(?:age)?|proportion|portion|fraction)|%)"
+            r"\s+of\s+(?P<y>.+)",
         ),
         (
             Operation.SHARE,
@@ -127,6 +140,12 @@ _TWO_SUBJECT_RULES: tuple[_Rule, ...] = tuple(
             r"\b(?:sum|combined\s+(?:amount|total|value))\s+of\s+(?P<x>.+?)\s+and\s+(?P<y>.+)",
         ),
         (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+and\s+(?P<y>[\w&' -]+?)\s+combined\b"),
+        # "current assets less current liabilities": one figure less another of the same year
+        # (not "less than", a comparison).
+        (
+            Operation.DIFFERENCE,
+            r"\b(?P<x>[\w&' -]+?)\s+(?:less|minus)\s+(?!than\b)(?P<y>[\w&' -]+)",
+        ),
         (Operation.SUM, r"\b(?P<x>[\w&' -]+?)\s+plus\s+(?P<y>[\w&' -]+)"),
     )
 )
@@ -165,7 +184,7 @@ _PROFIT_TERMS = frozenset(terms("profit income earnings"))
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _WHEN = re.compile(
     r"\s(?:at|in|for|during|on|as\s+of)\s+(?:the\s+)?(?:(?:fiscal\s+)?(?:year|year-end|end)\b|"
-    r"(?:19|20)\d\d|december|june|fy)",
+    r"(?:19|20)\d\d|december|june|fy|(?:twelve|three|six|nine|\d+)\s+months?\b)",
     re.IGNORECASE,
 )
 """Where a figure's name ends and its period begins ("liabilities at year-end 2022")."""
@@ -211,7 +230,40 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         subject = _subject(text, named)
         if subject:
             return DerivationRequest(operation, (subject,), years, question)
+    return _defined_request(text, years, named)
+
+
+def _defined_request(
+    text: str, years: tuple[int, ...], named: frozenset[str]
+) -> DerivationRequest | None:
+    """The computation of a derived measure the lexicon defines and the question names ("3M
+    working capital 2018": current assets less current liabilities; "Amcor opm": operating
+    income as a share of net sales), for one year or the latest. The request's question is the
+    question with the measure written out as its operands, so that the rows are told apart by
+    their words ("Total current assets", not "Total assets")."""
+    if len(years) > 1:
+        return None  # "working capital in 2022 vs 2021" is a change of it: not computed here
+    found = defined_measure(text)
+    if found is None:
+        return None
+    definition, start, end = found
+    x, y = definition.operands
+    subjects = (_subject(x, named, _OWN), _subject(y, named, _OWN))
+    if not all(subjects):
+        return None
+    written = f"{text[:start]}{x} and {y}{text[end:]}"
+    return DerivationRequest(
+        Operation(definition.operation),
+        subjects,
+        years,
+        written,
+        defined=definition.name,
+        phrases=(x, y),
+    )
     return None
+
+
+_OWN = frozenset({"total"})
 
 
 def _names_in(phrase: str, named: frozenset[str]) -> str:
@@ -451,13 +503,20 @@ def _across_tables(
     out: list[DerivedCandidate] = []
     for found in versions.values():
         chosen: list[tuple[OperandCell, Passage, str]] = []
-        for subject, name in zip(request.subjects, request.named or ("", ""), strict=True):
+        phrases = request.phrases or ("", "")
+        for subject, name, phrase in zip(
+            request.subjects, request.named or ("", ""), phrases, strict=True
+        ):
             best: tuple[OperandCell, Passage, str] | None = None
             for passage, page_text, table in found:
                 if not statement_row_fit(page_text, subject.split(), passage.context):
                     continue  # not a primary statement stating the figure whole
                 row = _best_row(
-                    _with_row_names(subject, name, table), table, (year,), question=request.question
+                    _with_row_names(subject, name, table),
+                    table,
+                    (year,),
+                    question=request.question,
+                    phrase=phrase,
                 )
                 if row is not None and (best is None or row[year].fit > best[0].fit):
                     best = (row[year], passage, page_text)
@@ -511,7 +570,7 @@ def _from_table(
     if len(first_row) != len(set(first_row)):
         return None  # a header naming a year twice (two tables side by side): ambiguous
     columns = sorted({c.year for c in table}, reverse=True)
-    multi_year = request.operation in (
+    multi_year = len(request.subjects) == 1 and request.operation in (
         Operation.DIFFERENCE,
         Operation.PERCENT_CHANGE,
         Operation.COMPARE,
@@ -531,13 +590,15 @@ def _from_table(
             return None
         chosen: list[OperandCell] = []
         names = request.named or ("",) * len(request.subjects)
-        for subject, name in zip(request.subjects, names, strict=True):
+        phrases = request.phrases or ("",) * len(request.subjects)
+        for subject, name, phrase in zip(request.subjects, names, phrases, strict=True):
             found = _best_row(
                 _with_row_names(subject, name, table),
                 table,
                 (year,),
                 exclude={c.cell.row_start for c in chosen},
                 question=request.question,
+                phrase=phrase,
             )
             if found is None:
                 return None
@@ -603,8 +664,10 @@ def _best_row(
     *,
     exclude: set[int] | frozenset[int] = frozenset(),
     question: str = "",
+    phrase: str = "",
 ) -> dict[int, OperandCell] | None:
-    """The row whose label best states ``subject`` and has a figure in every year asked."""
+    """The row whose label best states ``subject`` and has a figure in every year asked (and,
+    for a derived measure's operand, states its ``phrase`` whole)."""
     wanted = subject.split()
     rows: dict[int, dict[int, OperandCell]] = {}
     for cell in table:
@@ -625,6 +688,8 @@ def _best_row(
             continue
         if question and unasked_subset(own, question):
             continue  # "Other current assets" states no operand "current assets" names
+        if phrase and not phrase_said(phrase, own):
+            continue  # "Total assets" is not the "current assets" a working capital is of
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
             cell, figure, round(fit + 0.1 * precision, 6)
         )
@@ -676,6 +741,15 @@ def _value(operand: OperandCell) -> str:
     return ("$" if cell.dollars and "$" not in cell.value else "") + cell.value
 
 
+def _own(operand: OperandCell) -> str:
+    """How a claim names an operand's row: by its own name, without the headings its label
+    runs on from ("Depreciation and amortization", not "Adjustments to reconcile net income
+    including noncontrolling interest ... Depreciation and amortization"), unless that name is
+    only a total's."""
+    cell = operand.cell
+    return cell.name if [t for t in terms(cell.name) if t != "total"] else cell.label
+
+
 def _render(
     operation: Operation, operands: Sequence[OperandCell], result: str, unit: str = ""
 ) -> str:
@@ -684,6 +758,15 @@ def _render(
     first = operands[0].cell
     unit = f" ({unit})" if unit else ""
     percent = operands[0].figure.percent
+    two_rows = operands[0].cell.row_start != operands[-1].cell.row_start
+    if operation is Operation.DIFFERENCE and two_rows:
+        # One figure less another of the same year ("Total current assets ... minus Total
+        # current liabilities ..."): the difference, signed ("less" would read as a decrease).
+        x, y = operands
+        return (
+            f"{_own(x)} {_value(x)} minus {_own(y)} {_value(y)} in {first.year}{unit}: "
+            f"difference {result}"
+        )
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE, Operation.COMPARE):
         new, old = operands
         stated = (
@@ -700,7 +783,7 @@ def _render(
         values = ", ".join(f"{_value(o)} in {o.cell.year}" for o in operands)
         return f"{first.label}: {values}{unit}; " + result_phrase(operation, result, percent)
     x, y = operands
-    stated = f"{x.cell.label} {_value(x)} and {y.cell.label} {_value(y)} in {first.year}{unit}"
+    stated = f"{_own(x)} {_value(x)} and {_own(y)} {_value(y)} in {first.year}{unit}"
     return f"{stated}: " + result_phrase(operation, result, percent)
 
 

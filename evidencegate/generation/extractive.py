@@ -826,9 +826,11 @@ class ExtractiveGenerator:
             # only them ("Total short-term debt" for "total net revenue") states another.
             p_core = [t for t in p_asked if t not in _QUALIFYING_TERMS] or p_asked
             p_words = [w for w in asked_words if w not in placed]
-            rows: dict[int, list[TableCell]] = {}
+            rows: dict[tuple[int, int], list[TableCell]] = {}
             for cell in table_cells(source.page.text):
-                rows.setdefault(cell.row_start, []).append(cell)
+                # A row of a table of blocks ("Net Revenue", "Operating Profit") is one row of
+                # each block's table.
+                rows.setdefault((cell.row_start, cell.header_start), []).append(cell)
             for row in rows.values():
                 if part_table(source.page.text, row[0], profile.question):
                     continue  # a segment's or a guarantor group's table, not the company's

@@ -17,7 +17,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import combinations
 
+from evidencegate.lexicon import lexicon
 from evidencegate.text import terms
 
 __all__ = [
@@ -121,6 +123,10 @@ class TableCell:
     table run on from ("Net earnings per share" over "Basic $ 6.83" and "Diluted $ 6.73"),
     up to a total closing that heading's block; kept only where another row of the table
     has the same name."""
+    block: str = ""
+    """The name of the block of columns the cell stands in, when its header repeats the same
+    years under a title line naming each block ("Net Revenue Operating Profit/(Loss)" over
+    "2022 2021 2020 2022 2021 2020"): the table's title, for this cell, is its block's name."""
 
 
 @dataclass
@@ -183,8 +189,21 @@ _COMMON_ACRONYMS = frozenset(
 
 def _title_lines(page_text: str, cell: TableCell) -> list[str]:
     """The lines of the cell's table title, nearest first: the header's line up to the
-    years, then the lines above it up to the previous table's last row."""
+    years, then the lines above it up to the previous table's last row (for a cell of a
+    block of columns, its block's name in place of the line naming the blocks)."""
     line_start = page_text.rfind("\n", 0, cell.header_start) + 1
+    if cell.block:
+        # The line naming the blocks is the one above the years' line.
+        years_line = page_text.rfind("\n", 0, cell.header_end)
+        names_line = page_text.rfind("\n", 0, max(years_line, 0)) + 1
+        if cell.block in page_text[names_line : max(years_line, 0)]:
+            title = [cell.block]
+            for line in reversed(page_text[:names_line].splitlines()[-(_TITLE_LINES - 1) :]):
+                words = line.split()
+                if words and _NUMBER.match(words[-1]) and not _YEAR.match(words[-1]):
+                    break  # a row of the table above
+                title.append(line)
+            return title
     title = [page_text[line_start : cell.header_start]]
     for line in reversed(page_text[:line_start].splitlines()[-_TITLE_LINES:]):
         words = line.split()
@@ -411,6 +430,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     totals: dict[int, int] = {}  # grouped headers whose groups end in their sum: the group size
     shares: dict[int, int] = {}  # headers of a group per year holding a share: the group size
     levels: dict[int, int] = {}  # headers of blocks of the same years: how many blocks
+    # such headers whose title line names each block: the names, where each block's years end
+    blocks: dict[int, tuple[list[tuple[str, int]], list[int]]] = {}
     i = 0
     label_start: int | None = None
     # A line opening with a table's unit ("(in millions) Employee Costs ...", "(Millions,
@@ -502,6 +523,10 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 header = (years, start, full[-1].end)
                 if alike and q > 1:
                     levels[start] = q
+                    names = _block_names(text, tokens[i].start, q)
+                    if names is not None:
+                        # Each block's years: where its header quote ends.
+                        blocks[start] = (names, [full[(b + 1) * block - 1].end for b in range(q)])
                 label_start, read, carried = None, False, ""
                 i = _after_column_names(text, tokens, j)
                 names_from = tokens[i].start if i < len(tokens) else len(text)
@@ -558,6 +583,8 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                     carried = ""  # a total closes its heading's block
                 if _row_label(label) and picks is not None:
                     read = True
+                    named = blocks.get(h_start)
+                    first = named is not None and picks == list(range(len(years)))
                     for column, (year, pick) in enumerate(zip(years, picks, strict=True)):
                         value, dollars = values[pick]
                         cells.append(
@@ -568,14 +595,21 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 dollars=dollars,
                                 row_start=row_start,
                                 row_end=value.end,
-                                header_start=h_start,
+                                header_start=named[0][0][1]
+                                if named is not None and first
+                                else h_start,
                                 header_end=h_end,
                                 column=column,
                                 columns=len(years),
                                 row_stop=values[-1][0].end,
                                 name=name,
-                                heading=heading,
+                                heading=named[0][0][0] if named is not None and first else heading,
+                                block=named[0][0][0] if named is not None and first else "",
                             )
+                        )
+                    if named is not None and first:
+                        cells.extend(
+                            _later_blocks(values, years, named, label, name, row_start, text)
                         )
             if ends_row:
                 label_start = None
@@ -592,6 +626,93 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
     return tuple(_told_apart(cells))
 
 
+def _block_names(text: str, years_at: int, q: int) -> list[tuple[str, int]] | None:
+    """The names of ``q`` blocks of columns on the line above a header's years ("Net Revenue
+    Operating Profit/(Loss)": "Net Revenue", "Operating Profit/(Loss)"), with where each
+    starts: the one cut of the line into ``q`` runs of words, each opening with a capital,
+    in which every run is a phrase of the lexicon; None when there is no such cut, or more
+    than one (the blocks are then not named)."""
+    line_end = text.rfind("\n", 0, years_at)
+    if line_end < 0 or text[line_end:years_at].strip():
+        return None  # the years do not open their line
+    line_start = text.rfind("\n", 0, line_end) + 1
+    words = [
+        (m.group(0), line_start + m.start()) for m in _TOKEN.finditer(text[line_start:line_end])
+    ]
+    if not 2 <= len(words) <= _MAX_BLOCK_WORDS or any(_NUMBER.match(w) for w, _ in words):
+        return None
+    found: list[list[tuple[str, int]]] = []
+    for cuts in combinations(range(1, len(words)), q - 1):
+        bounds = [0, *cuts, len(words)]
+        runs = [words[bounds[b] : bounds[b + 1]] for b in range(q)]
+        if all(run[0][0][:1].isupper() and _phrase(" ".join(w for w, _ in run)) for run in runs):
+            found.append([(" ".join(w for w, _ in run), run[0][1]) for run in runs])
+    return found[0] if len(found) == 1 else None
+
+
+_MAX_BLOCK_WORDS = 10
+
+
+def _phrase(name: str) -> bool:
+    """Is ``name`` (its bracketed sign dropped: "Operating Profit/(Loss)") wholly a phrase of
+    the lexicon ("operating profit", "net revenue")?"""
+    wanted = terms(re.sub(r"/?\([^)]*\)", " ", name))
+    return len(wanted) >= 2 and any(
+        start == 0 and end == len(wanted) for start, end, _ in lexicon().keys(wanted)
+    )
+
+
+def _later_blocks(
+    values: list[tuple[_Tok, bool]],
+    years: list[int],
+    named: tuple[list[tuple[str, int]], list[int]],
+    label: str,
+    name: str,
+    row_start: int,
+    text: str,
+) -> list[TableCell]:
+    """The cells of a row under the blocks after the first ("Operating Profit/(Loss)" after
+    "Net Revenue"), each block a table of its own: its header quoted from its name to its
+    years, its title its name. None when the row's line has not a value for every block's
+    year."""
+    names, ends = named
+    n = len(years)
+    line = 1 + next(
+        (
+            v
+            for v in range(len(values) - 1)
+            if "\n" in text[values[v][0].end : values[v + 1][0].start]
+        ),
+        len(values) - 1,
+    )
+    if line != n * len(names):
+        return []
+    out: list[TableCell] = []
+    for b in range(1, len(names)):
+        block, start = names[b]
+        for column, year in enumerate(years):
+            value, dollars = values[b * n + column]
+            out.append(
+                TableCell(
+                    label=label,
+                    year=year,
+                    value=value.text,
+                    dollars=dollars,
+                    row_start=row_start,
+                    row_end=value.end,
+                    header_start=start,
+                    header_end=ends[b],
+                    column=column,
+                    columns=n,
+                    row_stop=values[line - 1][0].end,
+                    name=name,
+                    heading=block,
+                    block=block,
+                )
+            )
+    return out
+
+
 def _told_apart(cells: list[TableCell]) -> list[TableCell]:
     """The cells with the heading their row stands under kept only where it tells the row
     from another of its table by the same name ("Diluted" under "Net earnings per share" and
@@ -601,7 +722,7 @@ def _told_apart(cells: list[TableCell]) -> list[TableCell]:
         rows.setdefault((cell.header_start, cell.name), set()).add(cell.row_start)
     return [
         cell
-        if not cell.heading or len(rows[(cell.header_start, cell.name)]) > 1
+        if not cell.heading or cell.block or len(rows[(cell.header_start, cell.name)]) > 1
         else replace(cell, heading="")
         for cell in cells
     ]
