@@ -19,9 +19,10 @@ the same WordNet gives the same file.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import defaultdict
 from pathlib import Path
+
+import wordnet_db
 
 from evidencegate.lexicon import stem_form
 from evidencegate.text import stem
@@ -35,55 +36,35 @@ HEADER = """\
 # synsets their verb-group pointers join (offsets, space separated). Two verbs share a synset:
 # they can state the same act ("notify" "tell" "send", "check" "review").
 # Mined by benchmarks/mine_acts.py from WordNet 3.0: do not edit by hand, re-run it.
-#
-# WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. THIS SOFTWARE AND
-# DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES,
-# EXPRESS OR IMPLIED. The name of Princeton University or WordNet may not be used in advertising
-# or publicity pertaining to distribution of the software and/or database. Title to copyright in
-# this software, database and any associated documentation shall at all times remain with
-# Princeton University and LICENSEE agrees to preserve same.
 """
 
 
 def mine(wordnet: Path) -> dict[str, set[int]]:
     """Each single-word verb's stem form to its synsets, their direct hypernyms and verb groups."""
-    members: dict[int, list[str]] = {}
+    members: dict[int, tuple[str, ...]] = {}
     links: dict[int, set[int]] = defaultdict(set)
-    for line in (wordnet / "data.verb").read_text(encoding="utf-8").splitlines():
-        if line.startswith(" "):
-            continue
-        parts = line.split(" | ")[0].split()
-        offset = int(parts[0])
-        w_cnt = int(parts[3], 16)
-        members[offset] = [parts[4 + 2 * i].lower() for i in range(w_cnt)]
-        at = 4 + 2 * w_cnt
-        for i in range(int(parts[at])):
-            symbol, target, tpos, _ = parts[at + 1 + 4 * i : at + 5 + 4 * i]
-            if tpos == "v" and symbol in ("@", "$"):
-                links[offset].add(int(target))
+    for synset in wordnet_db.synsets(wordnet, "verb"):
+        offset = int(synset.offset)
+        members[offset] = synset.words
+        for pointer in synset.pointers:
+            if pointer.pos == "verb" and pointer.symbol in ("@", "$"):
+                links[offset].add(int(pointer.target))
     groups: dict[str, set[int]] = defaultdict(set)
-    for line in (wordnet / "data.noun").read_text(encoding="utf-8").splitlines():
-        if line.startswith(" "):
-            continue
-        parts = line.split(" | ")[0].split()
-        w_cnt = int(parts[3], 16)
-        words = [parts[4 + 2 * i].lower() for i in range(w_cnt)]
-        at = 4 + 2 * w_cnt
-        for i in range(int(parts[at])):
-            symbol, target, tpos, st = parts[at + 1 + 4 * i : at + 5 + 4 * i]
-            if symbol != "+" or tpos != "v" or not int(st[:2], 16):
+    for synset in wordnet_db.synsets(wordnet, "noun"):
+        for pointer in synset.pointers:
+            if pointer.symbol != "+" or pointer.pos != "verb" or not pointer.source:
                 continue
-            word = words[int(st[:2], 16) - 1]
+            word = synset.words[pointer.source - 1]
             if word.isalpha() and len(word) >= 3:
-                groups[stem_form(stem(word))] |= {int(target), *links[int(target)]}
+                target = int(pointer.target)
+                groups[stem_form(stem(word))] |= {target, *links[target]}
     for offset, words in members.items():
         for word in words:
             if not (word.isalpha() and len(word) >= 3):
                 continue
             groups[stem_form(stem(word))] |= {offset, *links[offset]}
     # Irregular inflections ("told" of "tell", "sent" of "send") belong to their verb's groups.
-    for line in (wordnet / "verb.exc").read_text(encoding="utf-8").splitlines():
-        inflected, *bases = line.split()
+    for inflected, bases in wordnet_db.exceptions(wordnet, "verb"):
         if not inflected.isalpha() or len(inflected) < 3:
             continue
         for base in bases:
@@ -93,18 +74,14 @@ def mine(wordnet: Path) -> dict[str, set[int]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    parser.add_argument("--wordnet", type=Path, default=wordnet_db.DEFAULT)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    if not (args.wordnet / "data.verb").is_file():
-        print(
-            f"error: no WordNet database in {args.wordnet} (apt-get install wordnet-base)",
-            file=sys.stderr,
-        )
+    if not wordnet_db.found(args.wordnet):
         return 2
     groups = mine(args.wordnet)
     lines = [f"{w}\t{' '.join(str(o) for o in sorted(g))}" for w, g in sorted(groups.items())]
-    args.out.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
+    args.out.write_text(HEADER + wordnet_db.LICENCE + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} verbs, {sum(len(g) for g in groups.values())} memberships -> {args.out}")
     return 0
 

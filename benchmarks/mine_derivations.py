@@ -27,16 +27,16 @@ sorted, so a re-run on the same WordNet gives the same file.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import defaultdict
 from pathlib import Path
+
+import wordnet_db
 
 from evidencegate.lexicon import stem_form
 from evidencegate.text import STOPWORDS, stem
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "evidencegate" / "data" / "lexicon" / "derivations.tsv"
-POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 SUFFIXES = (
     "tion",
     "sion",
@@ -64,60 +64,28 @@ HEADER = """\
 # Mined by benchmarks/mine_derivations.py from WordNet 3.0: do not edit by hand, re-run it.
 # Each line: a word's evidencegate.lexicon.stem_form, a tab, its relatives as evidencegate.text.stem
 # writes them (space separated).
-#
-# WordNet 3.0 Copyright 2006 by Princeton University. All rights reserved. THIS SOFTWARE AND
-# DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES,
-# EXPRESS OR IMPLIED. The name of Princeton University or WordNet may not be used in advertising
-# or publicity pertaining to distribution of the software and/or database. Title to copyright in
-# this software, database and any associated documentation shall at all times remain with
-# Princeton University and LICENSEE agrees to preserve same.
 """
-
-
-def _senses(wordnet: Path) -> dict[tuple[str, str], list[str]]:
-    """(lemma, pos) to its synset offsets, most frequent sense first (index.* order)."""
-    out: dict[tuple[str, str], list[str]] = {}
-    for pos in ("noun", "verb", "adj", "adv"):
-        for line in (wordnet / f"index.{pos}").read_text(encoding="utf-8").splitlines():
-            if line.startswith(" "):
-                continue
-            parts = line.split()
-            lemma, p_cnt = parts[0], int(parts[3])
-            synset_cnt = int(parts[2])
-            offsets = parts[6 + p_cnt : 6 + p_cnt + synset_cnt]
-            out[(lemma, pos)] = offsets
-    return out
 
 
 def _pairs(wordnet: Path) -> set[tuple[str, str]]:
     """(base, derived) single-word pairs joined by a ``+`` pointer between top senses."""
-    senses = _senses(wordnet)
+    senses = wordnet_db.senses(wordnet)
     found: set[tuple[str, str]] = set()
-    words_of: dict[tuple[str, str], list[str]] = {}
+    words_of: dict[tuple[str, str], tuple[str, ...]] = {}
     pointers: list[tuple[str, str, int, str, str, int]] = []
     for pos in ("noun", "verb", "adj", "adv"):
-        for line in (wordnet / f"data.{pos}").read_text(encoding="utf-8").splitlines():
-            if line.startswith(" "):
-                continue
-            parts = line.split(" | ")[0].split()
-            offset, ss_type = parts[0], POS[parts[2]]
-            w_cnt = int(parts[3], 16)
-            words = [parts[4 + 2 * i].lower() for i in range(w_cnt)]
-            words = [w.split("(")[0] for w in words]  # "fast(a)": adjective markers
-            words_of[(offset, ss_type)] = words
-            at = 4 + 2 * w_cnt
-            p_cnt = int(parts[at])
-            for i in range(p_cnt):
-                symbol, target, tpos, st = parts[at + 1 + 4 * i : at + 5 + 4 * i]
-                if symbol != "+":
-                    continue
-                source, dest = int(st[:2], 16), int(st[2:], 16)
-                pointers.append((offset, ss_type, source, target, POS[tpos], dest))
+        for synset in wordnet_db.synsets(wordnet, pos):
+            words_of[(synset.offset, synset.pos)] = synset.words
+            pointers.extend(
+                (synset.offset, synset.pos, p.source, p.target, p.pos, p.dest)
+                for p in synset.pointers
+                if p.symbol == "+"
+            )
     for offset, pos, source, target, tpos, dest in pointers:
         if not source or not dest:
             continue
         a = words_of[(offset, pos)][source - 1]
-        b = words_of.get((target, tpos), [""] * dest)[dest - 1]
+        b = words_of.get((target, tpos), ("",) * dest)[dest - 1]
         if not _single(a) or not _single(b) or a == b:
             continue
         if offset not in senses.get((a, pos), []) or target not in senses.get((b, tpos), []):
@@ -151,10 +119,9 @@ def _irregular(wordnet: Path) -> set[tuple[str, str]]:
     whose forms the light stemmer does not already bring together, but not a form that is a
     word of its own in the same part of speech ("found" of "find", "saw" of "see")."""
     found: set[tuple[str, str]] = set()
-    senses = _senses(wordnet)
+    senses = wordnet_db.senses(wordnet)
     for pos in ("noun", "verb", "adj"):
-        for line in (wordnet / f"{pos}.exc").read_text(encoding="utf-8").splitlines():
-            inflected, *bases = line.split()
+        for inflected, bases in wordnet_db.exceptions(wordnet, pos):
             if (inflected, pos) in senses:
                 continue  # "feed" of the verb "fee" is the verb "feed"; "saw" of "see" a saw
             for base in bases:
@@ -202,18 +169,14 @@ def mine(wordnet: Path) -> dict[str, set[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    parser.add_argument("--wordnet", type=Path, default=wordnet_db.DEFAULT)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    if not (args.wordnet / "data.noun").is_file():
-        print(
-            f"error: no WordNet database in {args.wordnet} (apt-get install wordnet-base)",
-            file=sys.stderr,
-        )
+    if not wordnet_db.found(args.wordnet):
         return 2
     related = mine(args.wordnet)
     lines = [f"{w}\t{' '.join(sorted(r))}" for w, r in sorted(related.items())]
-    args.out.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
+    args.out.write_text(HEADER + wordnet_db.LICENCE + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(lines)} words, {sum(len(r) for r in related.values()) // 2} pairs -> {args.out}")
     return 0
 
