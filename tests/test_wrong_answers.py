@@ -7,38 +7,20 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import QuestionProfile, profile_question
-from evidencegate.contracts import Passage
 from evidencegate.critique.rules import (
     _alternative_unstated,
     _company_unnamed,
     _frequency_unstated,
-    _placed,
     _submeasure_unasked,
     _time_unstated,
 )
+from tests.audit_support import claim
 
 AS_OF = dt.date(2024, 6, 1)
 
 
 def profile(question: str) -> QuestionProfile:
     return profile_question(question, as_of=AS_OF)
-
-
-def claim(text: str) -> str:
-    """A claim as the audit reads it: its sentence in its place (label and title)."""
-    passage = Passage(
-        passage_id="p1",
-        doc_id="POL-1",
-        version="1",
-        page=1,
-        char_start=0,
-        char_end=len(text),
-        text=text,
-        label="1.1",
-        title="Regulation",
-        context="1.1\nRegulation",
-    )
-    return _placed(passage)
 
 
 class TestAlternatives:
