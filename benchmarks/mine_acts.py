@@ -18,7 +18,6 @@ the same WordNet gives the same file.
 
 from __future__ import annotations
 
-import argparse
 from collections import defaultdict
 from pathlib import Path
 
@@ -73,17 +72,13 @@ def mine(wordnet: Path) -> dict[str, set[int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wordnet", type=Path, default=wordnet_db.DEFAULT)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    if not wordnet_db.found(args.wordnet):
-        return 2
-    groups = mine(args.wordnet)
+    return wordnet_db.write_table(argv, __doc__.splitlines()[0], OUT, HEADER, _lines)
+
+
+def _lines(wordnet: Path) -> tuple[list[str], str]:
+    groups = mine(wordnet)
     lines = [f"{w}\t{' '.join(str(o) for o in sorted(g))}" for w, g in sorted(groups.items())]
-    args.out.write_text(HEADER + wordnet_db.LICENCE + "\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{len(lines)} verbs, {sum(len(g) for g in groups.values())} memberships -> {args.out}")
-    return 0
+    return lines, f"{len(lines)} verbs, {sum(len(g) for g in groups.values())} memberships"
 
 
 if __name__ == "__main__":

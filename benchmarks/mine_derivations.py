@@ -26,7 +26,6 @@ sorted, so a re-run on the same WordNet gives the same file.
 
 from __future__ import annotations
 
-import argparse
 from collections import defaultdict
 from pathlib import Path
 
@@ -168,17 +167,13 @@ def mine(wordnet: Path) -> dict[str, set[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wordnet", type=Path, default=wordnet_db.DEFAULT)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    if not wordnet_db.found(args.wordnet):
-        return 2
-    related = mine(args.wordnet)
+    return wordnet_db.write_table(argv, __doc__.splitlines()[0], OUT, HEADER, _lines)
+
+
+def _lines(wordnet: Path) -> tuple[list[str], str]:
+    related = mine(wordnet)
     lines = [f"{w}\t{' '.join(sorted(r))}" for w, r in sorted(related.items())]
-    args.out.write_text(HEADER + wordnet_db.LICENCE + "\n".join(lines) + "\n", encoding="utf-8")
-    print(f"{len(lines)} words, {sum(len(r) for r in related.values()) // 2} pairs -> {args.out}")
-    return 0
+    return lines, f"{len(lines)} words, {sum(len(r) for r in related.values()) // 2} pairs"
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ describes them.
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,3 +98,24 @@ def found(wordnet: Path) -> bool:
         file=sys.stderr,
     )
     return False
+
+
+def write_table(
+    argv: list[str] | None,
+    description: str,
+    out: Path,
+    header: str,
+    lines: Callable[[Path], tuple[list[str], str]],
+) -> int:
+    """A miner's command line: ``--wordnet DIR --out FILE``; ``lines(wordnet)`` gives the
+    table's lines and a summary. The table is written with ``header`` and the licence."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--wordnet", type=Path, default=DEFAULT)
+    parser.add_argument("--out", type=Path, default=out)
+    args = parser.parse_args(argv)
+    if not found(args.wordnet):
+        return 2
+    rows, summary = lines(args.wordnet)
+    args.out.write_text(header + LICENCE + "\n".join(rows) + "\n", encoding="utf-8")
+    print(f"{summary} -> {args.out}")
+    return 0
