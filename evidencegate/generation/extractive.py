@@ -132,7 +132,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@8"
+    component_id = "generator:extractive@9"
 
     def __init__(
         self,
