@@ -59,6 +59,8 @@ class TestNoCountAsked:
             "what counts as business days for the acknowledgement?",
             "What was PepsiCo's net revenue in fiscal years 2021 and 2022?",
             "How many hours of training must admins complete?",  # the unit ask reads this one
+            "how many loans must it originate in each of the two preceding calendar years?",
+            "how many loans did it originate in the two preceding years?",
         ],
     )
     def test_no_fact_when_no_count_is_asked_here(self, question: str) -> None:

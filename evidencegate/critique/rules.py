@@ -1026,12 +1026,13 @@ def _time_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
 
 def _unit_noun_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
     """A value a question asks by the plural of its unit inside the question ("IR-2 annual
-    training hours for admins?", "what are the lockout minutes for admin accounts?"), which
-    :func:`_unit_missing` reads only at the question's end or after "how many", when no claim
-    states a number in that unit. The claims then state the rule around a value the text
-    leaves open ("within [Assignment: organization-defined time period]") or a value of
-    another kind. Not a yes/no, who, where or which question, nor a unit of a name ("board
-    minutes", "business hours"): those ask no count. As a ``kind:`` fact, or None."""
+        training hours for admins?", "what are the lockout minutes for admin accounts?"), which
+        :func:`_unit_missing` reads only at the question's end or after "how many", when no claim
+        states a number in that unit. The claims then state the rule around a value the text
+        leaves open ("within [Assignment: organization-defined time period]") or a value of
+        another kind. Not a yes/no, who, where or which question, nor a unit of a name ("board
+        minutes", "business hours"), nor one counting another thing ("how many loans in each of the
+    two preceding years"): those ask no count of the unit. As a ``kind:`` fact, or None."""
     if not answer or _UNIT_ASKED.search(profile.question) is not None:
         return None
     if _NOT_A_VALUE_ASKED.search(profile.question) is not None:
@@ -1119,10 +1120,11 @@ kind of it that asks no count ("business hours", "board minutes", "fiscal years 
 2022")."""
 _NOT_A_VALUE_ASKED = re.compile(
     r"^\W*(?:do|does|did|is|are|was|were|can|could|may|might|must|should|shall|will|would|"
-    r"has|have|who|whom|whose|where|why|which)\b",
+    r"has|have|who|whom|whose|where|why|which)\b|\bhow\s+(?:many|much)\b|\bnumber\s+of\b",
     re.IGNORECASE,
 )
-"""A question that asks whether, who, where or which: not a value counted in a unit."""
+"""A question that asks whether, who, where or which, or counts another thing ("how many
+loans ... in each of the two preceding calendar years"): not a value counted in a unit."""
 
 
 @lru_cache(maxsize=64)
