@@ -513,6 +513,7 @@ class RulesCritic:
                 _company_unnamed(profile, supported_texts),
                 _submeasure_unasked(profile, supported_texts, filed),
                 _act_unstated(profile, supported_texts, filed),
+                _unit_noun_unstated(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -1023,6 +1024,31 @@ def _time_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
     return KIND + "a time, where the claims leave only something else to the organization"
 
 
+def _unit_noun_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A value a question asks by the plural of its unit inside the question ("IR-2 annual
+        training hours for admins?", "what are the lockout minutes for admin accounts?"), which
+        :func:`_unit_missing` reads only at the question's end or after "how many", when no claim
+        states a number in that unit. The claims then state the rule around a value the text
+        leaves open ("within [Assignment: organization-defined time period]") or a value of
+        another kind. Not a yes/no, who, where or which question, nor a unit of a name ("board
+        minutes", "business hours"), nor one counting another thing ("how many loans in each of the
+    two preceding years"): those ask no count of the unit. As a ``kind:`` fact, or None."""
+    if not answer or _UNIT_ASKED.search(profile.question) is not None:
+        return None
+    if _NOT_A_VALUE_ASKED.search(profile.question) is not None:
+        return None
+    asked = _UNIT_NOUN_ASKED.search(profile.question)
+    if asked is None:
+        return None
+    unit = asked.group("unit").lower().removesuffix("s")
+    bodies = [_unbracketed(_split(text)[0]) for text in answer]
+    if any(_in_named_unit(unit).search(body) for body in bodies):
+        return None
+    if unit in _TIME_UNITS and any(_NO_COUNT_TIME.search(body) for body in bodies):
+        return None  # "retained permanently": a time no count of units states
+    return KIND + f"a number of {unit}s, where the claims state none"
+
+
 def _unit_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
     """The unit a question names for its answer ("how many hours", "the distance in miles")
     when no claim states a number in it, as a ``kind:`` fact, or None. A control's parameter
@@ -1081,6 +1107,24 @@ _NO_COUNT_TIME = re.compile(
 """A time stated without a count of units: no end, or at once."""
 _UNIT_FORMS = {"feet": "foot", "km": "kilometer", "kilometre": "kilometer", "metre": "meter"}
 """Spellings of a unit, as its one name (before a plural s)."""
+_UNIT_NOUN_ASKED = re.compile(
+    r"(?<![\w-])(?!(?:" + _COUNT_WORDS + r")\b)(?!per\b)"
+    r"(?!(?:board|meeting|business|banking|calendar|working|office|opening|trading|committee|"
+    r"fiscal|financial|tax|reporting|all|both|other|some|each|every|later|earlier)\b)"
+    r"[a-z][a-z-]*,?\s+(?P<unit>seconds|minutes|hours|days|weeks|months|years|characters)\b"
+    r"(?!\s*\d)",
+    re.IGNORECASE,
+)
+"""A plural unit after a word that neither counts it ("30 hours", "several days") nor names a
+kind of it that asks no count ("business hours", "board minutes", "fiscal years 2021 and
+2022")."""
+_NOT_A_VALUE_ASKED = re.compile(
+    r"^\W*(?:do|does|did|is|are|was|were|can|could|may|might|must|should|shall|will|would|"
+    r"has|have|who|whom|whose|where|why|which)\b|\bhow\s+(?:many|much)\b|\bnumber\s+of\b",
+    re.IGNORECASE,
+)
+"""A question that asks whether, who, where or which, or counts another thing ("how many
+loans ... in each of the two preceding calendar years"): not a value counted in a unit."""
 
 
 @lru_cache(maxsize=64)
