@@ -396,6 +396,14 @@ class RulesCritic:
                     for cell, _ in cells
                     if set(terms(cell.name)) <= set(profile.terms)
                 )
+                # A cell of a table of blocks states its value of its block's measure for its
+                # row ("PBNA" under "Operating Profit/(Loss)": PBNA's operating profit), as a
+                # cell of a plain table states its row's: the block's name is no mere title.
+                said += "".join(
+                    f"\n{cell.block} of {cell.name or cell.label}, {cell.year}: {_cell_value(cell)}."
+                    for cell, _ in cells
+                    if cell.block
+                )
                 supported_texts.append(said + computed + _PLACE + titled)
                 untitled_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
