@@ -2570,7 +2570,8 @@ def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
             # of money ("... expense - liability awards"; not "Average shares outstanding").
             dollars = cell.dollars or (
                 "%" not in cell.value
-                and _MONEY_MEASURE.search(cell.name or cell.label) is not None
+                # (or whose block does: "Outdoor" under "Operating Profit")
+                and _MONEY_MEASURE.search(f"{cell.name or cell.label} {cell.block}") is not None
                 and _LABEL_UNIT.search(cell.label) is None
                 and any(
                     c.dollars and c.header_start == cell.header_start and c.column == cell.column
