@@ -400,7 +400,8 @@ class RulesCritic:
                 # row ("PBNA" under "Operating Profit/(Loss)": PBNA's operating profit), as a
                 # cell of a plain table states its row's: the block's name is no mere title.
                 said += "".join(
-                    f"\n{cell.block} of {cell.name or cell.label}, {cell.year}: {_cell_value(cell)}."
+                    f"\n{cell.block} of {cell.name or cell.label}, {cell.year}: "
+                    f"{_cell_value(cell)}."
                     for cell, _ in cells
                     if cell.block
                 )
