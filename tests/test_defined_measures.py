@@ -241,3 +241,19 @@ class TestBlocks:
             question, [claim], [verification], evidence, as_of=AS_OF, required_facts=[]
         )
         assert not audit.contract_met
+
+    def test_a_block_cell_is_no_count_of_its_rows(self) -> None:
+        """A block the question does not speak of adds nothing to the claim: the total's net
+        revenue ("Total division, 2024: $9,120") is no count of divisions."""
+        text = BLOCKS.replace("Total $", "Total division $")
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [text])
+        evidence, claims = _draft(corpus, "Total division net revenue 2024?")
+        claim = next(c for c in claims if "9,120" in c.text)
+        verification = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
+        question = "How many divisions does Northwind have according to its 2024 report?"
+        figure = "figure: a stated figure or date answering the question"
+        audit = RulesCritic(pages=corpus).audit(
+            question, [claim], [verification], evidence, as_of=AS_OF, required_facts=[figure]
+        )
+        assert audit.missing_facts == [figure], claim.text

@@ -399,11 +399,13 @@ class RulesCritic:
                 # A cell of a table of blocks states its value of its block's measure for its
                 # row ("PBNA" under "Operating Profit/(Loss)": PBNA's operating profit), as a
                 # cell of a plain table states its row's: the block's name is no mere title.
+                # Only a block the question speaks of ("op profit"): the value read after the
+                # claim's own would otherwise state a count of the row ("86,392 ... division").
                 said += "".join(
                     f"\n{cell.block} of {cell.name or cell.label}, {cell.year}: "
                     f"{_cell_value(cell)}."
                     for cell, _ in cells
-                    if cell.block
+                    if cell.block and set(terms(cell.block)) & set(profile.terms)
                 )
                 supported_texts.append(said + computed + _PLACE + titled)
                 untitled_texts.append(said + computed + _PLACE + place)
