@@ -209,3 +209,51 @@ class TestBlocks:
         corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [BLOCKS])
         _, claims = _draft(corpus, "What was the Outdoor division's net revenue in 2023?")
         assert any("3,850" in c.text for c in claims), [c.text for c in claims]
+
+    @pytest.mark.parametrize(
+        ("question", "value"),
+        [("Tools op profit 2024?", "812"), ("Outdoor division operating profit, 2023?", "120")],
+    )
+    def test_a_block_cell_states_its_block_measure(self, question: str, value: str) -> None:
+        """A claim naming only the row ("Tools, 2024: 812") of the "Operating Profit" block
+        states the row's operating profit: the critic's figure check does not refuse it."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [BLOCKS])
+        evidence, claims = _draft(corpus, question)
+        claim = next(c for c in claims if value in c.text)
+        verification = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
+        assert verification.ok, verification.reasons
+        audit = RulesCritic(pages=corpus).audit(
+            question, [claim], [verification], evidence, as_of=AS_OF, required_facts=[]
+        )
+        assert audit.contract_met, (claim.text, audit.missing_facts)
+
+    def test_a_block_cell_states_no_other_block_measure(self) -> None:
+        """The net revenue block's cell is no operating profit."""
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [BLOCKS])
+        question = "Tools op profit 2024?"
+        evidence, _ = _draft(corpus, "Tools net revenue 2024?")
+        _, claims = _draft(corpus, "Tools net revenue 2024?")
+        claim = next(c for c in claims if "5,210" in c.text)
+        verification = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
+        audit = RulesCritic(pages=corpus).audit(
+            question, [claim], [verification], evidence, as_of=AS_OF, required_facts=[]
+        )
+        assert not audit.contract_met
+
+    def test_a_block_cell_is_no_count_of_its_rows(self) -> None:
+        """A block the question does not speak of adds nothing to the claim: the total's net
+        revenue ("Total division, 2024: $9,120") is no count of divisions."""
+        text = BLOCKS.replace("Total $", "Total division $")
+        corpus = InMemoryCorpus()
+        corpus.add("NWT_2024_10K", "FY2024", dt.date(2024, 8, 20), [text])
+        evidence, claims = _draft(corpus, "Total division net revenue 2024?")
+        claim = next(c for c in claims if "9,120" in c.text)
+        verification = Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
+        question = "How many divisions does Northwind have according to its 2024 report?"
+        figure = "figure: a stated figure or date answering the question"
+        audit = RulesCritic(pages=corpus).audit(
+            question, [claim], [verification], evidence, as_of=AS_OF, required_facts=[figure]
+        )
+        assert audit.missing_facts == [figure], claim.text

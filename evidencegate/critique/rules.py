@@ -396,6 +396,17 @@ class RulesCritic:
                     for cell, _ in cells
                     if set(terms(cell.name)) <= set(profile.terms)
                 )
+                # A cell of a table of blocks states its value of its block's measure for its
+                # row ("PBNA" under "Operating Profit/(Loss)": PBNA's operating profit), as a
+                # cell of a plain table states its row's: the block's name is no mere title.
+                # Only a block the question speaks of ("op profit"): the value read after the
+                # claim's own would otherwise state a count of the row ("86,392 ... division").
+                said += "".join(
+                    f"\n{cell.block} of {cell.name or cell.label}, {cell.year}: "
+                    f"{_cell_value(cell)}."
+                    for cell, _ in cells
+                    if cell.block and set(terms(cell.block)) & set(profile.terms)
+                )
                 supported_texts.append(said + computed + _PLACE + titled)
                 untitled_texts.append(said + computed + _PLACE + place)
         required = list(required_facts) or _required_facts(profile, _ranked_texts(evidence))
@@ -2562,7 +2573,8 @@ def _cell_of(text: str, quote: str, claim: str) -> tuple[TableCell, str] | None:
             # of money ("... expense - liability awards"; not "Average shares outstanding").
             dollars = cell.dollars or (
                 "%" not in cell.value
-                and _MONEY_MEASURE.search(cell.name or cell.label) is not None
+                # (or whose block does: "Outdoor" under "Operating Profit")
+                and _MONEY_MEASURE.search(f"{cell.name or cell.label} {cell.block}") is not None
                 and _LABEL_UNIT.search(cell.label) is None
                 and any(
                     c.dollars and c.header_start == cell.header_start and c.column == cell.column
