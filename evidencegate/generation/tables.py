@@ -584,7 +584,13 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                 if _row_label(label) and picks is not None:
                     read = True
                     named = blocks.get(h_start)
-                    first = named is not None and picks == list(range(len(years)))
+                    # a row read across all its years under a header naming blocks: its first
+                    # block's (name, header start), the later blocks read from the same values
+                    lead = (
+                        named[0][0]
+                        if named is not None and picks == list(range(len(years)))
+                        else None
+                    )
                     for column, (year, pick) in enumerate(zip(years, picks, strict=True)):
                         value, dollars = values[pick]
                         cells.append(
@@ -595,19 +601,17 @@ def _table_cells(text: str) -> tuple[TableCell, ...]:
                                 dollars=dollars,
                                 row_start=row_start,
                                 row_end=value.end,
-                                header_start=named[0][0][1]
-                                if named is not None and first
-                                else h_start,
+                                header_start=h_start if lead is None else lead[1],
                                 header_end=h_end,
                                 column=column,
                                 columns=len(years),
                                 row_stop=values[-1][0].end,
                                 name=name,
-                                heading=named[0][0][0] if named is not None and first else heading,
-                                block=named[0][0][0] if named is not None and first else "",
+                                heading=heading if lead is None else lead[0],
+                                block="" if lead is None else lead[0],
                             )
                         )
-                    if named is not None and first:
+                    if named is not None and lead is not None:
                         cells.extend(
                             _later_blocks(values, years, named, label, name, row_start, text)
                         )
