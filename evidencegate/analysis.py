@@ -1045,7 +1045,18 @@ _PROVISION_QUESTION = re.compile(
     r"(?(what)(?!\s+(?:does|do|did|must|should|would|will|is|are|was|were)\b))|"
     r"\b(?:control|section|paragraph|rule|policy)\s+(?:number|id|identifier|reference)\b(?![.-]\w)|"
     r"\b(?:cite|name|give\s+me)\s+(?:the\s+)?(?:control|section|paragraph|provision|rule|"
-    r"regulation|policy)\b",
+    r"regulation|policy)\b|"
+    # "the control requiring a tamper program was which one?"
+    r"\b(?:controls?|enhancements?|sections?|provisions?|rules?)\b.*\bwhich\s+one\b|"
+    # "control for correlating logs from several repositories?", "I need the 800-53 control
+    # that stops one person holding conflicting duties": a bare or sought noun phrase whose
+    # head is the provision, restricted by what it does.
+    r"^(?:(?:i\s+)?(?:need|want|looking\s+for|find|show\s+me)\s+)?(?:the\s+|a\s+)?"
+    r"(?:[\w.-]+\s+){0,2}?(?:controls?|control\s+enhancements?|enhancements?|provisions?)\s+"
+    r"(?:for|that|which|covering|requiring|on|about|dealing\s+with)\b"
+    r"(?!.*\b(?:what|how|when|does|do|must|should|is|are)\b)|"
+    r"\b(?:i\s+)?(?:need|want|looking\s+for)\s+(?:the\s+|a\s+)(?:[\w.-]+\s+){0,2}?"
+    r"(?:controls?|control\s+enhancements?|enhancements?|provisions?)\s+(?:that|which|for)\b",
     re.IGNORECASE,
 )
 _NORMATIVE_QUESTION = re.compile(

@@ -132,6 +132,9 @@ class TestQuestion:
             "which CP-9 control enhancement governs deletion of backups?",
             "What policy applies to gifts from vendors?",
             "pls cite the section that sets the error resolution deadline",
+            "the control requiring a supply chain risk plan was which one?",
+            "control for wiping media before disposal?",
+            "I need the 800-53 control that limits failed logon attempts",
         ],
     )
     def test_asking_which_provision(self, question: str) -> None:
@@ -149,6 +152,8 @@ class TestQuestion:
             "What kind of policy is required for remote access?",
             "Which segment had the highest revenue in 2022?",
             "What does NIST SP 800-53 control ID.AM-1 require for device inventories?",
+            "control for wiping media - how often must it be tested?",
+            "the control on account lockout: what does it require?",
         ],
     )
     def test_asking_what_a_provision_says(self, question: str) -> None:
