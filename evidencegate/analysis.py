@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
-from evidencegate.lexicon import lexicon
+from evidencegate.lexicon import figure_kinds, lexicon
 from evidencegate.text import (
     MONTH_NUMBERS,
     MONTHS,
@@ -37,12 +37,14 @@ __all__ = [
     "PERIOD_WORDS",
     "REQUIRING_WORDS",
     "AnswerType",
+    "AskedMeasure",
     "Period",
     "QuestionProfile",
     "Scope",
     "Sentence",
     "answer_type",
     "ask_clause",
+    "asked_measure",
     "asked_action",
     "asks_requirement",
     "bigrams",
@@ -57,6 +59,7 @@ __all__ = [
     "split_asks",
     "split_sentences",
     "states_action",
+    "states_measure",
     "weighted_overlap",
 ]
 
@@ -2113,3 +2116,181 @@ def negates_case(text: str) -> bool:
     tell us within 2 business days, ...")? A bound ("if the request is received no later than
     30 minutes after ...") is none."""
     return _NEGATED_CASE.search(_BOUND.sub(" ", text)) is not None
+
+
+@dataclass(frozen=True)
+class AskedMeasure:
+    """The measure a question asks a figure of, named by a noun ("Boeing headcount", "the fine
+    for ...", "at what age") or by "percent", and the kinds of figure that state it."""
+
+    noun: str
+    """The measure's noun as the question writes it ("headcount", "salary", "percent")."""
+    kinds: frozenset[str]
+    """The kinds of figure a claim answering it states, any of: ``money``, ``count``,
+    ``proportion``, ``age``, ``duration`` (see :func:`states_measure`)."""
+
+
+_MEASURE_KINDS = frozenset({"money", "count", "proportion", "age"})
+"""The kinds of figure :func:`asked_measure` asks a claim to state (a duration or a date is
+asked through the question's answer type, and checked by its own facts)."""
+_NOT_A_MEASURE_ASK = re.compile(
+    r"\b(?:why|which|who|whom|whose|where|when|whether|mean|means|meaning|define[ds]?|definition|"
+    r"explain|describe|kinds?|types?|sorts?|treatment|recogni[sz]e[ds]?|"
+    r"calculated?|computed?|determined?|measured|set|apply|applies|include[ds]?)\b|"
+    r"\bhow\b(?!\s+(?:much|many|big|large|high|low|small|old)\b)|\baccount(?:ed)?\s+for\b",
+    re.IGNORECASE,
+)
+"""Words by which a question naming a measure asks something else than its figure ("how is
+the fine calculated", "which fee applies", "what does 'finance charge' mean")."""
+_PERCENT_ASKED = re.compile(r"\bpercent(?:age)?s?\b|%|\bper\s*cent\b", re.IGNORECASE)
+_AGE_ASKED = re.compile(r"\bhow\s+old\b", re.IGNORECASE)
+_ASK_WORD = re.compile(
+    r"\b(?:what(?:'s|’s)?|how\s+(?:much|many|big|large|high|low|small))\b", re.IGNORECASE
+)
+_HEAD_TOKEN = re.compile(r"[A-Za-z0-9][\w&'’.-]*|[^\w\s]")
+_HEAD_FRAME = STOPWORDS | frozenset(
+    {
+        "what's",
+        "what’s",
+        "is",
+        "was",
+        "are",
+        "were",
+        "the",
+        "roughly",
+        "approximately",
+        "about",
+        "exactly",
+    }
+)
+"""Words around the noun phrase a question asks ("what is the ...", "roughly how big was")."""
+_EXTREMES = frozenset(
+    {"biggest", "largest", "highest", "lowest", "smallest", "greatest", "maximum", "minimum"}
+)
+"""Adjectives that ask the size of what they qualify ("the biggest cushion")."""
+_COMMON_WORD = re.compile(r"[a-z][a-z'’-]{2,}")
+"""A word of the language as a question writes it: no name, acronym or figure."""
+_GROUP_SIZE = re.compile(r"\bhow\s+(?:big|large|many|small)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def asked_measure(question: str) -> AskedMeasure | None:
+    """The measure a question asks a figure of by naming it, or None.
+
+    The noun phrase the question asks ("Boeing headcount at the end of 2022?", "What's the
+    maximum fine for ...", "at what age can ...") is read word by word up to the first word
+    that is none of its own; its last noun that WordNet knows as a measure (the shipped
+    :func:`~evidencegate.lexicon.figure_kinds`) is what is measured: "revenue growth rate"
+    asks a proportion, "average salary" money. A size of a group of personnel ("workforce
+    size", "how big is the staff") is a head count; "how much percent", "what %" and "how old"
+    ask a proportion and an age whatever the noun. A question asking why, how (but "how much"),
+    which, whether, what a term means or how a figure is set asks no figure, nor does one asking
+    a time (whose kind its answer type says), a list, a name or yes or no."""
+    kind = answer_type(question)
+    if kind in ("yes_no", "reason", "list", "entity"):
+        return None
+    ask = ask_clause(question) or question
+    ask = _LEADING_SCENE.sub("", _LEADING_CASE.sub("", ask, count=1), count=1)
+    if _NOT_A_MEASURE_ASK.search(ask) or _CONSEQUENCE.search(ask) or _PLACE_QUESTION.search(ask):
+        return None
+    timed = kind in ("duration", "date")
+    if not timed and _PERCENT_ASKED.search(ask):
+        return AskedMeasure("percent", frozenset({"proportion"}))
+    if _AGE_ASKED.search(ask) and not timed:
+        return AskedMeasure("age", frozenset({"age"}))
+    start = _ASK_WORD.search(ask)
+    written: list[str] = []
+    for token in _HEAD_TOKEN.findall(ask[start.end() :] if start else ask):
+        if not token[:1].isalnum() or token.lower() in _HEAD_FRAME:
+            if written:
+                break
+            continue
+        written.append(re.sub(r"['’]s$", "", token))
+    # The phrase's head is its last word, names and figures after it aside ("Boeing headcount
+    # 2022", "attrition rate FY23"): in "remittance cancellation window" the window is asked.
+    while written and not _COMMON_WORD.fullmatch(written[-1]):
+        written.pop()
+    words = [w.lower() for w in written]
+    found: list[tuple[str, frozenset[str]]] = []
+    for i, word in enumerate(words):
+        pair = " ".join(words[i - 1 : i + 1]) if i else ""
+        if pair and (kinds := figure_kinds(pair)):
+            found.append((pair, kinds))
+        elif kinds := figure_kinds(word):
+            found.append((word, kinds))
+    if found and not (words[-1] == found[-1][0] or found[-1][0].endswith(" " + words[-1])):
+        found = [f for f in found if "group" in f[1]]  # "workforce size": a head count
+    if not found and not timed and (extreme := [w for w in words if w in _EXTREMES]):
+        # "the biggest cushion", "the maximum charge": a magnitude, of whatever kind.
+        return AskedMeasure(extreme[0], _MEASURE_KINDS | {"duration"})
+    if not found or timed and any(k & {"duration", "date"} for _, k in found):
+        # "the fee deadline": a time, which the question's answer type asks; "the dollar
+        # fine for missing the deadline" asks the fine (its answer type reads the deadline).
+        return None
+    noun, kinds = found[-1]
+    group = any("group" in k for _, k in found)
+    if "magnitude" in kinds and group or "group" in kinds and _GROUP_SIZE.search(ask):
+        return AskedMeasure(noun, frozenset({"count"}))
+    if not kinds & _MEASURE_KINDS:
+        return None
+    return AskedMeasure(noun, kinds & (_MEASURE_KINDS | {"duration", "date"}))
+
+
+_STATED_MONEY = re.compile(
+    r"[$€£¥]\s?\(?\d|\b\d[\d,.]*\s*(?:million|billion|thousand|mn|bn|m|k)\b|"
+    r"\b\d{1,3}(?:,\d{3})+\b|\(\s*\d[\d,.]*\s*\)|\b\d+\.\d+\b|\b(?:USD|EUR|GBP|US\$)\s?\d|"
+    r"\b\d[\d,.]*\s*(?:dollars|cents|euros|pounds)\b|\d\s*%|\bpercent\b",
+    re.IGNORECASE,
+)
+"""An amount of money ("$55,800", "1,200 million", a table's "(5,053)"), or a share of a
+sum (a fee or a fine is often a percentage of it)."""
+_STATED_PROPORTION = re.compile(
+    r"\d\)?\s*%|\bper\s*cent(?:age)?\b|\bpercent(?:age)?\b|\bbasis\s+points?\b|"
+    r"\b(?:half|one[- ](?:half|third|quarter|fourth|fifth|sixth|eighth|tenth)|"
+    r"two[- ]thirds|three[- ](?:quarters|fourths)|a\s+(?:third|quarter|fifth|sixth|tenth))\b|"
+    r"\b\d+\s*/\s*\d+\b|\b\d+(?:\.\d+)?\s*(?:x|times)\b|\bratio\b[^.]{0,30}\d|\b\d+\.\d+\b|"
+    r"\b\d[\d,.]*\s+(?:per|for\s+every|out\s+of)\s+",
+    re.IGNORECASE,
+)
+"""A proportion: a percentage, a fraction ("one-sixth"), a ratio ("1.54", "3 times"), or a
+rate per unit ("12 per 1,000")."""
+_STATED_AGE = re.compile(
+    r"\bage[sd]?\s+(?:of\s+)?(?:\d|" + _NUMBER_WORD + r"\b)|"
+    r"\b(?:\d+|" + _NUMBER_WORD + r")[\s-]+(?:years?|yrs?)[\s-]+(?:of\s+age|old|or\s+older)\b|"
+    r"\b\d+\s+or\s+older\b",
+    re.IGNORECASE,
+)
+"""An age ("age 62 or older", "62 years of age", "aged 55", "a 70-year-old")."""
+_STATED_COUNT = re.compile(
+    r"(?<![\w.$€£¥,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]*\s*(?:%|percent|per\s*cent))"
+    r"(?!\s*[-/]\s*\d)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|hundred|dozen|several)\b",
+    re.IGNORECASE,
+)
+"""A number of things: a number that is no percentage ("approximately 156,000", "Employees
+155,800", "five")."""
+_NOT_COUNTED = re.compile(
+    r"\b(?:19|20)\d\d\b(?!,\d)|" + _DATE.format(p="c") + r"|\b(?:FY|fiscal\s+)'?\d{2,4}\b|"
+    + _DAY_OF_MONTH.pattern,
+    re.IGNORECASE,
+)
+"""Years and dates, whose numbers count nothing."""
+
+
+@lru_cache(maxsize=16384)  # pure; every claim of every answer is tested
+def states_measure(text: str, kinds: frozenset[str]) -> bool:
+    """Does ``text`` state a figure of any of ``kinds`` (see :class:`AskedMeasure`)? Its own
+    numbering, identifiers and page numbers are no figures; years and dates count nothing."""
+    text = _NUMBERED.sub(" ", _PAGE_FOOTER.sub(" ", _SECTION_NUMBER.sub("", text)))
+    text = _without_identifiers(text)
+    if "money" in kinds and _STATED_MONEY.search(text):
+        return True
+    if "proportion" in kinds and _STATED_PROPORTION.search(text):
+        return True
+    if "age" in kinds and _STATED_AGE.search(text):
+        return True
+    if "duration" in kinds and _DURATION_WORD.search(text) and _DURATION.search(text):
+        return True
+    if "date" in kinds and (extract_dates(text) or _DAY_OF_MONTH.search(text)):
+        return True
+    return "count" in kinds and bool(_STATED_COUNT.search(_NOT_COUNTED.sub(" ", text)))
