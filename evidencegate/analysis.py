@@ -44,8 +44,8 @@ __all__ = [
     "Sentence",
     "answer_type",
     "ask_clause",
-    "asked_measure",
     "asked_action",
+    "asked_measure",
     "asks_requirement",
     "bigrams",
     "has_figure",
@@ -2223,13 +2223,13 @@ def asked_measure(question: str) -> AskedMeasure | None:
     if not found and not timed and (extreme := [w for w in words if w in _EXTREMES]):
         # "the biggest cushion", "the maximum charge": a magnitude, of whatever kind.
         return AskedMeasure(extreme[0], _MEASURE_KINDS | {"duration"})
-    if not found or timed and any(k & {"duration", "date"} for _, k in found):
+    if not found or (timed and any(k & {"duration", "date"} for _, k in found)):
         # "the fee deadline": a time, which the question's answer type asks; "the dollar
         # fine for missing the deadline" asks the fine (its answer type reads the deadline).
         return None
     noun, kinds = found[-1]
     group = any("group" in k for _, k in found)
-    if "magnitude" in kinds and group or "group" in kinds and _GROUP_SIZE.search(ask):
+    if ("magnitude" in kinds and group) or ("group" in kinds and _GROUP_SIZE.search(ask)):
         return AskedMeasure(noun, frozenset({"count"}))
     if not kinds & _MEASURE_KINDS:
         return None
@@ -2248,12 +2248,12 @@ _STATED_PROPORTION = re.compile(
     r"\d\)?\s*%|\bper\s*cent(?:age)?\b|\bpercent(?:age)?\b|\bbasis\s+points?\b|"
     r"\b(?:half|one[- ](?:half|third|quarter|fourth|fifth|sixth|eighth|tenth)|"
     r"two[- ]thirds|three[- ](?:quarters|fourths)|a\s+(?:third|quarter|fifth|sixth|tenth))\b|"
-    r"\b\d+\s*/\s*\d+\b|\b\d+(?:\.\d+)?\s*(?:x|times)\b|\bratio\b[^.]{0,30}\d|\b\d+\.\d+\b|"
+    r"\b\d+\s*/\s*\d+\b|\b\d+(?:\.\d+)?\s*(?:x|times)\b|\bratio\b[^.]{0,30}\d|"
     r"\b\d[\d,.]*\s+(?:per|for\s+every|out\s+of)\s+",
     re.IGNORECASE,
 )
-"""A proportion: a percentage, a fraction ("one-sixth"), a ratio ("1.54", "3 times"), or a
-rate per unit ("12 per 1,000")."""
+"""A proportion: a percentage, a fraction ("one-sixth"), a ratio ("current ratio 1.54", "3
+times"), or a rate per unit ("12 per 1,000"); not an amount ("$1.2 billion")."""
 _STATED_AGE = re.compile(
     r"\bage[sd]?\s+(?:of\s+)?(?:\d|" + _NUMBER_WORD + r"\b)|"
     r"\b(?:\d+|" + _NUMBER_WORD + r")[\s-]+(?:years?|yrs?)[\s-]+(?:of\s+age|old|or\s+older)\b|"
@@ -2270,7 +2270,9 @@ _STATED_COUNT = re.compile(
 """A number of things: a number that is no percentage ("approximately 156,000", "Employees
 155,800", "five")."""
 _NOT_COUNTED = re.compile(
-    r"\b(?:19|20)\d\d\b(?!,\d)|" + _DATE.format(p="c") + r"|\b(?:FY|fiscal\s+)'?\d{2,4}\b|"
+    r"\b(?:19|20)\d\d\b(?!,\d)|"
+    + _DATE.format(p="c")
+    + r"|\b(?:FY|fiscal\s+)'?\d{2,4}\b|"
     + _DAY_OF_MONTH.pattern,
     re.IGNORECASE,
 )
