@@ -2127,7 +2127,8 @@ class AskedMeasure:
     """The measure's noun as the question writes it ("headcount", "salary", "percent")."""
     kinds: frozenset[str]
     """The kinds of figure a claim answering it states, any of: ``money``, ``count``,
-    ``proportion``, ``age``, ``duration`` (see :func:`states_measure`)."""
+    ``proportion``, ``age``, ``duration``, ``date``, ``change`` (a change stated as one, or a
+    percentage; see :func:`states_measure`)."""
 
 
 _MEASURE_KINDS = frozenset({"money", "count", "proportion", "age"})
@@ -2144,6 +2145,16 @@ _NOT_A_MEASURE_ASK = re.compile(
 the fine calculated", "which fee applies", "what does 'finance charge' mean")."""
 _PERCENT_ASKED = re.compile(r"\bpercent(?:age)?s?\b|%|\bper\s*cent\b", re.IGNORECASE)
 _AGE_ASKED = re.compile(r"\bhow\s+old\b", re.IGNORECASE)
+_CHANGE_ASKED = re.compile(
+    r"\b(?:grow|grew|grown|growth|increased?|decreased?|declined?|rise|rose|risen)\b",
+    re.IGNORECASE,
+)
+"""Words asking by how much a figure changed (not "fall", which also places: "fall outside")."""
+_SET_SIDE = re.compile(
+    r"\bcompared?\b|\bversus\b|\bvs\b|\bdifference\b|\bfrom\b.*\bto\b|\bboth\b",
+    re.IGNORECASE,
+)
+"""Words asking the figures a change is between, side by side."""
 _ASK_WORD = re.compile(
     r"\b(?:what(?:'s|’s)?|how\s+(?:much|many|big|large|high|low|small))\b", re.IGNORECASE
 )
@@ -2179,13 +2190,18 @@ def asked_measure(question: str) -> AskedMeasure | None:
 
     The noun phrase the question asks ("Boeing headcount at the end of 2022?", "What's the
     maximum fine for ...", "at what age can ...") is read word by word up to the first word
-    that is none of its own; its last noun that WordNet knows as a measure (the shipped
-    :func:`~evidencegate.lexicon.figure_kinds`) is what is measured: "revenue growth rate"
-    asks a proportion, "average salary" money. A size of a group of personnel ("workforce
-    size", "how big is the staff") is a head count; "how much percent", "what %" and "how old"
-    ask a proportion and an age whatever the noun. A question asking why, how (but "how much"),
-    which, whether, what a term means or how a figure is set asks no figure, nor does one asking
-    a time (whose kind its answer type says), a list, a name or yes or no."""
+    that is none of its own; its head, the last word but names and figures, is what is
+    measured when WordNet knows it as a measure (the shipped
+    :func:`~evidencegate.lexicon.figure_kinds`): "revenue growth rate" asks a proportion,
+    "average salary" money, "remittance cancellation window" no figure of money. A size of a
+    group of personnel ("workforce size", "how big is the staff") is a head count; "how much
+    percent", "what %" and "how old" ask a proportion and an age whatever the noun, "growth"
+    and "how much did it increase" the change (a percentage, or a figure stated as a change),
+    not two figures side by side; "the biggest cushion" a figure of any kind. A question
+    asking why, how (but "how much"), which, when, whether, what a term means or how a figure
+    is set asks no figure, nor does one asking a list, a name or yes or no; one asking a time
+    (its answer type) only when its head is no time ("the dollar fine for missing the
+    deadline")."""
     kind = answer_type(question)
     if kind in ("yes_no", "reason", "list", "entity"):
         return None
@@ -2198,6 +2214,10 @@ def asked_measure(question: str) -> AskedMeasure | None:
         return AskedMeasure("percent", frozenset({"proportion"}))
     if _AGE_ASKED.search(ask) and not timed:
         return AskedMeasure("age", frozenset({"age"}))
+    if kind == "comparison" and (change := _CHANGE_ASKED.search(ask)) and not _SET_SIDE.search(ask):
+        # "3M sales growth 2022?", "how much did revenue increase": the change itself, not the
+        # two figures it is between ("compared with 2021", "versus", "the difference" ask them).
+        return AskedMeasure(change.group(0).lower(), frozenset({"change"}))
     start = _ASK_WORD.search(ask)
     written: list[str] = []
     for token in _HEAD_TOKEN.findall(ask[start.end() :] if start else ask):
@@ -2269,6 +2289,13 @@ _STATED_COUNT = re.compile(
 )
 """A number of things: a number that is no percentage ("approximately 156,000", "Employees
 155,800", "five")."""
+_STATED_CHANGE = re.compile(
+    r"\b(?:increase[ds]?|decrease[ds]?|decline[ds]?|grew|grow(?:th|s|n)?|rose|rise[ns]?|fell|"
+    r"fall(?:s|en)?|drop(?:ped|s)?|up|down|higher|lower|change[ds]?|gain(?:ed|s)?|"
+    r"improve(?:d|ment)?|reduc(?:ed|tion)|expan(?:ded|sion)|contract(?:ed|ion))\b",
+    re.IGNORECASE,
+)
+"""A change stated as such ("increased $1.2 billion", "down 3%", "a decline of 12 units")."""
 _NOT_COUNTED = re.compile(
     r"\b(?:19|20)\d\d\b(?!,\d)|"
     + _DATE.format(p="c")
@@ -2294,5 +2321,7 @@ def states_measure(text: str, kinds: frozenset[str]) -> bool:
     if "duration" in kinds and _DURATION_WORD.search(text) and _DURATION.search(text):
         return True
     if "date" in kinds and (extract_dates(text) or _DAY_OF_MONTH.search(text)):
+        return True
+    if "change" in kinds and (_STATED_CHANGE.search(text) or _PERCENT.search(text)):
         return True
     return "count" in kinds and bool(_STATED_COUNT.search(_NOT_COUNTED.sub(" ", text)))

@@ -58,6 +58,10 @@ def test_the_mined_nouns_say_what_kind_of_figure_they_ask() -> None:
         ("What was the CEO's average salary in 2023?", "salary", {"money"}),
         ("How much percent did Globex revenue grow in 2023?", "percent", {"proportion"}),
         ("Initech voluntary attrition %?", "percent", {"proportion"}),
+        ("What was Globex's same-store sales growth in 2023?", "growth", {"change"}),
+        ("How much did Initech revenue increase in 2023?", "increase", {"change"}),
+        # "fall outside" places the lease; the amount is asked
+        ("Above what amount does a lease fall outside the rule?", "amount", {"money"}),
         # the dollar fine is asked, whatever deadline the case names
         ("What is the dollar fine for a firm that misses the filing deadline?", "fine", {"money"}),
     ],
@@ -84,6 +88,8 @@ def test_the_asked_measure_is_read_from_the_question(
         "What must the notice say about the fee?",
         "How long must the fee records be kept?",
         "What is the fee deadline?",
+        # two figures side by side, not a change
+        "How did Globex revenue in 2023 compare with 2022, and did it grow?",
     ],
 )
 def test_a_question_asking_something_else_asks_no_measure(question: str) -> None:
@@ -129,6 +135,10 @@ def test_the_critic_refuses_claims_without_a_figure_of_the_asked_kind() -> None:
     service = "Employees may retire after completing ten years of service."
     assert missing("At what age can employees retire?", service) is not None
     assert missing("At what age can employees retire?", "at age 55") is None
+    two = "Revenue was $5,100 million in 2023 and $4,900 million in 2022."
+    grew = "Revenue increased $200 million in 2023."
+    assert missing("Globex revenue growth 2023?", two) is not None
+    assert missing("Globex revenue growth 2023?", grew) is None
     # no measure asked: left to the other facts
     assert missing("Why did Globex net sales grow?", dollars) is None
     assert _measure_unstated(profile_question("Globex headcount?", as_of=AS_OF), []) is None
