@@ -2135,14 +2135,24 @@ _MEASURE_KINDS = frozenset({"money", "count", "proportion", "age"})
 """The kinds of figure :func:`asked_measure` asks a claim to state (a duration or a date is
 asked through the question's answer type, and checked by its own facts)."""
 _NOT_A_MEASURE_ASK = re.compile(
-    r"\b(?:why|which|who|whom|whose|where|when|whether|mean|means|meaning|define[ds]?|definition|"
-    r"explain|describe|kinds?|types?|sorts?|treatment|recogni[sz]e[ds]?|"
-    r"calculated?|computed?|determined?|measured|set|apply|applies|include[ds]?)\b|"
-    r"\bhow\b(?!\s+(?:much|many|big|large|high|low|small|old)\b)|\baccount(?:ed)?\s+for\b",
+    r"\b(?:mean|means|meaning|define[ds]?|definition|explain|describe|kinds?|types?|sorts?|"
+    r"treatment|recogni[sz]e[ds]?|calculated?|computed?|determined?|measured|set|apply|applies|"
+    r"include[ds]?)\b|\baccount(?:ed)?\s+for\b",
     re.IGNORECASE,
 )
 """Words by which a question naming a measure asks something else than its figure ("how is
 the fine calculated", "which fee applies", "what does 'finance charge' mean")."""
+_QUESTION_WORD = re.compile(
+    r"\b(?:what|why|which|who|whom|whose|where|when|whether|how|if)\b", re.IGNORECASE
+)
+_NOT_A_FIGURE_WORD = re.compile(
+    r"(?:why|which|who|whom|whose|where|when|whether|if|how(?!\s+(?:much|many|big|large|high|"
+    r"low|small|old)\b))\b",
+    re.IGNORECASE,
+)
+"""The word a question asks by, when it asks no figure ("why", "which fee", "how is it set");
+read at the first question word, not in a clause after the measure ("the fine for an employee
+who breaches ...")."""
 _PERCENT_ASKED = re.compile(r"\bpercent(?:age)?s?\b|%|\bper\s*cent\b", re.IGNORECASE)
 _AGE_ASKED = re.compile(r"\bhow\s+old\b", re.IGNORECASE)
 _CHANGE_ASKED = re.compile(
@@ -2176,7 +2186,7 @@ _HEAD_FRAME = STOPWORDS | frozenset(
 )
 """Words around the noun phrase a question asks ("what is the ...", "roughly how big was")."""
 _EXTREMES = frozenset(
-    {"biggest", "largest", "highest", "lowest", "smallest", "greatest", "maximum", "minimum"}
+    {"biggest", "largest", "smallest", "highest", "lowest", "maximum", "minimum", "max", "min"}
 )
 """Adjectives that ask the size of what they qualify ("the biggest cushion")."""
 _COMMON_WORD = re.compile(r"[a-z][a-z'’-]{2,}")
@@ -2208,6 +2218,8 @@ def asked_measure(question: str) -> AskedMeasure | None:
     ask = ask_clause(question) or question
     ask = _LEADING_SCENE.sub("", _LEADING_CASE.sub("", ask, count=1), count=1)
     if _NOT_A_MEASURE_ASK.search(ask) or _CONSEQUENCE.search(ask) or _PLACE_QUESTION.search(ask):
+        return None
+    if (first := _QUESTION_WORD.search(ask)) and _NOT_A_FIGURE_WORD.match(ask, first.start()):
         return None
     timed = kind in ("duration", "date")
     if not timed and _PERCENT_ASKED.search(ask):
