@@ -2189,6 +2189,8 @@ _EXTREMES = frozenset(
     {"biggest", "largest", "smallest", "highest", "lowest", "maximum", "minimum", "max", "min"}
 )
 """Adjectives that ask the size of what they qualify ("the biggest cushion")."""
+_AFTER_A_VERB = frozenset({"as", "towards", "toward", "against"})
+"""Words that follow the verb a question asks by ("what counts as", "what counts toward")."""
 _COMMON_WORD = re.compile(r"[a-z][a-z'’-]{2,}")
 """A word of the language as a question writes it: no name, acronym or figure."""
 _GROUP_SIZE = re.compile(r"\bhow\s+(?:big|large|many|small)\b", re.IGNORECASE)
@@ -2232,12 +2234,16 @@ def asked_measure(question: str) -> AskedMeasure | None:
         return AskedMeasure(change.group(0).lower(), frozenset({"change"}))
     start = _ASK_WORD.search(ask)
     written: list[str] = []
+    following = ""
     for token in _HEAD_TOKEN.findall(ask[start.end() :] if start else ask):
         if not token[:1].isalnum() or token.lower() in _HEAD_FRAME:
             if written:
+                following = token.lower()
                 break
             continue
         written.append(re.sub(r"['’]s$", "", token))
+    if following in _AFTER_A_VERB:
+        return None  # "what counts as lending": a verb, whatever noun it also spells
     # The phrase's head is its last word, names and figures after it aside ("Boeing headcount
     # 2022", "attrition rate FY23"): in "remittance cancellation window" the window is asked.
     while written and not _COMMON_WORD.fullmatch(written[-1]):

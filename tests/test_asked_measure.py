@@ -88,6 +88,8 @@ def test_the_asked_measure_is_read_from_the_question(
         "What must the notice say about the fee?",
         "How long must the fee records be kept?",
         "What is the fee deadline?",
+        # a verb that spells a measure noun
+        "What counts as lending to the government?",
         # two figures side by side, not a change
         "How did Globex revenue in 2023 compare with 2022, and did it grow?",
     ],
