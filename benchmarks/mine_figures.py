@@ -22,7 +22,9 @@ below, by any chain of hypernyms, with the kinds of figure of the nearest of the
 * ``magnitude``: size and magnitude, which say no kind: a question's other nouns say it;
 * ``group``: a body of personnel (workforce, staff): its size is a head count.
 
-Only the first sense: a noun used in another sense ("penalty", first a punishment; "balance",
+A noun that names a measure first and a magnitude in another sense ("turnover": employee
+turnover, and the volume of trade) may also ask that magnitude, as money or a count. Else only
+the first sense: a noun used in another sense ("penalty", first a punishment; "balance",
 first an equilibrium) asks no figure for certain, and the critic refuses a claim for not
 stating the figure a listed noun asks. Multi-word lemmas are written with spaces ("interest
 rate", "minimum wage"). The table is shipped as package data and read by
@@ -102,8 +104,11 @@ def mine(wordnet: Path) -> dict[str, frozenset[str]]:
         word = lemma.replace("_", " ")
         if pos != "noun" or not offsets or not _LEMMA.fullmatch(word):
             continue
-        if found := kinds(offsets[0]):
-            table[word] = found
+        found = set(kinds(offsets[0]))
+        if found - {"magnitude", "group"} and any("magnitude" in kinds(o) for o in offsets[1:]):
+            found |= {"money", "count"}  # "turnover": also a volume of trade (of money)
+        if found:
+            table[word] = frozenset(found)
     return table
 
 
