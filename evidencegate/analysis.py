@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
-from evidencegate.lexicon import lexicon
+from evidencegate.lexicon import figure_kinds, lexicon
 from evidencegate.text import (
     MONTH_NUMBERS,
     MONTHS,
@@ -37,6 +37,7 @@ __all__ = [
     "PERIOD_WORDS",
     "REQUIRING_WORDS",
     "AnswerType",
+    "AskedMeasure",
     "Period",
     "QuestionProfile",
     "Scope",
@@ -44,6 +45,7 @@ __all__ = [
     "answer_type",
     "ask_clause",
     "asked_action",
+    "asked_measure",
     "asks_requirement",
     "bigrams",
     "has_figure",
@@ -57,6 +59,7 @@ __all__ = [
     "split_asks",
     "split_sentences",
     "states_action",
+    "states_measure",
     "weighted_overlap",
 ]
 
@@ -2124,3 +2127,230 @@ def negates_case(text: str) -> bool:
     tell us within 2 business days, ...")? A bound ("if the request is received no later than
     30 minutes after ...") is none."""
     return _NEGATED_CASE.search(_BOUND.sub(" ", text)) is not None
+
+
+@dataclass(frozen=True)
+class AskedMeasure:
+    """The measure a question asks a figure of, named by a noun ("Boeing headcount", "the fine
+    for ...", "at what age") or by "percent", and the kinds of figure that state it."""
+
+    noun: str
+    """The measure's noun as the question writes it ("headcount", "salary", "percent")."""
+    kinds: frozenset[str]
+    """The kinds of figure a claim answering it states, any of: ``money``, ``count``,
+    ``proportion``, ``age``, ``duration``, ``date``, ``change`` (a change stated as one, or a
+    percentage; see :func:`states_measure`)."""
+
+
+_MEASURE_KINDS = frozenset({"money", "count", "proportion", "age"})
+"""The kinds of figure :func:`asked_measure` asks a claim to state (a duration or a date is
+asked through the question's answer type, and checked by its own facts)."""
+_NOT_A_MEASURE_ASK = re.compile(
+    r"\b(?:mean|means|meaning|define[ds]?|definition|explain|describe|kinds?|types?|sorts?|"
+    r"treatment|recogni[sz]e[ds]?|calculated?|computed?|determined?|measured|set|apply|applies|"
+    r"include[ds]?)\b|\baccount(?:ed)?\s+for\b",
+    re.IGNORECASE,
+)
+"""Words by which a question naming a measure asks something else than its figure ("how is
+the fine calculated", "which fee applies", "what does 'finance charge' mean")."""
+_QUESTION_WORD = re.compile(
+    r"\b(?:what|why|which|who|whom|whose|where|when|whether|how|if)\b", re.IGNORECASE
+)
+_NOT_A_FIGURE_WORD = re.compile(
+    r"(?:why|which|who|whom|whose|where|when|whether|if|how(?!\s+(?:much|many|big|large|high|"
+    r"low|small|old)\b))\b",
+    re.IGNORECASE,
+)
+"""The word a question asks by, when it asks no figure ("why", "which fee", "how is it set");
+read at the first question word, not in a clause after the measure ("the fine for an employee
+who breaches ...")."""
+_PERCENT_ASKED = re.compile(r"\bpercent(?:age)?s?\b|%|\bper\s*cent\b", re.IGNORECASE)
+_AGE_ASKED = re.compile(r"\bhow\s+old\b", re.IGNORECASE)
+_CHANGE_ASKED = re.compile(
+    r"\b(?:grow|grew|grown|growth|increased?|decreased?|declined?|rise|rose|risen)\b",
+    re.IGNORECASE,
+)
+"""Words asking by how much a figure changed (not "fall", which also places: "fall outside")."""
+_SET_SIDE = re.compile(
+    r"\bcompared?\b|\bversus\b|\bvs\b|\bdifference\b|\bfrom\b.*\bto\b|\bboth\b",
+    re.IGNORECASE,
+)
+"""Words asking the figures a change is between, side by side."""
+_ASK_WORD = re.compile(
+    r"\b(?:what(?:'s|’s)?|how\s+(?:much|many|big|large|high|low|small))\b", re.IGNORECASE
+)
+_HEAD_TOKEN = re.compile(r"[A-Za-z0-9][\w&'’.-]*|[^\w\s]")
+_HEAD_FRAME = STOPWORDS | frozenset(
+    {
+        "what's",
+        "what’s",
+        "is",
+        "was",
+        "are",
+        "were",
+        "the",
+        "roughly",
+        "approximately",
+        "about",
+        "exactly",
+    }
+)
+"""Words around the noun phrase a question asks ("what is the ...", "roughly how big was")."""
+_EXTREMES = frozenset(
+    {"biggest", "largest", "smallest", "highest", "lowest", "maximum", "minimum", "max", "min"}
+)
+"""Adjectives that ask the size of what they qualify ("the biggest cushion")."""
+_AFTER_A_VERB = frozenset({"as", "towards", "toward", "against"})
+"""Words that follow the verb a question asks by ("what counts as", "what counts toward")."""
+_COMMON_WORD = re.compile(r"[a-z][a-z'’-]{2,}")
+"""A word of the language as a question writes it: no name, acronym or figure."""
+_GROUP_SIZE = re.compile(r"\bhow\s+(?:big|large|many|small)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def asked_measure(question: str) -> AskedMeasure | None:
+    """The measure a question asks a figure of by naming it, or None.
+
+    The noun phrase the question asks ("Boeing headcount at the end of 2022?", "What's the
+    maximum fine for ...", "at what age can ...") is read word by word up to the first word
+    that is none of its own; its head, the last word but names and figures, is what is
+    measured when WordNet knows it as a measure (the shipped
+    :func:`~evidencegate.lexicon.figure_kinds`): "revenue growth rate" asks a proportion,
+    "average salary" money, "remittance cancellation window" no figure of money. A size of a
+    group of personnel ("workforce size", "how big is the staff") is a head count; "how much
+    percent", "what %" and "how old" ask a proportion and an age whatever the noun, "growth"
+    and "how much did it increase" the change (a percentage, or a figure stated as a change),
+    not two figures side by side; "the biggest cushion" a figure of any kind. A question
+    asking why, how (but "how much"), which, when, whether, what a term means or how a figure
+    is set asks no figure, nor does one asking a list, a name or yes or no; one asking a time
+    (its answer type) only when its head is no time ("the dollar fine for missing the
+    deadline")."""
+    kind = answer_type(question)
+    if kind in ("yes_no", "reason", "list", "entity"):
+        return None
+    ask = ask_clause(question) or question
+    ask = _LEADING_SCENE.sub("", _LEADING_CASE.sub("", ask, count=1), count=1)
+    if _NOT_A_MEASURE_ASK.search(ask) or _CONSEQUENCE.search(ask) or _PLACE_QUESTION.search(ask):
+        return None
+    if (first := _QUESTION_WORD.search(ask)) and _NOT_A_FIGURE_WORD.match(ask, first.start()):
+        return None
+    timed = kind in ("duration", "date")
+    if not timed and _PERCENT_ASKED.search(ask):
+        return AskedMeasure("percent", frozenset({"proportion"}))
+    if _AGE_ASKED.search(ask) and not timed:
+        return AskedMeasure("age", frozenset({"age"}))
+    if kind == "comparison" and (change := _CHANGE_ASKED.search(ask)) and not _SET_SIDE.search(ask):
+        # "3M sales growth 2022?", "how much did revenue increase": the change itself, not the
+        # two figures it is between ("compared with 2021", "versus", "the difference" ask them).
+        return AskedMeasure(change.group(0).lower(), frozenset({"change"}))
+    start = _ASK_WORD.search(ask)
+    written: list[str] = []
+    following = ""
+    for token in _HEAD_TOKEN.findall(ask[start.end() :] if start else ask):
+        if not token[:1].isalnum() or token.lower() in _HEAD_FRAME:
+            if written:
+                following = token.lower()
+                break
+            continue
+        written.append(re.sub(r"['’]s$", "", token))
+    if following in _AFTER_A_VERB:
+        return None  # "what counts as lending": a verb, whatever noun it also spells
+    # The phrase's head is its last word, names and figures after it aside ("Boeing headcount
+    # 2022", "attrition rate FY23"): in "remittance cancellation window" the window is asked.
+    while written and not _COMMON_WORD.fullmatch(written[-1]):
+        written.pop()
+    words = [w.lower() for w in written]
+    found: list[tuple[str, frozenset[str]]] = []
+    for i, word in enumerate(words):
+        pair = " ".join(words[i - 1 : i + 1]) if i else ""
+        if pair and (kinds := figure_kinds(pair)):
+            found.append((pair, kinds))
+        elif kinds := figure_kinds(word):
+            found.append((word, kinds))
+    if found and not (words[-1] == found[-1][0] or found[-1][0].endswith(" " + words[-1])):
+        found = [f for f in found if "group" in f[1]]  # "workforce size": a head count
+    if not found and not timed and (extreme := [w for w in words if w in _EXTREMES]):
+        # "the biggest cushion", "the maximum charge": a magnitude, of whatever kind.
+        return AskedMeasure(extreme[0], _MEASURE_KINDS | {"duration"})
+    if not found or (timed and any(k & {"duration", "date"} for _, k in found)):
+        # "the fee deadline": a time, which the question's answer type asks; "the dollar
+        # fine for missing the deadline" asks the fine (its answer type reads the deadline).
+        return None
+    noun, kinds = found[-1]
+    group = any("group" in k for _, k in found)
+    if ("magnitude" in kinds and group) or ("group" in kinds and _GROUP_SIZE.search(ask)):
+        return AskedMeasure(noun, frozenset({"count"}))
+    if not kinds & _MEASURE_KINDS:
+        return None
+    return AskedMeasure(noun, kinds & (_MEASURE_KINDS | {"duration", "date"}))
+
+
+_STATED_MONEY = re.compile(
+    r"[$€£¥]\s?\(?\d|\b\d[\d,.]*\s*(?:million|billion|thousand|mn|bn|m|k)\b|"
+    r"\b\d{1,3}(?:,\d{3})+\b|\(\s*\d[\d,.]*\s*\)|\b\d+\.\d+\b|\b(?:USD|EUR|GBP|US\$)\s?\d|"
+    r"\b\d[\d,.]*\s*(?:dollars|cents|euros|pounds)\b|\d\s*%|\bpercent\b",
+    re.IGNORECASE,
+)
+"""An amount of money ("$55,800", "1,200 million", a table's "(5,053)"), or a share of a
+sum (a fee or a fine is often a percentage of it)."""
+_STATED_PROPORTION = re.compile(
+    r"\d\)?\s*%|\bper\s*cent(?:age)?\b|\bpercent(?:age)?\b|\bbasis\s+points?\b|"
+    r"\b(?:half|one[- ](?:half|third|quarter|fourth|fifth|sixth|eighth|tenth)|"
+    r"two[- ]thirds|three[- ](?:quarters|fourths)|a\s+(?:third|quarter|fifth|sixth|tenth))\b|"
+    r"\b\d+\s*/\s*\d+\b|\b\d+(?:\.\d+)?\s*(?:x|times)\b|\bratio\b[^.]{0,30}\d|"
+    r"\b\d[\d,.]*\s+(?:per|for\s+every|out\s+of)\s+",
+    re.IGNORECASE,
+)
+"""A proportion: a percentage, a fraction ("one-sixth"), a ratio ("current ratio 1.54", "3
+times"), or a rate per unit ("12 per 1,000"); not an amount ("$1.2 billion")."""
+_STATED_AGE = re.compile(
+    r"\bage[sd]?\s+(?:of\s+)?(?:\d|" + _NUMBER_WORD + r"\b)|"
+    r"\b(?:\d+|" + _NUMBER_WORD + r")[\s-]+(?:years?|yrs?)[\s-]+(?:of\s+age|old|or\s+older)\b|"
+    r"\b\d+\s+or\s+older\b",
+    re.IGNORECASE,
+)
+"""An age ("age 62 or older", "62 years of age", "aged 55", "a 70-year-old")."""
+_STATED_COUNT = re.compile(
+    r"(?<![\w.$€£¥,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d.,]*\s*(?:%|percent|per\s*cent))"
+    r"(?!\s*[-/]\s*\d)|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|hundred|dozen|several)\b",
+    re.IGNORECASE,
+)
+"""A number of things: a number that is no percentage ("approximately 156,000", "Employees
+155,800", "five")."""
+_STATED_CHANGE = re.compile(
+    r"\b(?:increase[ds]?|decrease[ds]?|decline[ds]?|grew|grow(?:th|s|n)?|rose|rise[ns]?|fell|"
+    r"fall(?:s|en)?|drop(?:ped|s)?|up|down|higher|lower|change[ds]?|gain(?:ed|s)?|"
+    r"improve(?:d|ment)?|reduc(?:ed|tion)|expan(?:ded|sion)|contract(?:ed|ion))\b",
+    re.IGNORECASE,
+)
+"""A change stated as such ("increased $1.2 billion", "down 3%", "a decline of 12 units")."""
+_NOT_COUNTED = re.compile(
+    r"\b(?:19|20)\d\d\b(?!,\d)|"
+    + _DATE.format(p="c")
+    + r"|\b(?:FY|fiscal\s+)'?\d{2,4}\b|"
+    + _DAY_OF_MONTH.pattern,
+    re.IGNORECASE,
+)
+"""Years and dates, whose numbers count nothing."""
+
+
+@lru_cache(maxsize=16384)  # pure; every claim of every answer is tested
+def states_measure(text: str, kinds: frozenset[str]) -> bool:
+    """Does ``text`` state a figure of any of ``kinds`` (see :class:`AskedMeasure`)? Its own
+    numbering, identifiers and page numbers are no figures; years and dates count nothing."""
+    text = _NUMBERED.sub(" ", _PAGE_FOOTER.sub(" ", _SECTION_NUMBER.sub("", text)))
+    text = _without_identifiers(text)
+    if "money" in kinds and _STATED_MONEY.search(text):
+        return True
+    if "proportion" in kinds and _STATED_PROPORTION.search(text):
+        return True
+    if "age" in kinds and _STATED_AGE.search(text):
+        return True
+    if "duration" in kinds and _DURATION_WORD.search(text) and _DURATION.search(text):
+        return True
+    if "date" in kinds and (extract_dates(text) or _DAY_OF_MONTH.search(text)):
+        return True
+    if "change" in kinds and (_STATED_CHANGE.search(text) or _PERCENT.search(text)):
+        return True
+    return "count" in kinds and bool(_STATED_COUNT.search(_NOT_COUNTED.sub(" ", text)))

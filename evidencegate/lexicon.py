@@ -31,12 +31,14 @@ __all__ = [
     "defined_measure",
     "derivations",
     "derived_terms",
+    "figure_kinds",
     "focus_terms",
     "leading_keys",
     "lexicon",
     "match_units",
     "matched_units",
     "measure_definitions",
+    "measure_nouns",
     "measures_defined",
     "phrase_said",
     "related_forms",
@@ -233,6 +235,36 @@ def acts() -> dict[str, frozenset[str]]:
         word, _, synsets = line.partition("\t")
         table.setdefault(word, set()).update(synsets.split())
     return {word: frozenset(synsets) for word, synsets in table.items()}
+
+
+@cache
+def measure_nouns() -> dict[str, frozenset[str]]:
+    """The shipped measure nouns (``data/lexicon/figures.tsv``, mined from WordNet by
+    ``benchmarks/mine_figures.py``): each noun whose most frequent sense is a measure, to the
+    kinds of figure it asks ("headcount": count, "fine": money, "age": age, "turnover":
+    proportion; "size": magnitude, of no kind by itself; "workforce": group, counted by head)."""
+    text = (data_files() / "lexicon" / "figures.tsv").read_text(encoding="utf-8")
+    table: dict[str, frozenset[str]] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        noun, _, kinds = line.partition("\t")
+        table[noun] = frozenset(kinds.split())
+    return table
+
+
+@lru_cache(maxsize=4096)
+def figure_kinds(noun: str) -> frozenset[str]:
+    """The kinds of figure a written noun asks (:func:`measure_nouns`), also in the plural
+    ("salaries", "fees", "head counts"); empty for a noun WordNet does not know as a measure."""
+    noun = noun.lower()
+    table = measure_nouns()
+    if noun in table:
+        return table[noun]
+    for plural, singular in (("ies", "y"), ("es", ""), ("s", "")):
+        if noun.endswith(plural) and (base := noun[: -len(plural)] + singular) in table:
+            return table[base]
+    return frozenset()
 
 
 @lru_cache(maxsize=65536)

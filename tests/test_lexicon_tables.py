@@ -19,7 +19,11 @@ WORDNET = Path("/usr/share/wordnet")
 )
 @pytest.mark.parametrize(
     ("script", "table"),
-    [("mine_derivations", "derivations.tsv"), ("mine_acts", "acts.tsv")],
+    [
+        ("mine_derivations", "derivations.tsv"),
+        ("mine_acts", "acts.tsv"),
+        ("mine_figures", "figures.tsv"),
+    ],
 )
 def test_the_shipped_table_is_what_its_miner_writes(
     script: str, table: str, tmp_path: Path

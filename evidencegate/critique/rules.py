@@ -32,6 +32,7 @@ from evidencegate.analysis import (
     REQUIRING_WORDS,
     QuestionProfile,
     ask_clause,
+    asked_measure,
     asked_term,
     defines,
     has_figure,
@@ -40,6 +41,7 @@ from evidencegate.analysis import (
     profile_question,
     sentence_period,
     split_sentences,
+    states_measure,
     weighted_overlap,
 )
 from evidencegate.contracts import (
@@ -525,6 +527,7 @@ class RulesCritic:
                 _submeasure_unasked(profile, supported_texts, filed),
                 _act_unstated(profile, supported_texts, filed),
                 _unit_noun_unstated(profile, supported_texts),
+                _measure_unstated(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -978,6 +981,21 @@ is often only the asker's (a "deadline", a "segment" the answer need not name)."
 KIND = "kind: "
 """A missing fact of the audit only: the kind of figure the question asks (a frequency, a time
 limit) and the claims do not state (see _kind_missing)."""
+
+
+def _measure_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The figure a question asks by naming its measure (:func:`asked_measure`: "Boeing
+    headcount?", "the fine for ...", "at what age", "how much percent did it grow") when no
+    claim states a figure of that kind (:func:`states_measure`): "approximately 23% women" is
+    no head count, "a breach is a disciplinary matter" no fine, an increase of $1.2 billion no
+    percentage. Claims are read with what the engine computed from them ("change: 5.2%").
+    As a ``figure:`` fact, or None."""
+    if not answer or (measure := asked_measure(profile.question)) is None:
+        return None
+    if any(states_measure(_split(text)[0], measure.kinds) for text in answer):
+        return None
+    kinds = " or ".join(sorted(measure.kinds))
+    return FIGURE + f"the {measure.noun} asked, as {kinds} (the claims state none)"
 
 
 def _kind_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
