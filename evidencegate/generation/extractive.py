@@ -161,6 +161,8 @@ class ExtractiveGenerator:
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
         prepared = self._prepared(evidence, avoid)  # once per draft: every ask reads the same
+        if asks_enumeration(question, profile):
+            prepared = _with_item_lists(prepared)
         ranked = self._ranked(question, profile, evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
@@ -399,6 +401,9 @@ class ExtractiveGenerator:
         names_provision = _PROVISION.search(question) is not None
         # A question negating nothing asks about the case that happens, not its negation.
         opposite_case = not profile.negated_case and not asked_negated
+        # "What must each audit record contain?", "which steps when someone leaves": the
+        # items of a list together answer, not one of them.
+        enumeration = asks_enumeration(question, profile)
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms, h_terms, supplement in zip(
@@ -486,8 +491,8 @@ class ExtractiveGenerator:
                 score += 0.1 + (0.15 if asked_negated & negated else 0.0)
             if candidate.items > 1 and not candidate.more:
                 whole_rule = asks_rule and _whole_rule(candidate, rest, c_terms, profile.names)
-                if len(candidate.text) > _LONG and not whole_rule:
-                    continue  # a long list is drafted whole only as the rule asked for
+                if len(candidate.text) > _LONG and not whole_rule and not enumeration:
+                    continue  # a long list is drafted whole only as the rule or list asked for
             else:
                 whole_rule = False
                 if (
@@ -525,6 +530,8 @@ class ExtractiveGenerator:
                     )
                     if stating == 1:
                         score *= 0.85
+            if enumeration and _enumerates(candidate):
+                score += ENUMERATION_BONUS
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
             if opposite_case and case and negates_case(case.group(0)):
                 # "I told the bank the next day": "If you do NOT tell us within 2 business days,
@@ -1003,6 +1010,111 @@ class ExtractiveGenerator:
             stated = [*label_terms, *OPERATION_TERMS]
             out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
+
+
+_ENUMERATION_ASKED = re.compile(
+    # "what must the notice include", "what does each record have to contain"
+    r"\bwhat\s+(?:must|should|shall|does|do|will|has\s+to|have\s+to|needs?\s+to)\s+"
+    r"(?:the|a|an|each|every|its|their|our|my|this|that|your|these|those)\s+"
+    r"(?:[\w'’-]+\s+){0,5}?(?:have\s+to\s+|need\s+to\s+|be\s+able\s+to\s+)?"
+    r"(?:include|contain|state|say|tell|specify|list|cover|describe|set\s+(?:out|forth)|show|"
+    r"disclose|capture|record|make)\b"
+    # "what information", "which kinds of", "what steps", "what details"
+    r"|\b(?:what|which)\s+(?:[\w-]+\s+)?(?:information|info|details|items|fields|elements|"
+    r"steps|things|topics|factors|pieces|contents|components|categories|kinds|types|sorts|"
+    r"points|particulars|disclosures|statements|conditions|actions|measures|criteria|records|"
+    r"documents)\b"
+    # "what goes in the log", "what has to go into the notice"
+    r"|\bwhat\s+(?:goes|go|has\s+to\s+go|needs\s+to\s+go|must\s+go|should\s+go|"
+    r"must\s+be|has\s+to\s+be|needs\s+to\s+be|should\s+be)\s+(?:in|into|on|written\s+in|"
+    r"recorded\s+in|included\s+in)\b"
+    r"|\bwhat\s+(?:are|were)\s+the\s+(?:[\w-]+\s+)?(?:steps|elements|components|contents|"
+    r"items|factors|kinds|types|categories|disclosures|particulars)\b"
+    r"|^\W*(?:list|enumerate)\b|\bstep\s+by\s+step\b",
+    re.IGNORECASE,
+)
+"""A question asking for the items of an enumeration: what a text or record must hold, which
+kinds, steps or conditions."""
+_NOT_ENUMERATION = re.compile(
+    r"\b(?:which|what)\s+(?:control|controls|enhancement|section|provision|paragraph|"
+    r"regulation|rule|clause|policy|document)\b",
+    re.IGNORECASE,
+)
+"""A question asking which provision says something: answered by where, not by a list."""
+
+
+def asks_enumeration(question: str, profile: QuestionProfile) -> bool:
+    """Does the question ask for the items of a list ("what must each audit record contain",
+    "which kinds of information must be backed up", "what steps when an employee leaves")?
+    Not a question asking for a figure, whether something holds, who, or which provision."""
+    if profile.wants_figure is not None or profile.answer_type in ("yes_no", "entity"):
+        return False
+    if profile.asks_provision or _NOT_ENUMERATION.search(question):
+        return False
+    return _ENUMERATION_ASKED.search(question) is not None
+
+
+ENUMERATION_BONUS = 0.15
+"""What a list (several items, or a sentence naming three things or more in a series) adds
+for a question asking for an enumeration: the items together answer it, an item alone in
+part."""
+_SERIES = re.compile(r"(?:,[^,;:.]{2,80}){2,}?,?\s+(?:and|or)\s+\w", re.IGNORECASE)
+"""A sentence naming three things or more in a series ("the category of Record, the date
+range, the method used and the name of ...")."""
+
+
+def _enumerates(candidate: _Candidate) -> bool:
+    """Does the candidate state several items: a list (read whole, or a lead-in's items), or a
+    sentence naming three things or more in a series?"""
+    if candidate.items > 1:
+        return True
+    if candidate.lead is not None and candidate.lead_passage is not None:
+        return False  # one item of a list whose lead-in stands in another passage
+    return _SERIES.search(candidate.sentence.text) is not None
+
+
+def _with_item_lists(prepared: _Prepared) -> _Prepared:
+    """``prepared`` with, for each lead-in whose items stand in passages of their own (a
+    regulation's "(i) ...;", "(ii) ..." under "... shall include:"), a candidate stating the
+    lead-in and all those items, in their order: the answer to a question asking for the
+    list. Each item is its passage's first sentence, as it is read after the lead-in."""
+    candidates = prepared.candidates
+    groups: dict[tuple[str, str, int, str], list[int]] = {}
+    for at, c in enumerate(candidates):
+        if c.lead is None or c.lead_passage is None or c.more or c.items or c.example:
+            continue
+        lead = c.lead_passage
+        if (lead.doc_id, lead.version, lead.page) == (c.passage.doc_id, c.passage.version, c.passage.page):
+            continue
+        groups.setdefault((lead.doc_id, lead.version, lead.page, c.lead.text), []).append(at)
+    added: list[tuple[int, _Candidate, tuple[str, ...]]] = []
+    for members in groups.values():
+        by_page: dict[int, int] = {}
+        for at in members:
+            by_page.setdefault(candidates[at].passage.page, at)
+        if len(by_page) < 2:
+            continue
+        ordered = [candidates[by_page[page]] for page in sorted(by_page)]
+        first = ordered[0]
+        listed = replace(
+            first,
+            more=tuple(c.sentence for c in ordered[1:]),
+            more_passages=tuple(c.passage for c in ordered[1:]),
+            items=len(ordered),
+        )
+        if len(listed.text) > _WHOLE_LIST:
+            continue
+        own = term_tuple(_PARAMETER_FRAME.sub(" ", " ".join(c.sentence.text for c in ordered)))
+        added.append((by_page[first.passage.page], listed, own))
+    if not added:
+        return prepared
+    return _Prepared(
+        [*candidates, *(c for _, c, _ in added)],
+        [*prepared.sentence_terms, *(own for _, _, own in added)],
+        [*prepared.context_terms, *(prepared.context_terms[at] for at, _, _ in added)],
+        [*prepared.heading_terms, *(prepared.heading_terms[at] for at, _, _ in added)],
+        [*prepared.supplements, *(prepared.supplements[at] for at, _, _ in added)],
+    )
 
 
 _RULE_VERB = re.compile(
@@ -1490,6 +1602,10 @@ class _Candidate:
     """The further items of a list drafted together, after ``sentence`` (its first)."""
     items: int = 0
     """How many list items the claim states (a list read whole; 0 for a plain sentence)."""
+    more_passages: tuple[Passage, ...] = ()
+    """The passage of each of ``more`` when the items stand in passages of their own (a
+    regulation's "(i) ...;", "(ii) ..." under their paragraph's lead-in); empty when ``more``
+    stands in ``passage``."""
 
     @property
     def listed(self) -> list[Sentence]:
@@ -1519,6 +1635,9 @@ class _Candidate:
         # Every part's span: two candidates may open at one offset (an item "a. ..." alone
         # and "a. ... b. ..." read as one block), and a draft's claim ids must be distinct.
         spans = ",".join(f"{part.start}-{part.end}" for part in parts)
+        if self.more_passages:
+            # Items of several pages: each span with its page (offsets restart on each page).
+            spans += "|" + ",".join(str(p.page) for p in self.more_passages)
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{spans}"
         claim_id = "c-" + sha256_hex(where)[:10]
         return Claim(
@@ -1532,14 +1651,15 @@ class _Candidate:
                     quote=part.text,
                     evidence_id=source.passage_id or None,  # a parent page not retrieved
                 )
-                for part in parts
-                for source in [
-                    self.lead_passage
-                    if part is self.lead and self.lead_passage is not None
-                    else passage
-                ]
+                for part, source in zip(parts, self._sources(), strict=True)
             ],
         )
+
+    def _sources(self) -> list[Passage]:
+        """The passage each of :attr:`parts` stands in."""
+        lead = [self.lead_passage or self.passage] if self.lead is not None else []
+        more = list(self.more_passages) or [self.passage] * len(self.more)
+        return [*lead, self.passage, *more]
 
 
 _PARAMETER_FRAME = re.compile(
