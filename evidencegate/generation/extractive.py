@@ -62,7 +62,12 @@ from evidencegate.corpus.rows import (
     unplaced,
     with_synonyms,
 )
-from evidencegate.corpus.scope import label_citation, provision_named
+from evidencegate.corpus.scope import (
+    asks_enumeration,
+    label_citation,
+    names_a_series,
+    provision_named,
+)
 from evidencegate.corpus.segments import asks_a_part, segment_row, segments_of
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
@@ -1012,55 +1017,10 @@ class ExtractiveGenerator:
         return out
 
 
-_ENUMERATION_ASKED = re.compile(
-    # "what must the notice include", "what does each record have to contain"
-    r"\bwhat\s+(?:must|should|shall|does|do|will|has\s+to|have\s+to|needs?\s+to)\s+"
-    r"(?:the|a|an|each|every|its|their|our|my|this|that|your|these|those)\s+"
-    r"(?:[\w'’-]+\s+){0,5}?(?:have\s+to\s+|need\s+to\s+|be\s+able\s+to\s+)?"
-    r"(?:include|contain|state|say|tell|specify|list|cover|describe|set\s+(?:out|forth)|show|"
-    r"disclose|capture|record|make)\b"
-    # "what information", "which kinds of", "what steps", "what details"
-    r"|\b(?:what|which)\s+(?:[\w-]+\s+)?(?:information|info|details|items|fields|elements|"
-    r"steps|things|topics|factors|pieces|contents|components|categories|kinds|types|sorts|"
-    r"points|particulars|disclosures|statements|conditions|actions|measures|criteria|records|"
-    r"documents)\b"
-    # "what goes in the log", "what has to go into the notice"
-    r"|\bwhat\s+(?:goes|go|has\s+to\s+go|needs\s+to\s+go|must\s+go|should\s+go|"
-    r"must\s+be|has\s+to\s+be|needs\s+to\s+be|should\s+be)\s+(?:in|into|on|written\s+in|"
-    r"recorded\s+in|included\s+in)\b"
-    r"|\bwhat\s+(?:are|were)\s+the\s+(?:[\w-]+\s+)?(?:steps|elements|components|contents|"
-    r"items|factors|kinds|types|categories|disclosures|particulars)\b"
-    r"|^\W*(?:list|enumerate)\b|\bstep\s+by\s+step\b",
-    re.IGNORECASE,
-)
-"""A question asking for the items of an enumeration: what a text or record must hold, which
-kinds, steps or conditions."""
-_NOT_ENUMERATION = re.compile(
-    r"\b(?:which|what)\s+(?:control|controls|enhancement|section|provision|paragraph|"
-    r"regulation|rule|clause|policy|document)\b",
-    re.IGNORECASE,
-)
-"""A question asking which provision says something: answered by where, not by a list."""
-
-
-def asks_enumeration(question: str, profile: QuestionProfile) -> bool:
-    """Does the question ask for the items of a list ("what must each audit record contain",
-    "which kinds of information must be backed up", "what steps when an employee leaves")?
-    Not a question asking for a figure, whether something holds, who, or which provision."""
-    if profile.wants_figure is not None or profile.answer_type in ("yes_no", "entity"):
-        return False
-    if profile.asks_provision or _NOT_ENUMERATION.search(question):
-        return False
-    return _ENUMERATION_ASKED.search(question) is not None
-
-
 ENUMERATION_BONUS = 0.15
 """What a list (several items, or a sentence naming three things or more in a series) adds
 for a question asking for an enumeration: the items together answer it, an item alone in
 part."""
-_SERIES = re.compile(r"(?:,[^,;:.]{2,80}){2,}?,?\s+(?:and|or)\s+\w", re.IGNORECASE)
-"""A sentence naming three things or more in a series ("the category of Record, the date
-range, the method used and the name of ...")."""
 
 
 def _enumerates(candidate: _Candidate) -> bool:
@@ -1070,21 +1030,26 @@ def _enumerates(candidate: _Candidate) -> bool:
         return True
     if candidate.lead is not None and candidate.lead_passage is not None:
         return False  # one item of a list whose lead-in stands in another passage
-    return _SERIES.search(candidate.sentence.text) is not None
+    return names_a_series(candidate.sentence.text)
 
 
 def _with_item_lists(prepared: _Prepared) -> _Prepared:
     """``prepared`` with, for each lead-in whose items stand in passages of their own (a
     regulation's "(i) ...;", "(ii) ..." under "... shall include:"), a candidate stating the
     lead-in and all those items, in their order: the answer to a question asking for the
-    list. Each item is its passage's first sentence, as it is read after the lead-in."""
+    list. Each item is its passage's first sentence, as it is read after the lead-in; the
+    candidate's own words are the lead-in's and the items'."""
     candidates = prepared.candidates
     groups: dict[tuple[str, str, int, str], list[int]] = {}
     for at, c in enumerate(candidates):
         if c.lead is None or c.lead_passage is None or c.more or c.items or c.example:
             continue
         lead = c.lead_passage
-        if (lead.doc_id, lead.version, lead.page) == (c.passage.doc_id, c.passage.version, c.passage.page):
+        if (lead.doc_id, lead.version, lead.page) == (
+            c.passage.doc_id,
+            c.passage.version,
+            c.passage.page,
+        ):
             continue
         groups.setdefault((lead.doc_id, lead.version, lead.page, c.lead.text), []).append(at)
     added: list[tuple[int, _Candidate, tuple[str, ...]]] = []
@@ -1104,7 +1069,9 @@ def _with_item_lists(prepared: _Prepared) -> _Prepared:
         )
         if len(listed.text) > _WHOLE_LIST:
             continue
-        own = term_tuple(_PARAMETER_FRAME.sub(" ", " ".join(c.sentence.text for c in ordered)))
+        # Read whole, as a list written in one passage is: its lead-in says what the items
+        # are of ("The notice ... shall include:"), which no item repeats.
+        own = term_tuple(_PARAMETER_FRAME.sub(" ", listed.text))
         added.append((by_page[first.passage.page], listed, own))
     if not added:
         return prepared
