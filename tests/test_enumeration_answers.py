@@ -56,6 +56,7 @@ class TestEnumerationAsked:
             "What steps does the policy require when an employee leaves?",
             "What does each audit record have to contain?",
             "List what the incident response plan must cover.",
+            "Which records must the creditor keep?",
         ],
     )
     def test_a_list_is_asked(self, question: str) -> None:
@@ -71,6 +72,7 @@ class TestEnumerationAsked:
             "Who must sign the delinquency notice?",
             "Which control requires audit records to contain the source of the event?",
             "What is a delinquency notice?",
+            "What were the 2022 net revenues of the sports drinks business?",
         ],
     )
     def test_no_list_is_asked(self, question: str) -> None:

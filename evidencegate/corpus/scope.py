@@ -322,13 +322,23 @@ _NOT_ENUMERATION = re.compile(
 
 def asks_enumeration(question: str, profile: QuestionProfile) -> bool:
     """Does the question ask for the items of a list ("what must each audit record contain",
-    "which kinds of information must be backed up", "what steps when an employee leaves")?
+    "which kinds of information must be backed up", "what steps when an employee leaves",
+    "which records must be kept")?
     Not a question asking for a figure, whether something holds, who, or which provision."""
     if profile.wants_figure is not None or profile.answer_type in ("yes_no", "entity"):
         return False
     if profile.asks_provision or _NOT_ENUMERATION.search(question):
         return False
-    return _ENUMERATION_ASKED.search(question) is not None
+    # or asks which things, in the plural ("which records must the creditor keep", "what
+    # channels are accepted"): the question analysis reads it as a list asked for.
+    # Not "what were the net revenues of ...": the analysis reads "what are the" as a list,
+    # but a figure's name follows it as often.
+    if _ENUMERATION_ASKED.search(question) is not None:
+        return True
+    return profile.answer_type == "list" and _WHAT_ARE_THE.search(question) is None
+
+
+_WHAT_ARE_THE = re.compile(r"\bwhat\s+(?:are|were)\s+the\b", re.IGNORECASE)
 
 
 SERIES = re.compile(r"(?:,[^,;:.]{2,80}){2,}?,?\s+(?:and|or)\s+\w", re.IGNORECASE)

@@ -535,7 +535,9 @@ class ExtractiveGenerator:
                     )
                     if stating == 1:
                         score *= 0.85
-            if enumeration and _enumerates(candidate):
+            if enumeration and not supplement and _enumerates(candidate):
+                # Not a catalog record's discussion: its lists are examples ("failures include
+                # software and hardware errors, ..."), not the items the rule asks for.
                 score += ENUMERATION_BONUS
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
             if opposite_case and case and negates_case(case.group(0)):
