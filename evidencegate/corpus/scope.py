@@ -23,9 +23,11 @@ from evidencegate.protocols import SourceLookup
 
 __all__ = [
     "Scope",
+    "asks_enumeration",
     "entity_names",
     "label_citation",
     "mentioned_names",
+    "names_a_series",
     "provision_name",
     "provision_named",
     "resolve_scope",
@@ -285,3 +287,65 @@ def claim_statement(claim: Claim, pages: SourceLookup | None) -> str:
         return claim.text
     cited = claim.citations[0]
     return without_provision(claim.text, pages.lookup(cited.doc_id, cited.version, cited.page))
+
+
+_ENUMERATION_ASKED = re.compile(
+    # "what must the notice include", "what does each record have to contain"
+    r"\bwhat\s+(?:must|should|shall|does|do|will|has\s+to|have\s+to|needs?\s+to)\s+"
+    r"(?:the|a|an|each|every|its|their|our|my|this|that|your|these|those)\s+"
+    r"(?:[\w'’-]+\s+){0,7}?(?:have\s+to\s+|need\s+to\s+|be\s+able\s+to\s+)?"
+    r"(?:include|contain|state|say|tell|specify|list|cover|describe|set\s+(?:out|forth)|show|"
+    r"disclose|capture|record)\b"
+    # "what information", "which kinds of", "what steps", "what details"
+    r"|\b(?:what|which)\s+(?:[\w-]+\s+)?(?:information|info|details|items|fields|elements|"
+    r"steps|things|topics|factors|pieces|contents|components|categories|kinds|types|sorts|"
+    r"points|particulars|disclosures|statements|conditions|actions|measures|criteria|records|"
+    r"documents)\b"
+    # "what goes in the log", "what has to go into the notice"
+    r"|\bwhat\s+(?:goes|go|has\s+to\s+go|needs\s+to\s+go|must\s+go|should\s+go|"
+    r"must\s+be|has\s+to\s+be|needs\s+to\s+be|should\s+be)\s+(?:in|into|on|written\s+in|"
+    r"recorded\s+in|included\s+in)\b"
+    r"|\bwhat\s+(?:are|were)\s+the\s+(?:[\w-]+\s+)?(?:steps|elements|components|contents|"
+    r"items|factors|kinds|types|categories|disclosures|particulars)\b"
+    r"|^\W*(?:list|enumerate)\b|\bstep\s+by\s+step\b",
+    re.IGNORECASE,
+)
+"""A question asking for the items of an enumeration: what a text or record must hold, which
+kinds, steps or conditions."""
+_NOT_ENUMERATION = re.compile(
+    r"\b(?:which|what)\s+(?:control|controls|enhancement|section|provision|paragraph|"
+    r"regulation|rule|clause|policy|document)\b",
+    re.IGNORECASE,
+)
+"""A question asking which provision says something: answered by where, not by a list."""
+
+
+def asks_enumeration(question: str, profile: QuestionProfile) -> bool:
+    """Does the question ask for the items of a list ("what must each audit record contain",
+    "which kinds of information must be backed up", "what steps when an employee leaves",
+    "which records must be kept")?
+    Not a question asking for a figure, whether something holds, who, or which provision."""
+    if profile.wants_figure is not None or profile.answer_type in ("yes_no", "entity"):
+        return False
+    if profile.asks_provision or _NOT_ENUMERATION.search(question):
+        return False
+    # or asks which things, in the plural ("which records must the creditor keep", "what
+    # channels are accepted"): the question analysis reads it as a list asked for.
+    # Not "what were the net revenues of ...": the analysis reads "what are the" as a list,
+    # but a figure's name follows it as often.
+    if _ENUMERATION_ASKED.search(question) is not None:
+        return True
+    return profile.answer_type == "list" and _WHAT_ARE_THE.search(question) is None
+
+
+_WHAT_ARE_THE = re.compile(r"\bwhat\s+(?:are|were)\s+the\b", re.IGNORECASE)
+
+
+SERIES = re.compile(r"(?:,[^,;:.]{2,80}){2,}?,?\s+(?:and|or)\s+\w", re.IGNORECASE)
+"""A sentence naming three things or more in a series ("the category of Record, the date
+range, the method used and the name of ...")."""
+
+
+def names_a_series(text: str) -> bool:
+    """Does ``text`` name three things or more in a series (:data:`SERIES`)?"""
+    return SERIES.search(text) is not None

@@ -58,10 +58,12 @@ from evidencegate.contracts import (
 from evidencegate.corpus.retrieval import parent_paragraph
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import (
+    asks_enumeration,
     claim_statement,
     entity_names,
     label_citation,
     mentioned_names,
+    names_a_series,
 )
 from evidencegate.corpus.segments import asks_a_part, segments_of
 from evidencegate.generation.tables import TableCell, table_cells, table_title
@@ -531,6 +533,11 @@ class RulesCritic:
             )
             if fact is not None
         ]
+        if (
+            supported_texts
+            and (partial := _list_incomplete(profile, claims, supported_ids, evidence)) is not None
+        ):
+            asked.append(partial)
         if asked:
             missing += asked
             coverage = len(covered) / (len(required) + len(asked) + bool(rival))
@@ -1231,6 +1238,116 @@ _TIME_PARAMETER = re.compile(
     re.IGNORECASE,
 )
 """A parameter the organization sets that is a time ("organization-defined time period")."""
+
+
+def _list_incomplete(
+    profile: QuestionProfile,
+    claims: Sequence[Claim],
+    supported: set[str],
+    evidence: Sequence[Passage],
+) -> str | None:
+    """A question asking for an enumeration ("what must the banner say", "what must each
+    record contain") answered by one item of a list whose sibling items the evidence holds:
+    the item is part of the answer, not all of it. Unless a claim states several items (a
+    list, a series), or the question singles the item out: it states a word of the question
+    that none of its siblings does ("what must the banner state regarding system usage"). As
+    a ``kind:`` fact, or None."""
+    if not asks_enumeration(profile.question, profile):
+        return None
+    by_id = {p.passage_id: p for p in evidence}
+    single = False
+    for claim in claims:
+        cited = [c for c in claim.citations if c.evidence_id in supported]
+        if not cited:
+            continue
+        items = [c for c in claim.citations if not c.quote.rstrip().endswith(":")]
+        if (
+            len(items) != 1
+            or names_a_series(items[0].quote)
+            or len(_ITEM_MARK.findall(items[0].quote)) > 1
+        ):
+            return None  # several items, or a sentence naming several things
+        item = items[0]
+        passage = by_id.get(item.evidence_id or "")
+        if passage is None:
+            return None
+        led = len(claim.citations) > 1  # read after a lead-in ("... shall include:")
+        siblings = _sibling_items(passage, item.quote, evidence, led=led)
+        if not siblings:
+            return None  # no list, or its siblings are not in the evidence
+        own = set(terms(item.quote))
+        others = {t for text in siblings for t in terms(text)}
+        lead = {t for c in claim.citations if c is not item for t in terms(c.quote)}
+        if any(t in own and t not in others and t not in lead for t in profile.terms):
+            return None  # the question asks for this item
+        single = True
+    if not single:
+        return None
+    return KIND + "the whole list (the claims state one item of it)"
+
+
+_ITEM_MARK = re.compile(r"^([ \t]*)(\(?[a-z]\)|\(?\d{1,2}\)|[a-z]\.|\d{1,2}\.)[ \t]+\S", re.M)
+"""A list item's line: its indentation and its marker ("a.", "(1)")."""
+
+
+def _mark_kind(mark: str) -> str:
+    return ("num" if mark.strip("().")[:1].isdigit() else "alpha") + mark[-1]
+
+
+def _sibling_items(
+    passage: Passage, quote: str, evidence: Sequence[Passage], *, led: bool
+) -> list[str]:
+    """The other items of the list an item ``quote`` of ``passage`` belongs to, as far as the
+    evidence holds them: the lines of the same marker kind and indentation in the passage's
+    block of items (a catalog's "1. ...; 2. ..."), or the passages labelled as the same
+    paragraph's items ("1024-39-b-2-ii" beside "1024-39-b-2-i") when the item is ``led`` by
+    its paragraph's lead-in (else they are paragraphs of a section, not items)."""
+    at = passage.text.find(quote)
+    if at >= 0:
+        marks = list(_ITEM_MARK.finditer(passage.text))
+        own = next((m for m in marks if m.start(2) <= at < m.end()), None)
+        if own is None:
+            own = next((m for m in marks if m.start(2) == at), None)
+        if own is not None:
+            kind = _mark_kind(own.group(2))
+            width = {m.start(): len(m.group(1)) for m in marks}
+            # An opening line has lost its indentation: it has its next sibling's.
+            for m in marks:
+                if m.start() == 0 and not m.group(1):
+                    later = next(
+                        (n for n in marks[1:] if _mark_kind(n.group(2)) == _mark_kind(m.group(2))),
+                        None,
+                    )
+                    if later is not None:
+                        width[0] = len(later.group(1))
+            level = width[own.start()]
+            found: list[str] = []
+            index = marks.index(own)
+            for step in (-1, 1):
+                j = index + step
+                while 0 <= j < len(marks):
+                    m = marks[j]
+                    if width[m.start()] < level:
+                        break  # the item's parent: its list ends
+                    if width[m.start()] == level and _mark_kind(m.group(2)) == kind:
+                        end = passage.text.find("\n", m.start())
+                        found.append(passage.text[m.start() : end if end >= 0 else None])
+                    j += step
+            if found:
+                return found
+    label = (passage.label or "").strip()
+    parent = label.rpartition("-")[0]
+    if not led or not parent or "Interp" in label:
+        return []
+    return [
+        p.text
+        for p in evidence
+        if p.doc_id == passage.doc_id
+        and p.version == passage.version
+        and (p.label or "").strip() != label
+        and (p.label or "").strip().rpartition("-")[0] == parent
+        and not (p.label or "").strip().rpartition("-")[2].startswith("Interp")
+    ]
 
 
 def _content_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:

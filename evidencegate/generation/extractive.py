@@ -62,7 +62,12 @@ from evidencegate.corpus.rows import (
     unplaced,
     with_synonyms,
 )
-from evidencegate.corpus.scope import label_citation, provision_named
+from evidencegate.corpus.scope import (
+    asks_enumeration,
+    label_citation,
+    names_a_series,
+    provision_named,
+)
 from evidencegate.corpus.segments import asks_a_part, segment_row, segments_of
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
@@ -161,6 +166,8 @@ class ExtractiveGenerator:
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
         prepared = self._prepared(evidence, avoid)  # once per draft: every ask reads the same
+        if asks_enumeration(question, profile):
+            prepared = _with_item_lists(prepared)
         ranked = self._ranked(question, profile, evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
@@ -399,6 +406,9 @@ class ExtractiveGenerator:
         names_provision = _PROVISION.search(question) is not None
         # A question negating nothing asks about the case that happens, not its negation.
         opposite_case = not profile.negated_case and not asked_negated
+        # "What must each audit record contain?", "which steps when someone leaves": the
+        # items of a list together answer, not one of them.
+        enumeration = asks_enumeration(question, profile)
 
         scored: list[_Scored] = []
         for candidate, s_terms, c_terms, h_terms, supplement in zip(
@@ -486,8 +496,8 @@ class ExtractiveGenerator:
                 score += 0.1 + (0.15 if asked_negated & negated else 0.0)
             if candidate.items > 1 and not candidate.more:
                 whole_rule = asks_rule and _whole_rule(candidate, rest, c_terms, profile.names)
-                if len(candidate.text) > _LONG and not whole_rule:
-                    continue  # a long list is drafted whole only as the rule asked for
+                if len(candidate.text) > _LONG and not whole_rule and not enumeration:
+                    continue  # a long list is drafted whole only as the rule or list asked for
             else:
                 whole_rule = False
                 if (
@@ -525,6 +535,10 @@ class ExtractiveGenerator:
                     )
                     if stating == 1:
                         score *= 0.85
+            if enumeration and not supplement and _enumerates(candidate):
+                # Not a catalog record's discussion: its lists are examples ("failures include
+                # software and hardware errors, ..."), not the items the rule asks for.
+                score += ENUMERATION_BONUS
             case = _CASE.match(_SECTION_NUMBER.sub("", candidate.sentence.text, count=1))
             if opposite_case and case and negates_case(case.group(0)):
                 # "I told the bank the next day": "If you do NOT tell us within 2 business days,
@@ -1003,6 +1017,73 @@ class ExtractiveGenerator:
             stated = [*label_terms, *OPERATION_TERMS]
             out.append((score, candidate, matched_units(profile.terms, stated)))
         return out
+
+
+ENUMERATION_BONUS = 0.15
+"""What a list (several items, or a sentence naming three things or more in a series) adds
+for a question asking for an enumeration: the items together answer it, an item alone in
+part."""
+
+
+def _enumerates(candidate: _Candidate) -> bool:
+    """Does the candidate state several items: a list (read whole, or a lead-in's items), or a
+    sentence naming three things or more in a series?"""
+    if candidate.items > 1:
+        return True
+    if candidate.lead is not None and candidate.lead_passage is not None:
+        return False  # one item of a list whose lead-in stands in another passage
+    return names_a_series(candidate.sentence.text)
+
+
+def _with_item_lists(prepared: _Prepared) -> _Prepared:
+    """``prepared`` with, for each lead-in whose items stand in passages of their own (a
+    regulation's "(i) ...;", "(ii) ..." under "... shall include:"), a candidate stating the
+    lead-in and all those items, in their order: the answer to a question asking for the
+    list. Each item is its passage's first sentence, as it is read after the lead-in; the
+    candidate's own words are the lead-in's and the items'."""
+    candidates = prepared.candidates
+    groups: dict[tuple[str, str, int, str], list[int]] = {}
+    for at, c in enumerate(candidates):
+        if c.lead is None or c.lead_passage is None or c.more or c.items or c.example:
+            continue
+        lead = c.lead_passage
+        if (lead.doc_id, lead.version, lead.page) == (
+            c.passage.doc_id,
+            c.passage.version,
+            c.passage.page,
+        ):
+            continue
+        groups.setdefault((lead.doc_id, lead.version, lead.page, c.lead.text), []).append(at)
+    added: list[tuple[int, _Candidate, tuple[str, ...]]] = []
+    for members in groups.values():
+        by_page: dict[int, int] = {}
+        for at in members:
+            by_page.setdefault(candidates[at].passage.page, at)
+        if len(by_page) < 2:
+            continue
+        ordered = [candidates[by_page[page]] for page in sorted(by_page)]
+        first = ordered[0]
+        listed = replace(
+            first,
+            more=tuple(c.sentence for c in ordered[1:]),
+            more_passages=tuple(c.passage for c in ordered[1:]),
+            items=len(ordered),
+        )
+        if len(listed.text) > _WHOLE_LIST:
+            continue
+        # Read whole, as a list written in one passage is: its lead-in says what the items
+        # are of ("The notice ... shall include:"), which no item repeats.
+        own = term_tuple(_PARAMETER_FRAME.sub(" ", listed.text))
+        added.append((by_page[first.passage.page], listed, own))
+    if not added:
+        return prepared
+    return _Prepared(
+        [*candidates, *(c for _, c, _ in added)],
+        [*prepared.sentence_terms, *(own for _, _, own in added)],
+        [*prepared.context_terms, *(prepared.context_terms[at] for at, _, _ in added)],
+        [*prepared.heading_terms, *(prepared.heading_terms[at] for at, _, _ in added)],
+        [*prepared.supplements, *(prepared.supplements[at] for at, _, _ in added)],
+    )
 
 
 _RULE_VERB = re.compile(
@@ -1490,6 +1571,10 @@ class _Candidate:
     """The further items of a list drafted together, after ``sentence`` (its first)."""
     items: int = 0
     """How many list items the claim states (a list read whole; 0 for a plain sentence)."""
+    more_passages: tuple[Passage, ...] = ()
+    """The passage of each of ``more`` when the items stand in passages of their own (a
+    regulation's "(i) ...;", "(ii) ..." under their paragraph's lead-in); empty when ``more``
+    stands in ``passage``."""
 
     @property
     def listed(self) -> list[Sentence]:
@@ -1519,6 +1604,9 @@ class _Candidate:
         # Every part's span: two candidates may open at one offset (an item "a. ..." alone
         # and "a. ... b. ..." read as one block), and a draft's claim ids must be distinct.
         spans = ",".join(f"{part.start}-{part.end}" for part in parts)
+        if self.more_passages:
+            # Items of several pages: each span with its page (offsets restart on each page).
+            spans += "|" + ",".join(str(p.page) for p in self.more_passages)
         where = f"{passage.doc_id}@{passage.version}#{passage.page}:{spans}"
         claim_id = "c-" + sha256_hex(where)[:10]
         return Claim(
@@ -1532,14 +1620,15 @@ class _Candidate:
                     quote=part.text,
                     evidence_id=source.passage_id or None,  # a parent page not retrieved
                 )
-                for part in parts
-                for source in [
-                    self.lead_passage
-                    if part is self.lead and self.lead_passage is not None
-                    else passage
-                ]
+                for part, source in zip(parts, self._sources(), strict=True)
             ],
         )
+
+    def _sources(self) -> list[Passage]:
+        """The passage each of :attr:`parts` stands in."""
+        lead = [self.lead_passage or self.passage] if self.lead is not None else []
+        more = list(self.more_passages) or [self.passage] * len(self.more)
+        return [*lead, self.passage, *more]
 
 
 _PARAMETER_FRAME = re.compile(
