@@ -73,6 +73,7 @@ class TestEnumerationAsked:
             "Which control requires audit records to contain the source of the event?",
             "What is a delinquency notice?",
             "What were the 2022 net revenues of the sports drinks business?",
+            "Can we charge a fee on idle cards, and after how long? What does the rule say?",
         ],
     )
     def test_no_list_is_asked(self, question: str) -> None:

@@ -318,6 +318,15 @@ _NOT_ENUMERATION = re.compile(
     re.IGNORECASE,
 )
 """A question asking which provision says something: answered by where, not by a list."""
+_PROVISION_SAYS = re.compile(
+    r"\bwhat\s+(?:does|do|did|will)\s+(?:(?:the|this|that|our|its|their)\s+)?"
+    r"(?:[\w.-]+\s+){0,3}?(?:rules?|regulations?|reg|laws?|acts?|policy|policies|standards?|"
+    r"guidance|catalog(?:ue)?|controls?|sections?|provisions?|nist|cfpb)\s+"
+    r"(?:say|state|tell|specify|describe|cover)\b",
+    re.IGNORECASE,
+)
+"""What a rule says ("... and after how long? What does the federal rule say?"): its content
+is asked, which is no enumeration; the question's other words may still ask one."""
 
 
 def asks_enumeration(question: str, profile: QuestionProfile) -> bool:
@@ -333,7 +342,7 @@ def asks_enumeration(question: str, profile: QuestionProfile) -> bool:
     # channels are accepted"): the question analysis reads it as a list asked for.
     # Not "what were the net revenues of ...": the analysis reads "what are the" as a list,
     # but a figure's name follows it as often.
-    if _ENUMERATION_ASKED.search(question) is not None:
+    if _ENUMERATION_ASKED.search(_PROVISION_SAYS.sub(" ", question)) is not None:
         return True
     return profile.answer_type == "list" and _WHAT_ARE_THE.search(question) is None
 
