@@ -2436,6 +2436,10 @@ counted from an event ("within 30 calendar days after the end of each quarter").
 _DATE_ASKED = re.compile(r"\b(?:what|which)\s+date\b", re.IGNORECASE)
 """A question asking which date: of a yearly act ("what date each year"), a calendar date; else
 perhaps a date a notice states ("what date must the notice include")."""
+_WHEN_ASKED = re.compile(r"\b(?:deadline|due|by\s+when|when)\b", re.IGNORECASE)
+"""A question asking when, which for a yearly act ("the deadline to file our annual register")
+may be a calendar date ("By March 1 following the calendar year") or a time limit ("within
+30 days of the completion of the escrow account computation year")."""
 _CALENDAR_DATE = re.compile(_MONTHS + r"\s+\d{1,2}\b|\b\d{1,2}\s+" + _MONTHS)
 _AGE_ASKED = re.compile(
     r"\b(?:(?:what|which|whose)\s+age|how\s+old|age\s+(?:limit|threshold|cut-?off))\b",
@@ -2471,9 +2475,10 @@ _NUMBER_STATED = re.compile(
     re.IGNORECASE,
 )
 _MULTIPLE = re.compile(
-    r"\b(?:one|two|three|four|five|six|\d+)\s+times\b|\b(?:twice|double|triple)\b", re.I
+    r"\b(?:one|two|three|four|five|six|\d+)\s+times\s+(?:the|its|their|that|an?)\b", re.I
 )
-"""A multiple of another quantity stated ("three times the base monthly payment")."""
+"""A multiple of another quantity stated ("three times the base monthly payment"; not "five
+times in the preceding calendar year", a count)."""
 _IDENTIFIERS = re.compile(
     r"§+\s*[\d.]+(?:\([\w]+\))*|\b\d{3,4}\.\d+(?:\([\w]+\))*|\([a-z0-9]{1,4}\)"
 )
@@ -2506,6 +2511,10 @@ _CADENCE_TERMS = (
 """The same cadences as words of a sentence's place ("Quarterly recording of data")."""
 _ASK_START_WORD = re.compile(r"\b(?:how|what|which|when|whom?|whose)\b", re.IGNORECASE)
 
+_SOFT_KINDS = frozenset({"yearly_date", "relative_bound"})
+"""Values that one way of answering states and another does not: a time limit may answer when
+a yearly act is due, and money the bound of an amount; a sentence stating neither is not
+weighed down for it."""
 VALUE_STATED_BONUS = 0.2
 """The bonus of a sentence stating the kind of value asked (a calendar date, an age, a
 fraction, a quantity for a bound)."""
@@ -2522,7 +2531,8 @@ class _AskedValue(NamedTuple):
     """What :func:`_asked_value` reads of a question."""
 
     kind: str | None
-    """``calendar_date``, ``age``, ``fraction``, ``bound``, ``relative_bound`` or None."""
+    """``calendar_date``, ``yearly_date``, ``age``, ``fraction``, ``bound``,
+    ``relative_bound`` or None."""
     stage: str | None
     """``first`` or ``later``: which occurrence of the act is asked of; None when unsaid."""
     cadence: str | None
@@ -2542,6 +2552,8 @@ def _asked_value(question: str, profile: QuestionProfile) -> _AskedValue:
         cadence == "year" and _DATE_ASKED.search(question)
     ):
         kind = "calendar_date"
+    elif cadence == "year" and _WHEN_ASKED.search(question):
+        kind = "yearly_date"
     elif _AGE_ASKED.search(question):
         kind = "age"
     elif _FRACTION_ASKED.search(question):
@@ -2569,7 +2581,7 @@ def _stage(text: str) -> str | None:
 
 def _states_value(kind: str | None, text: str) -> bool:
     """Does ``text`` state a value of the asked ``kind`` (see :class:`_AskedValue`)?"""
-    if kind == "calendar_date":
+    if kind in ("calendar_date", "yearly_date"):
         return _CALENDAR_DATE.search(text) is not None
     if kind == "age":
         return _AGE.search(text) is not None
@@ -2591,7 +2603,7 @@ def _value_weighted(
     if asked.kind is not None:
         if _states_value(asked.kind, text):
             score += VALUE_STATED_BONUS
-        else:
+        elif asked.kind not in _SOFT_KINDS:
             score *= VALUE_UNSTATED_WEIGHT
     if asked.stage is not None:
         placed = set(placed_terms)
