@@ -112,8 +112,8 @@ def test_an_age_is_answered_by_a_sentence_stating_an_age() -> None:
 
 
 def test_the_bound_of_an_amount_may_be_a_share_of_another() -> None:
-    """"The maximum cushion": a cushion no greater than a share of the yearly payments, not a
-    sentence saying that the maximum amounts apply."""
+    """The maximum cushion is stated as a share of the yearly payments ("no greater than
+    one-sixth"), not by a sentence saying that the maximum amounts apply."""
     maximum = _paragraph(
         "77-17-c-8",
         1,
