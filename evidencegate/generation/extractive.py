@@ -594,7 +594,9 @@ class ExtractiveGenerator:
                 # of the question's words it repeats; the rule itself ("b. Automatically
                 # [Selection: lock the account ...]") answers.
                 score *= _SUPPLEMENT_WEIGHT
-            score = _value_weighted(score, value_asked, candidate.text, placed_terms)
+            score = _value_weighted(
+                score, value_asked, candidate.text, candidate.passage.context, placed_terms
+            )
             scored.append((score, candidate, matched_units(asked, placed_terms)))
 
         if tables:
@@ -2462,13 +2464,15 @@ _FRACTION = re.compile(
 )
 """A fraction stated ("one-sixth (1/6)", "one-twelfth", "50 percent")."""
 _BOUND_ASKED = re.compile(
-    r"\b(?:the|a|any)\s+(?:maximum|max|most|largest|biggest|highest|greatest|minimum|min|"
-    r"least|smallest|lowest|longest|shortest)\b|\b(?:cap|ceiling|limit)\s+(?:on|of|for)\b",
+    r"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+|an?\s+)?"
+    r"(?:maximum|max|most|largest|biggest|highest|greatest|minimum|min|least|smallest|lowest|"
+    r"longest|shortest)\b|\b(?:cap|ceiling|limit)\s+(?:on|of|for)\b",
     re.IGNORECASE,
 )
 """A question asking for the bound of a quantity in words its answer type does not read as a
 figure ("what is the largest escrow cushion", "the cap on liability"): a sentence stating
-the quantity answers it, a definition of the thing bounded does not."""
+the quantity answers it, a definition of the thing bounded does not. The bound is what is
+asked ("what is the least ..."), not a name's word ("the least privilege enhancement")."""
 _NUMBER_STATED = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|fifty|sixty|ninety|hundred)\b|\d",
@@ -2495,20 +2499,23 @@ _CADENCES = (
     (
         "year",
         re.compile(
-            r"\b(?:annual|annually|yearly|(?:each|every|per)\s+(?:calendar\s+)?year)\b", re.I
+            r"\b(?:annual|annually|yearly|(?:each|every|per)\s+(?:calendar\s+)?year)\b"
+            r"(?!\s+reports?\b)",
+            re.I,
         ),
     ),
-    ("quarter", re.compile(r"\b(?:quarterly|(?:each|every|per|calendar)\s+quarter)\b", re.I)),
+    (
+        "quarter",
+        re.compile(
+            r"\b(?:quarterly|(?:each|every|per|calendar)\s+quarter)\b"
+            r"(?!\s+reports?\b)",
+            re.I,
+        ),
+    ),
     ("month", re.compile(r"\b(?:monthly|(?:each|every|per)\s+month)\b", re.I)),
 )
 """How often an act recurs, as questions and rules say it (the annual filing of a register,
-its quarterly recording)."""
-_CADENCE_TERMS = (
-    ("year", frozenset(terms("annual annually yearly"))),
-    ("quarter", frozenset(terms("quarterly"))),
-    ("month", frozenset(terms("monthly"))),
-)
-"""The same cadences as words of a sentence's place ("Quarterly recording of data")."""
+its quarterly recording); not a document named by its period ("Boeing's annual report")."""
 _ASK_START_WORD = re.compile(r"\b(?:how|what|which|when|whom?|whose)\b", re.IGNORECASE)
 
 _SOFT_KINDS = frozenset({"yearly_date", "relative_bound"})
@@ -2595,11 +2602,12 @@ def _states_value(kind: str | None, text: str) -> bool:
 
 
 def _value_weighted(
-    score: float, asked: _AskedValue, text: str, placed_terms: Sequence[str]
+    score: float, asked: _AskedValue, text: str, place: str, placed_terms: Sequence[str]
 ) -> float:
-    """``score`` of a candidate sentence (``text``, read in its place: ``placed_terms``) for
-    what :func:`_asked_value` reads of the question: more for the asked value and occurrence,
-    less for a sentence stating no such value or only another occurrence of the act."""
+    """``score`` of a candidate sentence (``text``, read in its ``place``, its passage's
+    heading path, whose terms with its own are ``placed_terms``) for what
+    :func:`_asked_value` reads of the question: more for the asked value and occurrence, less
+    for a sentence stating no such value or only another occurrence of the act."""
     if asked.kind is not None:
         if _states_value(asked.kind, text):
             score += VALUE_STATED_BONUS
@@ -2616,10 +2624,7 @@ def _value_weighted(
         elif later and not first:
             score *= OTHER_STAGE_WEIGHT
     if asked.cadence is not None:
-        placed_words = set(placed_terms)
-        stated = {name for name, pattern in _CADENCES if pattern.search(text)} | {
-            name for name, words in _CADENCE_TERMS if placed_words & words
-        }
+        stated = {name for name, pattern in _CADENCES if pattern.search(f"{text}\n{place}")}
         if asked.cadence in stated:
             score += STAGE_BONUS / 2
         elif stated:
