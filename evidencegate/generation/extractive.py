@@ -2492,9 +2492,11 @@ _LATER_TERMS = frozenset(
     terms("reminder second subsequent renewal renew extension extend extended additional extra")
 )
 """Words saying an act is a later occurrence of one (a reminder notice, an extended period)."""
-_FIRST_TERMS = frozenset(terms("initial first original normal usual ordinary"))
-"""Words saying an act is its first or ordinary occurrence (the first notice, the initial
-period)."""
+_FIRST_TERMS = frozenset(terms("initial first"))
+"""Words saying an act is its first occurrence (the first notice, the initial period). Not
+"normal", "usual" or "original": they more often qualify a thing ("normal users", "original
+documents") or a scenario's case ("within the normal period, how long may it take in total")
+than the act asked about."""
 _CADENCES = (
     (
         "year",
