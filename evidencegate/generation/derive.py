@@ -390,6 +390,8 @@ class OperandCell:
     source: tuple[Passage, str] | None = None
     """The passage and page text of the cell's table when it is not the candidate's (an
     operand read from another statement of the filing)."""
+    title: str = ""
+    """The table's title a bare "Total" row is read under (quoted with the header)."""
 
 
 @dataclass(frozen=True)
@@ -448,6 +450,13 @@ class DerivedCandidate:
         header_start = header.header_start
         if self.unit_text and self.unit is not None and self.unit[0] < header_start:
             header_start = self.unit[0]  # the unit's title line and the header, one quote
+        for operand in self.operands:
+            if operand.title:
+                # A "Total" read under its table's title: the title quoted with the header.
+                words = r"\s+".join(re.escape(w) for w in operand.title.split())
+                found = list(re.finditer(words, self.page_text[:header_start]))
+                if found:
+                    header_start = found[-1].start()
         spans = [*rows.items(), (header_start, header.header_end)]
         quotes = [" ".join(self.page_text[start:end].split()) for start, end in spans]
         index = {row: i for i, row in enumerate(rows)}
@@ -864,7 +873,7 @@ def _best_row(
         if phrase and not phrase_said(phrase, own):
             continue  # "Total assets" is not the "current assets" a working capital is of
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
-            cell, figure, round(fit + 0.1 * precision, 6)
+            cell, figure, round(fit + 0.1 * precision, 6), title=title if fit >= 1 else ""
         )
     complete = [row for row in rows.values() if all(y in row for y in years)]
     if not complete:
