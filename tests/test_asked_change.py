@@ -201,6 +201,10 @@ class TestCritic:
             result="9.9%",
         )
         assert _change_unstated(profile, [bare], [_claim(bare, derivation)]) is None
+        # "difference" names a thing here; a yes/no question asks no change of a figure
+        question = "Are employees permitted to use contracts for difference in their accounts?"
+        profile = profile_question(question, as_of=AS_OF)
+        assert _change_unstated(profile, [bare], [_claim(bare)]) is None
 
     @pytest.mark.parametrize(
         ("question", "text", "answers"),

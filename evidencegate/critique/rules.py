@@ -2860,7 +2860,11 @@ def _change_unstated(
     then state the figure's values (two bare values are the change's operands, not the
     change), or another figure of the same sentence ("156,000 and 142,000 with 13% and 12%
     located outside of the U.S." for headcount growth). As a ``figure:`` fact, or None."""
-    if not answer or not asks_change(derivation_request(profile.question, profile)):
+    if not answer or profile.answer_type in _NO_CHANGE_TYPES:
+        return None  # "Are employees permitted to use contracts for difference?"
+    if _CHANGE_WORD.search(profile.question) is None:
+        return None  # "the difference in ...": a change asked is a change of a figure
+    if not asks_change(derivation_request(profile.question, profile)):
         return None
     if any(
         claim.derivation is not None
@@ -2873,6 +2877,15 @@ def _change_unstated(
     return FIGURE + "the change asked (the claims state no change)"
 
 
+_NO_CHANGE_TYPES = frozenset({"yes_no", "definition", "list", "entity", "reason", "date"})
+"""Answer types no change of a figure answers (whatever words the question uses)."""
+_CHANGE_WORD = re.compile(
+    r"\b(?:change[sd]?|chang(?:ing)|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|"
+    r"decline[sd]?|rise|rose|risen|fall|fell|fallen|drop(?:ped)?|(?:go|goes|went|gone)\s+"
+    r"(?:up|down))\b",
+    re.IGNORECASE,
+)
+"""A change asked of a figure."""
 _CHANGE_STATED = re.compile(
     r"\b(?:increas|decreas|grow|grew|growth|declin|rose|rise|rising|fell|fall|drop|chang|"
     r"improv|reduc|lower|higher|up|down)\w*\b[^.;\n]{0,60}?\d|"
