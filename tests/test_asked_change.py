@@ -139,7 +139,14 @@ class TestCandidates:
         texts = self._texts(
             corpus, "By how much did Acme's LatAm operating profit change in 2022 vs 2021?"
         )
-        assert texts == ["LatAm: 1,627 in 2022 compared with 1,369 in 2021: an increase of 258"]
+        assert texts == [
+            "Operating Profit: LatAm: 1,627 in 2022 compared with 1,369 in 2021: "
+            "an increase of 258"
+        ]
+
+    def test_segment_row_of_another_measure(self, corpus: InMemoryCorpus) -> None:
+        """A segment's row in a table of another measure is no change of the asked one."""
+        assert self._texts(corpus, "By how much did Acme's LatAm backlog change in 2022?") == []
 
     def test_no_block_named_no_change(self, corpus: InMemoryCorpus) -> None:
         """A table of blocks none of which the question names gives no operand (ambiguous)."""

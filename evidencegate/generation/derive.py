@@ -72,6 +72,9 @@ __all__ = [
 
 MIN_FIT = 0.6
 """The share of an operand's terms a row label must state for its cell to be that operand."""
+MIN_MEASURE = 0.5
+"""The share of a change's measure ("backlog", "net revenue") a segment's row must state, with
+its block's name and its table's title: the segment's row of another table is another figure."""
 MIN_SPECIFICITY = 0.25
 """The share of a row label's terms the operand's terms must state: a label that says much
 more than what is asked ("Total Pharmaceutical Sales $ 52,563 ... reclassified") is another
@@ -563,6 +566,10 @@ def derived_candidates(
             if candidate is not None:
                 out.append(candidate)
             tables.append((passage, source.page.text, table))
+    if request.segments and any(_segment_of(request.segments, t) for _, _, t in tables):
+        # A segment the question names is a row of the filing's tables ("LatAm"): the whole's
+        # rows ("Total backlog", "Net revenue") are no change of the segment's figure.
+        out = [c for c in out if all(_segment_of(request.segments, [o.cell]) for o in c.operands)]
     if not out and len(request.subjects) == 2 and request.years:
         out.extend(_across_tables(request, tables, min_quote_chars))
     return out
@@ -692,13 +699,24 @@ def _from_table(
             return None  # shares of sales ("(Percent of net sales)"): no change of an amount
         subject = request.subjects[0]
         segment = _segment_of(request.segments, table)
+        titles: dict[int, str] = {}
         if segment:
-            # "LatAm's net revenue": the segment's row alone, the measure its block's or its own
-            table = [c for c in table if covered_share(segment.split(), _stated(c)) == 1]
+            # "LatAm's net revenue", "the Defense, Space & Security backlog": the segment's row
+            # alone, of the table whose title, block or row states the measure asked (the
+            # segment's row of the revenue table is no change of its backlog).
+            title = table_title(page_text, table[0])
+            table = [
+                c
+                for c in table
+                if covered_share(segment.split(), _stated(c)) == 1
+                and covered_share(subject.split(), [*_stated(c), *terms(c.label), *terms(title)])
+                >= MIN_MEASURE
+            ]
+            titles = dict.fromkeys((c.row_start for c in table), title) if title else {}
             subject = f"{subject} {segment}"
         # A bare "Total" row is the whole of what its table's title names ("The following
         # table summarizes our Research and development expense:" over "Total $2,852 $2,249").
-        titles = {
+        titles |= {
             c.row_start: table_title(page_text, c)
             for c in table
             if [t for t in terms(c.name or c.label)] == ["total"]
@@ -852,9 +870,9 @@ def _best_row(
         # headings its label runs on from ("Cash Flows from Investing Activities").
         own = cell.name or cell.label
         title = (titles or {}).get(cell.row_start, "")
-        if title:
-            own = f"{title} {own}"  # a bare "Total" of what its table's title names
-        label_terms = [t for t in terms(own) if t != "total"]
+        # a bare "Total" (or a segment's row) of what its table's title names
+        described = f"{title} {own}" if title else own
+        label_terms = [t for t in terms(described) if t != "total"]
         fit = covered_share(
             wanted, [*measured_terms(cell.label, question), *terms(cell.block), *terms(title)]
         )
