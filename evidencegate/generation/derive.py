@@ -686,6 +686,12 @@ def _from_table(
     if len(first_row) != len(set(first_row)) and not multi_year:
         return None  # a header naming a year twice (two tables side by side): ambiguous
     if multi_year:
+        header = page_text[table[0].header_start : table[0].header_end]
+        stated = _YEAR.findall(header)
+        if not table[0].block and len(stated) != len(set(stated)):
+            # "Income Before Tax Segment Sales Percent of Segment Sales" over "2022 2021 2022
+            # 2021 2022 2021", its blocks not told apart: whose years the cells are is unknown
+            return None
         table = _asked_part(request, table)
         if not table:
             return None
