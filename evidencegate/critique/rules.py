@@ -52,6 +52,7 @@ from evidencegate.contracts import (
     CriticSufficiency,
     DocumentVersion,
     FailureReason,
+    Operation,
     Passage,
     Verdict,
 )
@@ -66,6 +67,7 @@ from evidencegate.corpus.scope import (
     names_a_series,
 )
 from evidencegate.corpus.segments import asks_a_part, segments_of
+from evidencegate.generation.derive import asks_change, derivation_request
 from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     act_senses,
@@ -530,6 +532,8 @@ class RulesCritic:
                 _act_unstated(profile, supported_texts, filed),
                 _unit_noun_unstated(profile, supported_texts),
                 _measure_unstated(profile, supported_texts),
+                _change_unstated(profile, supported_texts, claims),
+                _headcount_unstated(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -2980,3 +2984,150 @@ def _speaks_of_year(sentence: str, year: int) -> bool:
     # An open period ("as of December 31, 2018 ... was $617 million") dates what it states;
     # it speaks of a later year only by naming it.
     return str(year) in sentence
+
+
+def _change_unstated(
+    profile: QuestionProfile, answer: Sequence[str], claims: Sequence[Claim]
+) -> str | None:
+    """The change of one figure a question asks ("how much percent did net revenue grow in
+    2022 vs 2021", "total backlog increase in dollars", "SG&A growth 2022 over 2021") when no
+    claim computes it and none states one ("increased $603 million", "grew 1.3%"): the claims
+    then state the figure's values (two bare values are the change's operands, not the
+    change), or another figure of the same sentence ("156,000 and 142,000 with 13% and 12%
+    located outside of the U.S." for headcount growth). As a ``figure:`` fact, or None."""
+    if not answer or profile.answer_type in _NO_CHANGE_TYPES:
+        return None  # "Are employees permitted to use contracts for difference?"
+    if _CHANGE_WORD.search(profile.question) is None:
+        return None  # "the difference in ...": a change asked is a change of a figure
+    if not asks_change(derivation_request(profile.question, profile)):
+        return None
+    if any(
+        claim.derivation is not None
+        and claim.derivation.operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE)
+        for claim in claims
+    ):
+        return None
+    if any(_CHANGE_STATED.search(text) for text in answer):
+        return None
+    return FIGURE + "the change asked (the claims state no change)"
+
+
+_NO_CHANGE_TYPES = frozenset({"yes_no", "definition", "list", "entity", "reason", "date"})
+"""Answer types no change of a figure answers (whatever words the question uses)."""
+_CHANGE_WORD = re.compile(
+    r"\b(?:change[sd]?|chang(?:ing)|grow|grew|grown|growth|increase[sd]?|decrease[sd]?|"
+    r"decline[sd]?|rise|rose|risen|fall|fell|fallen|drop(?:ped)?|(?:go|goes|went|gone)\s+"
+    r"(?:up|down))\b",
+    re.IGNORECASE,
+)
+"""A change asked of a figure."""
+_CHANGE_STATED = re.compile(
+    r"\b(?:increas|decreas|grow|grew|growth|declin|rose|rise|rising|fell|fall|drop|chang|"
+    r"improv|reduc|lower|higher|up|down)\w*\b[^.;\n]{0,60}?\d|"
+    r"\d[\d,.]*\s*(?:%|percent|million|billion)?\s+(?:\w+\s+){0,2}?"
+    r"(?:increase|decrease|growth|decline|rise|drop|change)\b",
+    re.IGNORECASE,
+)
+"""A change stated with its figure ("increased by $150 million, or 1%", "a 3.5% increase",
+"Sales change analysis: ... (0.9)%")."""
+
+
+def _headcount_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """The number of people a filer employs, asked for the whole ("global headcount", "how
+    many employees worldwide"), within the United States or outside it, when no claim states
+    a number of people of that scope: the claims then state a share of the workforce ("13%
+    located outside of the U.S."), a number of something else ("in over 15 languages"),
+    another scope's number ("315,000 people worldwide, including 132,000 within the United
+    States" for those outside it), or people hired or surveyed. A question asking of a part
+    of the workforce by another trait (union members, women, new hires) or a share of it is
+    left to the other facts. As a ``figure:`` fact, or None."""
+    ask = ask_clause(profile.question) or profile.question
+    if not answer or _HEADCOUNT_ASKED.search(ask) is None or _SUBGROUP_ASKED.search(ask):
+        return None
+    if profile.answer_type == "percentage":
+        return None
+    scope = (
+        "outside"
+        if _OUTSIDE.search(ask)
+        else "inside"
+        if _INSIDE.search(ask) and not _WHOLE_SCOPE.search(ask)
+        else "whole"
+    )
+    for text in answer:
+        body = _split(text)[0]
+        for _, _, after in _people_counts(body):
+            own = "outside" if _OUTSIDE.search(after) else "inside" if _INSIDE.search(after) else ""
+            if (own or "whole") == scope:
+                return None
+    where = {"outside": "outside the country", "inside": "in the country", "whole": "in all"}
+    return FIGURE + f"the number of people employed {where[scope]} (the claims state none)"
+
+
+_HEADCOUNT_ASKED = re.compile(
+    r"\bhead[\s-]?counts?\b|\bworkforce\b|\b(?:employee|staff)\s+(?:count|numbers?|size)\b|"
+    r"\bhow\s+many\s+(?:\w+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
+    r"\bnumber\s+of\s+(?:\w+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
+    r"\bhow\s+many\s+(?:did|does|do)\s+[\w&.' -]{1,40}?\s+employ\b|"
+    r"\bhow\s+many\s+people\b",
+    re.IGNORECASE,
+)
+"""A question asking how many people a filer employs."""
+_SUBGROUP_ASKED = re.compile(
+    r"\b(?:unions?|unionized|bargaining|hired?|hires|hiring|new|women|female|males?|veterans?|"
+    r"minorit\w*|attrition|turnover|resign\w*|trained|training|engage\w*|particip\w*|"
+    r"survey\w*|volunteer\w*|per|percent\w*|%|share|proportion|ratio|rate|average|age|"
+    r"segment|division|business|plants?|facilit\w*|sites?|countr(?:y|ies)|regions?|europe|"
+    r"asia|latin|americas?|china|ireland|growth|grow|grew|change|increase|decrease|decline)\b",
+    re.IGNORECASE,
+)
+"""A part of the workforce by another trait, a share of it or a change of it: not the
+number employed."""
+_OUTSIDE = re.compile(
+    r"\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.?s\.?|united\s+states|us)\b|"
+    r"\b(?:international(?:ly)?|abroad|overseas|non-u\.?s\.?|foreign)\b",
+    re.IGNORECASE,
+)
+_INSIDE = re.compile(
+    r"\b(?:in|within|inside)\s+(?:the\s+)?(?:u\.?s\.?|united\s+states|us)\b|"
+    r"\b(?:domestic(?:ally)?|u\.?s\.?[- ]based)\b",
+    re.IGNORECASE,
+)
+_WHOLE_SCOPE = re.compile(r"\b(?:worldwide|global(?:ly)?|total|overall|in\s+all)\b", re.IGNORECASE)
+_PEOPLE = re.compile(
+    r"\b(?:employees?|people|persons|workers|staff|workforce|head[\s-]?count|employed|"
+    r"full[- ]time\s+equivalents|team\s+members|associates|colleagues)\b",
+    re.IGNORECASE,
+)
+_NOT_EMPLOYED = re.compile(
+    r"\b(?:hired?|hiring|new|union|feedback|survey\w*|respon\w*|particip\w*|trained|"
+    r"volunteer\w*|members)\b",
+    re.IGNORECASE,
+)
+_COUNT_FIGURE = re.compile(
+    r"(?<![\d.,$])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s*(?:thousand|million))(?![\d,]*\s*%|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def _people_counts(text: str) -> list[tuple[str, str, str]]:
+    """The numbers of people ``text`` states employed ("approximately 95,000 people",
+    "workforce was approximately 156,000 and 142,000", "Employees, 2022: 155,800"), each with
+    the words before it and the words after it up to the next figure: the words after it say
+    its scope ("55,000 employed internationally"). People hired, surveyed or in a union are
+    no head count, nor is a share ("13%")."""
+    found: list[tuple[str, str, str]] = []
+    matches = list(_COUNT_FIGURE.finditer(text))
+    for i, match in enumerate(matches):
+        start = max(0, match.start() - 80)
+        before = " ".join(text[start : match.start()].split()[-8:])
+        stop = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        nxt = re.search(r"\d", text[match.end() : stop])
+        end = match.end() + nxt.start() if nxt is not None else stop
+        after = " ".join(text[match.end() : end].split()[:8])
+        near = " ".join(after.split()[:4])
+        if not (_PEOPLE.search(near) or _PEOPLE.search(before)):
+            continue
+        if _NOT_EMPLOYED.search(" ".join(before.split()[-4:])) or _NOT_EMPLOYED.search(near):
+            continue
+        found.append((match.group(1), before, after))
+    return found

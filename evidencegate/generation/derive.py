@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evidencegate.analysis import (
     PERIOD_WORDS,
@@ -35,7 +35,9 @@ from evidencegate.generation.tables import (
     TableCell,
     measured_terms,
     part_table,
+    percent_table,
     table_cells,
+    table_title,
     table_unit,
     unasked_subset,
 )
@@ -62,6 +64,7 @@ __all__ = [
     "DerivationRequest",
     "DerivedCandidate",
     "OperandCell",
+    "asks_change",
     "derivation_request",
     "derived_candidates",
     "result_phrase",
@@ -69,6 +72,9 @@ __all__ = [
 
 MIN_FIT = 0.6
 """The share of an operand's terms a row label must state for its cell to be that operand."""
+MIN_MEASURE = 0.5
+"""The share of a change's measure ("backlog", "net revenue") a segment's row must state, with
+its block's name and its table's title: the segment's row of another table is another figure."""
 MIN_SPECIFICITY = 0.25
 """The share of a row label's terms the operand's terms must state: a label that says much
 more than what is asked ("Total Pharmaceutical Sales $ 52,563 ... reclassified") is another
@@ -96,6 +102,9 @@ class DerivationRequest:
     state each whole ("current assets": "Total current assets", not "Total assets")."""
     """The derived measure the lexicon defines that the question asks for ("working capital"),
     when the operation and operands are its definition, not the question's own words."""
+    segments: tuple[str, ...] = ()
+    """For a change of one figure, the question's names (each as its terms): the one a row
+    states is the segment asked of ("LatAm"), whose row alone is the operand."""
 
 
 _CHANGE_WORDS = (
@@ -220,6 +229,16 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         if x:
             earned = x if set(x.split()) & _PROFIT_TERMS else f"{x} profit"
             return DerivationRequest(Operation.SHARE, (earned, "revenue"), years, question)
+    asked = _asked_change(text)
+    if asked is not None and len(years) <= 2:
+        # The asked unit decides the change: "how much percent did it grow", "SG&A growth"
+        # ask a rate; "backlog increase in dollars", "by how much did it change" an amount.
+        operation, said = asked
+        subject = _subject(said, named)
+        if subject:
+            return DerivationRequest(
+                operation, (subject,), years, question, segments=_segment_names(profile.names)
+            )
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
             continue
@@ -229,8 +248,85 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
             continue
         subject = _subject(text, named)
         if subject:
-            return DerivationRequest(operation, (subject,), years, question)
+            return DerivationRequest(
+                operation, (subject,), years, question, segments=_segment_names(profile.names)
+            )
     return _defined_request(text, years, named)
+
+
+_CHANGE_ASKED = re.compile(
+    rf"\b(?:{_CHANGE_WORDS}|(?:go|goes|went|gone|going)\s+(?:up|down))\b", re.IGNORECASE
+)
+"""A change asked of a figure ("grew", "increase", "went up")."""
+_GROWTH_ONLY = re.compile(r"\b(?:grow|grows|grew|grown|growing|growth)\b", re.IGNORECASE)
+_PERCENT_ASKED = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?:percent(?:age)?|%)|"
+    r"\b(?:in|as\s+an?|by\s+what|what)\s+(?:%|percent(?:age)?\b)(?:\s+terms\b)?|"
+    r"\b(?:rate|pace)\s+of\s+(?:growth|increase|decrease|decline|change)\b|"
+    r"\b(?:growth|change)\s+rate\b|"
+    r"(?:%|\bpercent(?:age)?)\s*(?:change|growth|increase|decrease|decline|rise|drop)\b|"
+    r"\b(?:grow|grew|growth|change|increase|decrease|decline|rise|rose|fell|drop)\w*\s*%",
+    re.IGNORECASE,
+)
+"""A change asked as a rate: "how much percent", "in %", "rate of growth", "% change"."""
+_AMOUNT_ASKED = re.compile(
+    r"\bin\s+(?:(?:dollar|absolute|nominal)\s+(?:terms|amounts?)|(?:(?:us|u\.s\.)\s*)?"
+    r"(?:dollars?|\$\s*(?:m|mn|mm|bn|b|millions?|billions?)?|usd(?:\s+(?:millions?|billions?))?|"
+    r"(?:millions?|billions?)(?:\s+of\s+dollars)?))(?!\w)|"
+    r"\b(?:dollar|absolute|nominal)\s+(?:change|increase|decrease|growth|decline|amount)\b|"
+    r"\bhow\s+many\s+(?:dollars|millions|billions)\b",
+    re.IGNORECASE,
+)
+"""A change asked as an amount: "in dollars", "in $m", "in USD millions", "dollar change"."""
+_YES_NO_OPENING = re.compile(r"^\s*(?:did|has|have|was|were|is|are|does|do)\b", re.IGNORECASE)
+_MOVED = re.compile(r"\b(?:go|goes|went|gone|going)\s+(?:up|down)\b", re.IGNORECASE)
+
+
+def asks_change(request: DerivationRequest | None) -> bool:
+    """Does ``request`` ask the change of one figure between two periods (a difference or a
+    percent change)? Then the figure's values in the two years are its operands, no answer."""
+    return (
+        request is not None
+        and len(request.subjects) == 1
+        and request.operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE)
+    )
+
+
+def _asked_change(text: str) -> tuple[Operation, str] | None:
+    """The change a question asks of one figure, decided by the unit it asks it in, and the
+    question without the words asking for that unit (what the figure is, for its subject).
+
+    A rate ("how much percent did net revenue grow", "in %", "rate of growth", "% change") is a
+    percent change; an amount ("increase in dollars", "in $m", "dollar change") a difference.
+    Growth with no unit asked ("SG&A growth 2022 over 2021", "how much did sales grow") is a
+    rate too: a filing states a figure's growth as one ("sales increased 1.3%"), and the claim
+    quotes both figures, whose difference a reader sees; an increase, a decline or a change
+    with no unit asked is left to the other rules ("by how much did it change": an amount).
+    A question asking whether ("did sales grow?") is a comparison, unless it asks the unit.
+    None when the question asks no change of a figure."""
+    if _CHANGE_ASKED.search(text) is None:
+        return None
+    percent = _PERCENT_ASKED.search(text)
+    amount = _AMOUNT_ASKED.search(text)
+    if percent is not None and amount is not None:
+        return None  # both asked: the other rules decide (two claims are not drafted here)
+    found = percent or amount
+    if found is None:
+        if _YES_NO_OPENING.search(text) or not _GROWTH_ONLY.search(text):
+            return None
+        changes = {m.group(0).lower() for m in re.finditer(rf"\b(?:{_CHANGE_WORDS})\b", text, re.I)}
+        if not all(_GROWTH_ONLY.fullmatch(c) for c in changes):
+            return None  # "growth" beside "increase": no unit said, the other rules decide
+        return Operation.PERCENT_CHANGE, text
+    operation = Operation.PERCENT_CHANGE if percent is not None else Operation.DIFFERENCE
+    said = f"{text[: found.start()]} {text[found.end() :]}"
+    return operation, _MOVED.sub(" ", said)
+
+
+def _segment_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The question's names, each as its terms: one a row of a table states is the segment or
+    division asked of ("PepsiCo's LatAm division"); the filer's no row states."""
+    return tuple(dict.fromkeys(" ".join(terms(name)) for name in names if terms(name)))
 
 
 def _defined_request(
@@ -297,6 +393,8 @@ class OperandCell:
     source: tuple[Passage, str] | None = None
     """The passage and page text of the cell's table when it is not the candidate's (an
     operand read from another statement of the filing)."""
+    title: str = ""
+    """The table's title a bare "Total" row is read under (quoted with the header)."""
 
 
 @dataclass(frozen=True)
@@ -355,6 +453,13 @@ class DerivedCandidate:
         header_start = header.header_start
         if self.unit_text and self.unit is not None and self.unit[0] < header_start:
             header_start = self.unit[0]  # the unit's title line and the header, one quote
+        for operand in self.operands:
+            if operand.title:
+                # A "Total" read under its table's title: the title quoted with the header.
+                words = r"\s+".join(re.escape(w) for w in operand.title.split())
+                found = list(re.finditer(words, self.page_text[:header_start]))
+                if found:
+                    header_start = found[-1].start()
         spans = [*rows.items(), (header_start, header.header_end)]
         quotes = [" ".join(self.page_text[start:end].split()) for start, end in spans]
         index = {row: i for i, row in enumerate(rows)}
@@ -461,6 +566,10 @@ def derived_candidates(
             if candidate is not None:
                 out.append(candidate)
             tables.append((passage, source.page.text, table))
+    if request.segments and any(_segment_of(request.segments, t) for _, _, t in tables):
+        # A segment the question names is a row of the filing's tables ("LatAm"): the whole's
+        # rows ("Total backlog", "Net revenue") are no change of the segment's figure.
+        out = [c for c in out if all(_segment_of(request.segments, [o.cell]) for o in c.operands)]
     if not out and len(request.subjects) == 2 and request.years:
         out.extend(_across_tables(request, tables, min_quote_chars))
     return out
@@ -567,8 +676,6 @@ def _from_table(
     min_quote_chars: int,
 ) -> DerivedCandidate | None:
     first_row = [c.year for c in table if c.row_start == table[0].row_start]
-    if len(first_row) != len(set(first_row)):
-        return None  # a header naming a year twice (two tables side by side): ambiguous
     columns = sorted({c.year for c in table}, reverse=True)
     multi_year = len(request.subjects) == 1 and request.operation in (
         Operation.DIFFERENCE,
@@ -576,11 +683,51 @@ def _from_table(
         Operation.COMPARE,
         Operation.AVERAGE,
     )
+    if len(first_row) != len(set(first_row)) and not multi_year:
+        return None  # a header naming a year twice (two tables side by side): ambiguous
     if multi_year:
+        header = page_text[table[0].header_start : table[0].header_end]
+        stated = _YEAR.findall(header)
+        if not table[0].block and len(stated) != len(set(stated)):
+            # "Income Before Tax Segment Sales Percent of Segment Sales" over "2022 2021 2022
+            # 2021 2022 2021", its blocks not told apart: whose years the cells are is unknown
+            return None
+        table = _asked_part(request, table)
+        if not table:
+            return None
+        first_row = [c.year for c in table if c.row_start == table[0].row_start]
+        if len(first_row) != len(set(first_row)):
+            return None  # blocks of one year twice, none of them asked: ambiguous
         years = _years_of(request, columns)
         if years is None:
             return None
-        row = _best_row(request.subjects[0], table, years, question=request.question)
+        if percent_table(page_text, table[0]) and not _ASKS_SHARE.search(request.question):
+            return None  # shares of sales ("(Percent of net sales)"): no change of an amount
+        subject = request.subjects[0]
+        segment = _segment_of(request.segments, table)
+        titles: dict[int, str] = {}
+        if segment:
+            # "LatAm's net revenue", "the Defense, Space & Security backlog": the segment's row
+            # alone, of the table whose title, block or row states the measure asked (the
+            # segment's row of the revenue table is no change of its backlog).
+            title = table_title(page_text, table[0])
+            table = [
+                c
+                for c in table
+                if covered_share(segment.split(), _stated(c)) == 1
+                and covered_share(subject.split(), [*_stated(c), *terms(c.label), *terms(title)])
+                >= MIN_MEASURE
+            ]
+            titles = dict.fromkeys((c.row_start for c in table), title) if title else {}
+            subject = f"{subject} {segment}"
+        # A bare "Total" row is the whole of what its table's title names ("The following
+        # table summarizes our Research and development expense:" over "Total $2,852 $2,249").
+        titles |= {
+            c.row_start: table_title(page_text, c)
+            for c in table
+            if [t for t in terms(c.name or c.label)] == ["total"]
+        }
+        row = _best_row(subject, table, years, question=request.question, titles=titles)
         if row is None:
             return None
         operands = [row[year] for year in years]
@@ -628,6 +775,54 @@ def _from_table(
     )
 
 
+_ASKS_SHARE = re.compile(
+    r"\b(?:percent(?:age)?|%)\s+of\b|\bas\s+an?\s+(?:share|percent(?:age)?|%|proportion)\b|"
+    r"\bmargins?\b|\bpercentage\s+points?\b|\bshare\s+of\b|\bratio\b|\brates?\b(?!\s+of\s+"
+    r"(?:growth|increase|decrease|decline|change))",
+    re.IGNORECASE,
+)
+"""A question asking of a share, a margin or a rate (whose table may state it without "%")."""
+
+
+def _asked_part(request: DerivationRequest, table: Sequence[TableCell]) -> list[TableCell]:
+    """The cells of the block of columns the question asks of ("Net Revenue" of "Net Revenue
+    Operating Profit/(Loss)" over "2022 2021 2020 2022 2021 2020"): the block whose name the
+    question states whole, the one stating most of it when several do; no cell when the table
+    has blocks and the question names none. A table of no blocks is all asked."""
+    blocks = {c.block for c in table if c.block}
+    if not blocks:
+        return list(table)
+    asked = terms(request.question)
+    named = [
+        (len(terms(block)), block)
+        for block in blocks
+        if terms(block) and covered_share(terms(block), asked) == 1
+    ]
+    if not named:
+        return []
+    block = max(named)[1]
+    return [c for c in table if c.block == block]
+
+
+def _segment_of(segments: Sequence[str], table: Sequence[TableCell]) -> str:
+    """The segment (one of the question's names) a row of the table is: a row whose own name
+    it states whole and mostly is ("LatAm", "Defense, Space & Security"); '' when no row is one
+    (the filer's name, no row's)."""
+    for segment in segments:
+        wanted = segment.split()
+        if any(
+            covered_share(wanted, label) == 1 and covered_share(label, wanted) >= MIN_FIT
+            for label in {tuple(terms(cell.name or cell.label)) for cell in table}
+        ):
+            return segment
+    return ""
+
+
+def _stated(cell: TableCell) -> list[str]:
+    """The terms a cell's row states: its label's, and its block's name."""
+    return [*terms(cell.name or cell.label), *terms(cell.block)]
+
+
 def _years_of(request: DerivationRequest, columns: Sequence[int]) -> tuple[int, ...] | None:
     """The columns to compute over, newest first: the years named (one named year is compared
     with the year before it), else the table's two latest columns."""
@@ -665,6 +860,7 @@ def _best_row(
     exclude: set[int] | frozenset[int] = frozenset(),
     question: str = "",
     phrase: str = "",
+    titles: dict[int, str] | None = None,
 ) -> dict[int, OperandCell] | None:
     """The row whose label best states ``subject`` and has a figure in every year asked (and,
     for a derived measure's operand, states its ``phrase`` whole)."""
@@ -679,11 +875,21 @@ def _best_row(
         # "Total" says no more than the row's name ("Total current liabilities"); nor do the
         # headings its label runs on from ("Cash Flows from Investing Activities").
         own = cell.name or cell.label
-        label_terms = [t for t in terms(own) if t != "total"]
-        fit = covered_share(wanted, measured_terms(cell.label, question))
+        title = (titles or {}).get(cell.row_start, "")
+        # a bare "Total" (or a segment's row) of what its table's title names
+        described = f"{title} {own}" if title else own
+        label_terms = [t for t in terms(described) if t != "total"]
+        fit = covered_share(
+            wanted, [*measured_terms(cell.label, question), *terms(cell.block), *terms(title)]
+        )
         # A label saying much more than the subject is a narrower row ("Operating income
         # margin" for "margin"); the share of the label the subject covers breaks ties.
         precision = covered_share(label_terms, wanted) if label_terms else 0.0
+        if title and fit >= 1:
+            # The whole of what its title names, as a row naming it word for word is: no
+            # narrower row for the title's other words ("The following table summarizes").
+            precision = 1.0
+            cell = replace(cell, label=f"{title.rstrip(' :')}: {cell.label}")
         if fit < MIN_FIT or precision < MIN_SPECIFICITY or not _headed(wanted, own):
             continue
         if question and unasked_subset(own, question):
@@ -691,7 +897,7 @@ def _best_row(
         if phrase and not phrase_said(phrase, own):
             continue  # "Total assets" is not the "current assets" a working capital is of
         rows.setdefault(cell.row_start, {})[cell.year] = OperandCell(
-            cell, figure, round(fit + 0.1 * precision, 6)
+            cell, figure, round(fit + 0.1 * precision, 6), title=title if fit >= 1 else ""
         )
     complete = [row for row in rows.values() if all(y in row for y in years)]
     if not complete:
@@ -801,8 +1007,9 @@ def result_phrase(
         relation = {"greater": "higher than", "less": "lower than"}.get(result, "the same as")
         return f"{labels[0]} is {relation} {labels[1]}"
     if operation in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE):
-        if negative_operands and operation is Operation.DIFFERENCE:
-            # A loss that shrinks "increases": state the signed change, not a direction.
+        if negative_operands:
+            # A loss that shrinks "increases", an expense written in parentheses that falls
+            # from (1,284) to (1,246) "grows" by 3.0%: state the signed change, no direction.
             return f"a change of {result}"
         magnitude = result.lstrip("-")
         if magnitude.rstrip("%").strip("0.") == "":

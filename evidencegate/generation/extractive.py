@@ -72,6 +72,7 @@ from evidencegate.corpus.segments import asks_a_part, segment_row, segments_of
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
+    asks_change,
     derivation_request,
     derived_candidates,
 )
@@ -807,6 +808,9 @@ class ExtractiveGenerator:
             and request.operation in (Operation.RATIO, Operation.SHARE)
             and len(request.subjects) == 2
         )
+        # "By how much did it change", "SG&A growth 2022 over 2021": the change of one figure
+        # is asked, and a row's figures of two years are its operands, no answer.
+        change = asks_change(request)
         counted = profile.answer_type == "count"
         # The acronyms the question names ("G&A", "FCF") and the lexicon's groups they are
         # members of: a row the question names by one is named as if word for word ("General
@@ -906,6 +910,8 @@ class ExtractiveGenerator:
                     and not _RATIO_ROW.search(row[0].name or row[0].label)
                 ):
                     continue  # an operand of the quotient asked, not the quotient
+                if change and len(chosen) >= 2:
+                    continue  # two years' figures: the operands of the change asked
                 unit = table_unit(source.page.text, chosen[0])
                 if counted and (
                     any(c.dollars or "$" in c.value for c in chosen)

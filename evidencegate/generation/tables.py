@@ -27,6 +27,7 @@ __all__ = [
     "measured_terms",
     "part_table",
     "part_title",
+    "percent_table",
     "table_cells",
     "table_title",
     "table_unit",
@@ -953,3 +954,21 @@ def table_unit(page_text: str, cell: TableCell) -> tuple[int, int] | None:
         return None
     last = found[-1]
     return (last.start(), last.end())
+
+
+_PERCENT_UNIT = re.compile(
+    r"\(\s*(?:in\s+)?(?:percent(?:age)?s?|%)(?:\s+of\b[^()\n]{0,40})?\)|"
+    r"\bas\s+an?\s+(?:percent(?:age)?|%)\s+of\b|\b(?:percent(?:age)?|%)\s+of\s+(?:net\s+)?"
+    r"(?:sales|revenues?)\b",
+    re.IGNORECASE,
+)
+
+
+def percent_table(page_text: str, cell: TableCell) -> bool:
+    """Does the cell's table state percentages, by the unit on its header's line or the line
+    above it ("(Percent of net sales) 2021 2020", "As a percent of sales"), whether or not its
+    cells write "%"? Its "Research, development and related expenses 5.6" is a share of sales,
+    no amount of the expense."""
+    start = page_text.rfind("\n", 0, cell.header_start)
+    start = page_text.rfind("\n", 0, max(0, start)) if start > 0 else 0
+    return _PERCENT_UNIT.search(page_text, max(0, start), cell.header_end) is not None
