@@ -316,6 +316,16 @@ class QuestionProfile:
     where the quoted text sits (label and heading), not only what it says."""
 
     @property
+    def owners(self) -> tuple[str, ...]:
+        """The names that say whose figure is asked: of a question naming two things or more,
+        an acronym the lexicon spells out ("3M FCF 2021", "PepsiCo diluted EPS") is what is
+        measured, not whose it is (nor a segment of it). A lone acronym stays a name."""
+        spelled = [n for n in self.names if _lexicon_acronym(n)]
+        if len(spelled) < len(self.names):
+            return tuple(n for n in self.names if n not in spelled)
+        return self.names
+
+    @property
     def measure(self) -> tuple[str, ...]:
         """What a figure question measures: its terms without names, periods and figures
         ("3M latest annual capex" measures ``capex``). A figure answering it is stated about
@@ -325,9 +335,7 @@ class QuestionProfile:
         2021", "PepsiCo diluted EPS", "JNJ COGS") is what is measured, not whose figure it is:
         the other name says whose. A lone acronym ("PEP headcount") may be either, and stays a
         name."""
-        spelled = [n for n in self.names if _lexicon_acronym(n)]
-        measured = set(spelled) if len(spelled) < len(self.names) else set()
-        named = {t for n in self.names if n not in measured for t in terms(n)}
+        named = {t for n in self.owners for t in terms(n)}
         return tuple(
             t
             for t in self.terms

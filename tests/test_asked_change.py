@@ -130,6 +130,13 @@ class TestAskedOperation:
             assert request.subjects == (subject,)
 
 
+def test_a_measure_acronym_is_no_segment() -> None:
+    """ "Acme FCF conversion 2022 vs 2021": FCF is what is measured (the lexicon spells it
+    out), not a division whose row the change must be read from."""
+    request = _request("Acme FCF conversion 2022 vs 2021?")
+    assert request is not None and request.segments == ("acme",)
+
+
 class TestCandidates:
     def _texts(self, corpus: InMemoryCorpus, question: str) -> list[str]:
         request = _request(question)

@@ -237,7 +237,7 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         subject = _subject(said, named)
         if subject:
             return DerivationRequest(
-                operation, (subject,), years, question, segments=_segment_names(profile.names)
+                operation, (subject,), years, question, segments=_segment_names(profile.owners)
             )
     for operation, pattern in _ONE_SUBJECT_RULES:
         if pattern.search(text) is None:
@@ -249,7 +249,7 @@ def derivation_request(question: str, profile: QuestionProfile) -> DerivationReq
         subject = _subject(text, named)
         if subject:
             return DerivationRequest(
-                operation, (subject,), years, question, segments=_segment_names(profile.names)
+                operation, (subject,), years, question, segments=_segment_names(profile.owners)
             )
     return _defined_request(text, years, named)
 
