@@ -501,6 +501,12 @@ class RulesCritic:
             (version := self._version_of(p)) is not None and version[2] is not None
             for p in supported_cited
         )
+        # The claims' own words, not read in their place: what the document says of itself.
+        supported_claims = [
+            claim.text
+            for claim, audit in zip(claims, audits, strict=True)
+            if audit.verdict is Verdict.SUPPORTED
+        ]
         # What the claims answer must be what is asked: the kind of figure (how often, not
         # how long), a time counted from the event the question counts it from, and the act
         # the question asks about ("be waived", "be notified").
@@ -534,6 +540,7 @@ class RulesCritic:
                 _measure_unstated(profile, supported_texts),
                 _change_unstated(profile, supported_texts, claims),
                 _headcount_unstated(profile, supported_texts),
+                _document_clause_unasked(profile, supported_claims),
             )
             if fact is not None
         ]
@@ -1409,6 +1416,76 @@ def _actor_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | Non
     if any(_ACTOR_STATED.search(text) for text in answer):
         return None
     return KIND + "who (the claims name no one who acts)"
+
+
+_DOCUMENT = r"(?:this|the)\s+(?:policy|procedure|standard|guidance|faq|(?:sub)?part)\b"
+"""A document speaking of itself ("this policy", "the policy", a regulation's "this part")."""
+_DOCUMENT_ACTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        "review",
+        re.compile(
+            rf"\breview(?:s|ed)?\s+(?:and\s+updates?\s+)?{_DOCUMENT}"
+            rf"|{_DOCUMENT}\s+(?:must|shall|will|is|are)\s+(?:be\s+)?reviewed",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\b(?:review|revis|updat|reassess|re-?approv|re-?examin)", re.IGNORECASE),
+    ),
+    (
+        "purpose",
+        re.compile(
+            rf"^{_DOCUMENT}\s+(?:sets?\s+out|sets|describes|explains|exists|aims|is\s+intended)",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:purpose|aims?|goals?|objectives?|why|about|intend|point|sets?\s+out"
+            r"|describ|cover|for\s*\??\s*$)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "scope",
+        re.compile(
+            rf"^{_DOCUMENT}\s+(?:applies|apply|covers)\b"
+            rf"|^(?:.*?,\s+)?the\s+(?:requirements|provisions)\s+of\s+{_DOCUMENT}\s+"
+            r"(?:do\s+not\s+|does\s+not\s+)?apply",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:appl(?:y|ies|ied|icab)|cover|scope|subject\s+to|fall|exempt|exclu|includ"
+            r"|bound\s+by|govern(?:s|ed|ing)?\b)",
+            re.IGNORECASE,
+        ),
+    ),
+)
+"""What a document's clause about itself does (it is reviewed; it sets out its purpose; it
+applies to some people or cases), how the clause is recognised, and the question words that
+ask about that act."""
+
+
+def _document_clause_unasked(profile: QuestionProfile, claims: Sequence[str]) -> str | None:
+    """Claims that only state what the document does itself ("Compliance must review this
+    policy at least every 2 years", "This policy sets out how the Bank ... investigates ...",
+    "The policy applies to every employee who ...", "the requirements of this part do not
+    apply to government credit") when the question does not ask about that act (its review,
+    its purpose, its reach): the claims then answer with the document's frame, not the rule
+    asked about ("What happens to my profit if I break the dealing rules?", "Who is allowed
+    to investigate a complaint?"). Such a clause shares the document's topic words with every
+    question about it, so the topic and focus facts cannot tell it apart. As a ``kind:``
+    fact, or None; None as soon as one claim states something else."""
+    if not claims:
+        return None
+    acts: list[str] = []
+    for claim in claims:
+        body = _SECTION_NUMBERING.sub("", claim, count=1).strip()
+        act = next((name for name, said, _ in _DOCUMENT_ACTS if said.search(body)), None)
+        if act is None:
+            return None  # a claim states a rule of its own
+        acts.append(act)
+    asked = {name for name, _, cue in _DOCUMENT_ACTS if cue.search(profile.question)}
+    unasked = [act for act in dict.fromkeys(acts) if act not in asked]
+    if len(unasked) < len(set(acts)):
+        return None  # the question asks about the document's own act
+    return KIND + " ".join(unasked) + " of the document itself (not what is asked)"
 
 
 def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
