@@ -85,3 +85,53 @@ def test_the_audit_refuses_the_documents_frame() -> None:
     frame = "kind: review of the document itself (not what is asked)"
     assert frame in _audit(critic, question, corpus, [REVIEW])
     assert frame not in _audit(critic, question, corpus, [BREACH])
+
+
+# Which way a benefit goes: received by an employee, or given by one.
+GIVE_PUBLIC = (
+    "6.3 Employees must not give any Gift or Entertainment to a Public Official without the "
+    "prior written approval of the Head of Compliance."
+)
+PROMO = (
+    "4.6 Promotional items with a value below $25 do not count towards the annual gift limit."
+    "\n\u2063place\u2063\n## 4. Receiving gifts"
+)
+ACCEPT = "4.1 Employees may accept a gift with a value of up to $150 per giver per calendar year."
+GIVEN = "6.1 Gifts given by an employee on behalf of the Bank must not exceed $75 per recipient."
+BOTH = "3.1 Employees must not offer, give, solicit or accept any Gift that could influence."
+
+
+def direction(question: str, *claims: str) -> str | None:
+    from evidencegate.critique.rules import _direction_unasked
+
+    return _direction_unasked(profile_question(question, as_of=AS_OF), list(claims))
+
+
+def test_a_benefit_received_is_not_answered_by_one_given() -> None:
+    trip = "Is a trip paid by a supplier ok if Compliance did not approve it first?"
+    assert direction(trip, GIVE_PUBLIC) == "kind: received (the claims state what is given)"
+    assert direction("gifts we give out: annual cap per recipient?", PROMO) == (
+        "kind: given (the claims state what is received)"
+    )
+    assert direction("gifts we give out: annual cap per recipient?", GIVEN) is None
+    assert direction("How much in gifts can I accept from one supplier a year?", ACCEPT) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "claims"),
+    [
+        # A claim naming both ways, or none, may answer either.
+        ("Can I accept a dinner from a client?", [BOTH]),
+        ("Can I accept a dinner from a client?", [GIVE_PUBLIC, BOTH]),
+        ("Can I accept a dinner from a client?", ["5.2 No more than 6 invitations a year."]),
+        # No benefit changes hands: an application received, an opportunity given.
+        (
+            "How long does the servicer get to evaluate a complete application received early?",
+            ["Within 5 days the servicer shall give the borrower a written notice."],
+        ),
+        # A question naming both ways asks about either.
+        ("May staff give or accept gifts from a customer?", [GIVE_PUBLIC]),
+    ],
+)
+def test_direction_undecided(question: str, claims: list[str]) -> None:
+    assert direction(question, *claims) is None

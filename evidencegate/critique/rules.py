@@ -541,6 +541,7 @@ class RulesCritic:
                 _change_unstated(profile, supported_texts, claims),
                 _headcount_unstated(profile, supported_texts),
                 _document_clause_unasked(profile, supported_claims),
+                _direction_unasked(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -1486,6 +1487,78 @@ def _document_clause_unasked(profile: QuestionProfile, claims: Sequence[str]) ->
     if len(unasked) < len(set(acts)):
         return None  # the question asks about the document's own act
     return KIND + " ".join(unasked) + " of the document itself (not what is asked)"
+
+
+_PARTY = (
+    r"(?:a|an|the|my|our|one|his|her|their)\s+(?:\w+\s+)?(?:clients?|customers?|suppliers?"
+    r"|vendors?|brokers?|partners?|counterpart(?:y|ies)|officials?|recipients?|guests?)\b"
+)
+_DIRECTIONS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        "received",
+        re.compile(
+            rf"\b(?:accept(?:s|ed|ing)?|offered|invited)\b"
+            rf"|\b(?:from|by)\s+{_PARTY}",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\baccept(?:s|ed|ing)?\b|\boffered\s+to\b|^\W*(?:\d+\.?\s+)?receiving\b",
+            re.IGNORECASE | re.MULTILINE,
+        ),
+    ),
+    (
+        "given",
+        re.compile(
+            rf"\b(?:give|gives|giving|gave|host(?:s|ed|ing)?)\b|\bper\s+(?:recipient|guest)\b"
+            rf"|\bto\s+{_PARTY}",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:give[sn]?|giving|gave)\b|\bprovided\s+by\b|\bon\s+behalf\s+of\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_BENEFIT = re.compile(
+    r"\b(?:gifts?|presents?|entertainment|hospitality|dinners?|lunch(?:es)?|meals?|trips?"
+    r"|travel|tickets?|invitations?|vouchers?|bonus(?:es)?|perks?|freebies?|concerts?)\b",
+    re.IGNORECASE,
+)
+"""A benefit a person may give or receive: what a question about its direction asks of."""
+"""Which way a benefit goes (an employee receiving a gift or hospitality, or giving one): how
+a question asks it ("accept a dinner from a client", "a trip paid by a supplier"; "gifts we
+give out", "hosting clients", "per recipient"), and how a claim or the heading it stands
+under states it ("Employees may accept ...", "## 4. Receiving gifts"; "Gifts given by an
+employee on behalf of the Bank ...")."""
+
+
+def _direction_unasked(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A question asking about a benefit going one way (received, or given) answered only by
+    claims, read in their place, about the other way: "Is a trip paid by a supplier ok ...?"
+    answered by the rule on giving gifts to a public official, "gifts we give out: annual
+    cap?" by a clause under "Receiving gifts". Both sides must state one way only: a
+    question or claim naming both ("offer, give, solicit or accept") decides nothing. As a
+    ``kind:`` fact, or None."""
+    if not answer or _BENEFIT.search(profile.question) is None:
+        return None  # "an application received": no benefit changes hands
+    asked = {name for name, cue, _ in _DIRECTIONS if cue.search(profile.question)}
+    if len(asked) != 1:
+        return None
+    stated: set[str] = set()
+    for text in answer:
+        ways = {name for name, _, said in _DIRECTIONS if said.search(text)}
+        if len(ways) != 1:
+            return None  # a claim stating no way, or both, may answer either
+        stated |= ways
+    if stated & asked:
+        return None
+    return (
+        KIND
+        + " ".join(sorted(asked))
+        + " (the claims state what is "
+        + " ".join(sorted(stated))
+        + ")"
+    )
 
 
 def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
