@@ -135,3 +135,9 @@ def test_a_benefit_received_is_not_answered_by_one_given() -> None:
 )
 def test_direction_undecided(question: str, claims: list[str]) -> None:
     assert direction(question, *claims) is None
+
+
+def test_paying_out_a_bonus_is_giving() -> None:
+    offered = "4.2 An employee who is offered a gift above $150 needs approval before accepting it."
+    question = "What is the most a branch manager can pay out as a staff bonus?"
+    assert direction(question, offered) == "kind: given (the claims state what is received)"

@@ -1509,7 +1509,8 @@ _DIRECTIONS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     (
         "given",
         re.compile(
-            rf"\b(?:give|gives|giving|gave|host(?:s|ed|ing)?)\b|\bper\s+(?:recipient|guest)\b"
+            rf"\b(?:give|gives|giving|gave|host(?:s|ed|ing)?|pa(?:y|ys|ying|id)\s+out)\b"
+            r"|\bper\s+(?:recipient|guest)\b"
             rf"|\bto\s+{_PARTY}",
             re.IGNORECASE,
         ),
@@ -1527,9 +1528,9 @@ _BENEFIT = re.compile(
 """A benefit a person may give or receive: what a question about its direction asks of."""
 """Which way a benefit goes (an employee receiving a gift or hospitality, or giving one): how
 a question asks it ("accept a dinner from a client", "a trip paid by a supplier"; "gifts we
-give out", "hosting clients", "per recipient"), and how a claim or the heading it stands
-under states it ("Employees may accept ...", "## 4. Receiving gifts"; "Gifts given by an
-employee on behalf of the Bank ...")."""
+give out", "hosting clients", "pay out as a bonus", "per recipient"), and how a claim or the
+heading it stands under states it ("Employees may accept ...", "## 4. Receiving gifts";
+"Gifts given by an employee on behalf of the Bank ...")."""
 
 
 def _direction_unasked(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
