@@ -501,6 +501,12 @@ class RulesCritic:
             (version := self._version_of(p)) is not None and version[2] is not None
             for p in supported_cited
         )
+        # The claims' own words, not read in their place: what the document says of itself.
+        supported_claims = [
+            claim.text
+            for claim, audit in zip(claims, audits, strict=True)
+            if audit.verdict is Verdict.SUPPORTED
+        ]
         # What the claims answer must be what is asked: the kind of figure (how often, not
         # how long), a time counted from the event the question counts it from, and the act
         # the question asks about ("be waived", "be notified").
@@ -534,6 +540,8 @@ class RulesCritic:
                 _measure_unstated(profile, supported_texts),
                 _change_unstated(profile, supported_texts, claims),
                 _headcount_unstated(profile, supported_texts),
+                _document_clause_unasked(profile, supported_claims),
+                _direction_unasked(profile, supported_texts),
             )
             if fact is not None
         ]
@@ -1409,6 +1417,149 @@ def _actor_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | Non
     if any(_ACTOR_STATED.search(text) for text in answer):
         return None
     return KIND + "who (the claims name no one who acts)"
+
+
+_DOCUMENT = r"(?:this|the)\s+(?:policy|procedure|standard|guidance|faq|(?:sub)?part)\b"
+"""A document speaking of itself ("this policy", "the policy", a regulation's "this part")."""
+_DOCUMENT_ACTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        "review",
+        re.compile(
+            rf"\breview(?:s|ed)?\s+(?:and\s+updates?\s+)?{_DOCUMENT}"
+            rf"|{_DOCUMENT}\s+(?:must|shall|will|is|are)\s+(?:be\s+)?reviewed",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\b(?:review|revis|updat|reassess|re-?approv|re-?examin)", re.IGNORECASE),
+    ),
+    (
+        "purpose",
+        re.compile(
+            rf"^{_DOCUMENT}\s+(?:sets?\s+out|sets|describes|explains|exists|aims|is\s+intended)",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:purpose|aims?|goals?|objectives?|why|about|intend|point|sets?\s+out"
+            r"|describ|cover|for\s*\??\s*$)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "scope",
+        re.compile(
+            rf"^{_DOCUMENT}\s+(?:applies|apply|covers)\b"
+            rf"|^(?:.*?,\s+)?the\s+(?:requirements|provisions)\s+of\s+{_DOCUMENT}\s+"
+            r"(?:do\s+not\s+|does\s+not\s+)?apply",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:appl(?:y|ies|ied|icab)|cover|scope|subject\s+to|fall|exempt|exclu|includ"
+            r"|bound\s+by|govern(?:s|ed|ing)?\b)",
+            re.IGNORECASE,
+        ),
+    ),
+)
+"""What a document's clause about itself does (it is reviewed; it sets out its purpose; it
+applies to some people or cases), how the clause is recognised, and the question words that
+ask about that act."""
+
+
+def _document_clause_unasked(profile: QuestionProfile, claims: Sequence[str]) -> str | None:
+    """Claims that only state what the document does itself ("Compliance must review this
+    policy at least every 2 years", "This policy sets out how the Bank ... investigates ...",
+    "The policy applies to every employee who ...", "the requirements of this part do not
+    apply to government credit") when the question does not ask about that act (its review,
+    its purpose, its reach): the claims then answer with the document's frame, not the rule
+    asked about ("What happens to my profit if I break the dealing rules?", "Who is allowed
+    to investigate a complaint?"). Such a clause shares the document's topic words with every
+    question about it, so the topic and focus facts cannot tell it apart. As a ``kind:``
+    fact, or None; None as soon as one claim states something else."""
+    if not claims:
+        return None
+    acts: list[str] = []
+    for claim in claims:
+        body = _SECTION_NUMBERING.sub("", claim, count=1).strip()
+        act = next((name for name, said, _ in _DOCUMENT_ACTS if said.search(body)), None)
+        if act is None:
+            return None  # a claim states a rule of its own
+        acts.append(act)
+    asked = {name for name, _, cue in _DOCUMENT_ACTS if cue.search(profile.question)}
+    unasked = [act for act in dict.fromkeys(acts) if act not in asked]
+    if len(unasked) < len(set(acts)):
+        return None  # the question asks about the document's own act
+    return KIND + " ".join(unasked) + " of the document itself (not what is asked)"
+
+
+_PARTY = (
+    r"(?:a|an|the|my|our|one|his|her|their)\s+(?:\w+\s+)?(?:clients?|customers?|suppliers?"
+    r"|vendors?|brokers?|partners?|counterpart(?:y|ies)|officials?|recipients?|guests?)\b"
+)
+_DIRECTIONS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        "received",
+        re.compile(
+            rf"\b(?:accept(?:s|ed|ing)?|offered|invited)\b"
+            rf"|\b(?:from|by)\s+{_PARTY}",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\baccept(?:s|ed|ing)?\b|\boffered\s+to\b|^\W*(?:\d+\.?\s+)?receiving\b",
+            re.IGNORECASE | re.MULTILINE,
+        ),
+    ),
+    (
+        "given",
+        re.compile(
+            rf"\b(?:give|gives|giving|gave|host(?:s|ed|ing)?|pa(?:y|ys|ying|id)\s+out)\b"
+            r"|\bper\s+(?:recipient|guest)\b"
+            rf"|\bto\s+{_PARTY}",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:give[sn]?|giving|gave)\b|\bprovided\s+by\b|\bon\s+behalf\s+of\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_BENEFIT = re.compile(
+    r"\b(?:gifts?|presents?|entertainment|hospitality|dinners?|lunch(?:es)?|meals?|trips?"
+    r"|travel|tickets?|invitations?|vouchers?|bonus(?:es)?|perks?|freebies?|concerts?)\b",
+    re.IGNORECASE,
+)
+"""A benefit a person may give or receive: what a question about its direction asks of."""
+"""Which way a benefit goes (an employee receiving a gift or hospitality, or giving one): how
+a question asks it ("accept a dinner from a client", "a trip paid by a supplier"; "gifts we
+give out", "hosting clients", "pay out as a bonus", "per recipient"), and how a claim or the
+heading it stands under states it ("Employees may accept ...", "## 4. Receiving gifts";
+"Gifts given by an employee on behalf of the Bank ...")."""
+
+
+def _direction_unasked(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
+    """A question asking about a benefit going one way (received, or given) answered only by
+    claims, read in their place, about the other way: "Is a trip paid by a supplier ok ...?"
+    answered by the rule on giving gifts to a public official, "gifts we give out: annual
+    cap?" by a clause under "Receiving gifts". Both sides must state one way only: a
+    question or claim naming both ("offer, give, solicit or accept") decides nothing. As a
+    ``kind:`` fact, or None."""
+    if not answer or _BENEFIT.search(profile.question) is None:
+        return None  # "an application received": no benefit changes hands
+    asked = {name for name, cue, _ in _DIRECTIONS if cue.search(profile.question)}
+    if len(asked) != 1:
+        return None
+    stated: set[str] = set()
+    for text in answer:
+        ways = {name for name, _, said in _DIRECTIONS if said.search(text)}
+        if len(ways) != 1:
+            return None  # a claim stating no way, or both, may answer either
+        stated |= ways
+    if stated & asked:
+        return None
+    return (
+        KIND
+        + " ".join(sorted(asked))
+        + " (the claims state what is "
+        + " ".join(sorted(stated))
+        + ")"
+    )
 
 
 def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None:
