@@ -63,6 +63,14 @@ def test_the_documents_own_act_unasked(question: str, claim: str, act: str) -> N
         # A rule that speaks of the policy only in passing is a rule of its own.
         ("What happens if I break the dealing rules?", BREACH),
         ("By what date is the yearly dealing attestation due?", ATTEST),
+        # A regulation's exemptions set its reporting thresholds.
+        ("Reg C open-end line of credit reporting threshold as of mid 2018?", PART),
+        # An item of a list stating a rule of its own, beside the list's review item.
+        (
+            "Which control makes us set a policy for protecting data on outside systems?",
+            "a. Establish policy and procedures to ensure that data is protected; and\n"
+            "  b. Review and update the policy and procedures every year.",
+        ),
     ],
 )
 def test_asked_or_a_rule_of_its_own(question: str, claim: str) -> None:

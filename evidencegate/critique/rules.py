@@ -1453,7 +1453,7 @@ _DOCUMENT_ACTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         ),
         re.compile(
             r"\b(?:appl(?:y|ies|ied|icab)|cover|scope|subject\s+to|fall|exempt|exclu|includ"
-            r"|bound\s+by|govern(?:s|ed|ing)?\b)",
+            r"|bound\s+by|govern(?:s|ed|ing)?\b|threshold|trigger)",
             re.IGNORECASE,
         ),
     ),
@@ -1461,6 +1461,8 @@ _DOCUMENT_ACTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 """What a document's clause about itself does (it is reviewed; it sets out its purpose; it
 applies to some people or cases), how the clause is recognised, and the question words that
 ask about that act."""
+_CLAUSE_PARTS = re.compile(r";\s*(?:and|or)?\s*\n|\n\s*(?=\(?[a-z0-9]{1,3}[.)]\s)")
+"""Where a claim quoting a list splits into its items (a line opening "b." or "(2)")."""
 
 
 def _document_clause_unasked(profile: QuestionProfile, claims: Sequence[str]) -> str | None:
@@ -1477,11 +1479,18 @@ def _document_clause_unasked(profile: QuestionProfile, claims: Sequence[str]) ->
         return None
     acts: list[str] = []
     for claim in claims:
-        body = _SECTION_NUMBERING.sub("", claim, count=1).strip()
-        act = next((name for name, said, _ in _DOCUMENT_ACTS if said.search(body)), None)
-        if act is None:
-            return None  # a claim states a rule of its own
-        acts.append(act)
+        # Each item of a list claim ("a. Establish policy and procedures ...; and b. Review and
+        # update the policy ...") must be such a clause: one stating a rule of its own answers.
+        for part in _CLAUSE_PARTS.split(claim):
+            body = _SECTION_NUMBERING.sub("", part, count=1).strip()
+            if not body:
+                continue
+            act = next((name for name, said, _ in _DOCUMENT_ACTS if said.search(body)), None)
+            if act is None:
+                return None  # a claim states a rule of its own
+            acts.append(act)
+    if not acts:
+        return None
     asked = {name for name, _, cue in _DOCUMENT_ACTS if cue.search(profile.question)}
     unasked = [act for act in dict.fromkeys(acts) if act not in asked]
     if len(unasked) < len(set(acts)):
