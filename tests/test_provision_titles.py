@@ -19,10 +19,12 @@ from evidencegate.contracts import (
     SourcePage,
 )
 from evidencegate.corpus.retrieval import (
+    phrase_fit,
     provision_fit,
     provision_key,
     provision_subject,
     provision_title,
+    subject_weights,
     title_fit,
 )
 from evidencegate.corpus.scope import provision_named
@@ -162,6 +164,30 @@ class TestFit:
         encrypted = _passages()[3]
         subject = _subject("which enhancement controls the flow of encrypted information?")
         assert title_fit(encrypted, subject) == pytest.approx(1.0)
+
+
+class TestWeighing:
+    def test_a_compound_is_read_as_its_words(self) -> None:
+        assert _subject("Which control covers an anti-tamper program?") == (
+            "anti",
+            "tamper",
+            "program",
+        )
+
+    def test_a_title_stating_the_subjects_phrase_fits_it(self) -> None:
+        keys = _passage(8, "XC-28(3)", "Protection at Rest\nCryptographic Keys", "Keys.")
+        protection = _passage(9, "XC-28(1)", "Protection at Rest\nCryptographic Protection", "")
+        subject = _subject("Which enhancement requires cryptographic protection of data?")
+        assert phrase_fit(protection, subject) == pytest.approx(0.5)  # of two pairs, one
+        assert phrase_fit(keys, subject) == 0.0
+        assert title_fit(protection, subject) == title_fit(keys, subject)
+
+    def test_a_word_rare_only_as_written_weighs_as_its_sense(self) -> None:
+        subject = _subject("Which control is segregation of duties?")
+        weights = subject_weights(subject, _passages())
+        # three passages state "segregation" in some sense (XC-5 as "separation"), two
+        # "duties": as written, each stands in two
+        assert weights["segregation"] < weights["duty"]
 
 
 class TestDraft:

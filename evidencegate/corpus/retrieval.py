@@ -34,7 +34,6 @@ from evidencegate.analysis import (
     QuestionProfile,
     asked_term,
     defines,
-    idf_weights,
     names_in,
     normalise_question,
     profile_question,
@@ -84,6 +83,7 @@ __all__ = [
     "label_is",
     "labelled_by",
     "own_title",
+    "phrase_fit",
     "provision_fit",
     "provision_key",
     "provision_subject",
@@ -633,7 +633,9 @@ def provision_subject(profile: QuestionProfile) -> tuple[str, ...]:
         while end < len(rest) and rest[end] in _PROVISION_KINDS:
             end += 1
         rest = rest[:start] + rest[end:]
-    return tuple(dict.fromkeys(t for t in rest if t not in _PROVISION_FRAME))
+    # "anti-tamper", "multi-factor": the words of a compound, as a title writes them
+    parts = [part for t in rest for part in (terms(t.replace("-", " ")) if "-" in t else [t])]
+    return tuple(dict.fromkeys(t for t in parts if t not in _PROVISION_FRAME))
 
 
 def provision_key(passage: Passage) -> tuple[str, str, str]:
@@ -677,9 +679,33 @@ def _subject_stated(term: str, text: Sequence[str]) -> float:
 
 def subject_weights(subject: Sequence[str], passages: Sequence[Passage]) -> dict[str, float]:
     """The weight of each term of an asked subject (:func:`provision_subject`) among the
-    retrieved ``passages`` (their titles and texts, smoothed inverse document frequency): the
-    words few provisions state tell them apart ("transit" beside "information")."""
-    return idf_weights(subject, [(*provision_title(p), *terms(p.text)) for p in passages])
+    retrieved ``passages``: the smoothed inverse frequency of the passages whose title or text
+    state it (:func:`_subject_stated`, synonyms and word families too). The words few
+    provisions state tell them apart ("transit" beside "information"); a word rare only as
+    written ("segregation" where the catalog says "separation") is no rarer than its sense."""
+    texts = [(*provision_title(p), *terms(p.text)) for p in passages]
+    n = len(texts)
+    return {
+        t: math.log((n + 1) / (1 + sum(_subject_stated(t, text) > 0.0 for text in texts))) + 1.0
+        for t in dict.fromkeys(subject)
+    }
+
+
+def phrase_fit(passage: Passage, subject: Sequence[str]) -> float:
+    """The share of the asked subject's adjacent pairs of terms ("rules of behavior",
+    "cryptographic protection") the title of the provision ``passage`` is of states as a pair
+    (each word by itself or a synonym, :func:`_subject_stated`), 0..1; 0 for a subject of
+    one term."""
+    pairs = list(pairwise(subject))
+    if not pairs:
+        return 0.0
+    title = provision_title(passage)
+    said = set(pairwise(title))
+    stated = sum(
+        any(_subject_stated(a, (x,)) == 1.0 and _subject_stated(b, (y,)) == 1.0 for x, y in said)
+        for a, b in pairs
+    )
+    return stated / len(pairs)
 
 
 def title_fit(

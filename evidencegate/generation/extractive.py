@@ -49,6 +49,7 @@ from evidencegate.corpus.retrieval import (
     own_title,
     page_passage,
     parent_paragraph,
+    phrase_fit,
     provision_fit,
     provision_key,
     provision_subject,
@@ -1592,13 +1593,17 @@ def _best_titled(
     for _, candidate, _ in ranked:
         if isinstance(candidate, _Candidate):
             titled, stated = provision_fit(candidate.passage, subject, weights)
+            phrased = phrase_fit(candidate.passage, subject)
             key = provision_key(candidate.passage)
-            # The title counts twice: once alone, once with the statement it heads.
-            fits[key] = max(fits.get(key, 0.0), round(titled + stated, 9))
+            # The title counts twice: once alone, once with the statement it heads; and the
+            # subject's phrases it states ("Cryptographic Protection") tell apart titles
+            # sharing its words ("Cryptographic Keys" under "Protection of Information").
+            fits[key] = max(fits.get(key, 0.0), round(titled + stated + phrased, 9))
             titles[key] = max(titles.get(key, 0.0), titled)
     if not fits or max(titles.values()) == 0.0:
         return ranked
-    best = max(fits.values())
+    # A provision whose title states none of it answers only when none does.
+    best = max(fit for key, fit in fits.items() if titles[key] > 0.0)
     return [
         scored
         for scored in ranked
