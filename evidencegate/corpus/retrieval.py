@@ -61,7 +61,14 @@ from evidencegate.corpus.scope import (
     mentioned_names,
     resolve_scope,
 )
-from evidencegate.lexicon import covered_share, defined_measure, synonyms_of
+from evidencegate.lexicon import (
+    covered_share,
+    defined_measure,
+    related_forms,
+    same_act,
+    stem_form,
+    synonyms_of,
+)
 from evidencegate.protocols import SourceLookup
 from evidencegate.text import terms
 
@@ -76,8 +83,15 @@ __all__ = [
     "label_is",
     "labelled_by",
     "own_title",
+    "phrase_fit",
+    "provision_fit",
+    "provision_key",
+    "provision_subject",
+    "provision_title",
     "rule_text",
     "section_sign",
+    "subject_weights",
+    "title_fit",
     "with_enhancements",
 ]
 
@@ -575,6 +589,161 @@ _SHORTENED = 4
 _TITLE_FIT = 0.5
 """The least share of a control's description its title states to count as the control the
 question describes."""
+
+
+_PROVISION_KINDS = frozenset(
+    terms(
+        "control controls enhancement enhancements section sections subsection subsections "
+        "paragraph paragraphs provision provisions subpart subparts clause clauses article "
+        "articles appendix appendices part parts rule rules regulation regulations reg policy "
+        "policies"
+    )
+)
+"""What a question asking which provision says something calls the provision: no word of
+what it is about ("Access Control", "Requests for information" are titles of their own)."""
+_PROVISION_FRAME = (
+    frozenset(
+        terms(
+            "cover covers covering deal deals dealing govern governs address addresses concern "
+            "concerns apply applies cite say says talk talks handle handles be do does make makes "
+            "get gets have has take takes go goes use uses set sets need needs want wants know "
+            "one ones thing things"
+        )
+    )
+    | REQUIRING_WORDS
+)
+"""The verbs a question asks with which provision says something ("which section covers
+...", "the control that deals with ...", "the one that makes users ..."): they say how the
+provision relates to the subject, or carry no act of their own."""
+
+
+def provision_subject(profile: QuestionProfile) -> tuple[str, ...]:
+    """What a question asking which provision says something asks it about: its terms without
+    the words calling the provision ("which control enhancement", "which section of
+    Regulation X": the first run of such words; "the rules of behavior" later is the subject),
+    the verbs relating it to the subject ("covers", "requires"), the names it gives ("NIST",
+    "Regulation X") and figures ("800-53"). Empty for a question asking no provision."""
+    if not profile.asks_provision:
+        return ()
+    named = {t for n in profile.names for t in terms(n)}
+    rest = [t for t in profile.terms if t not in named and not t[:1].isdigit()]
+    start = next((i for i, t in enumerate(rest) if t in _PROVISION_KINDS), None)
+    if start is not None:
+        end = start
+        while end < len(rest) and rest[end] in _PROVISION_KINDS:
+            end += 1
+        rest = rest[:start] + rest[end:]
+    # "anti-tamper", "multi-factor": the words of a compound, as a title writes them
+    parts = [part for t in rest for part in (terms(t.replace("-", " ")) if "-" in t else [t])]
+    return tuple(dict.fromkeys(t for t in parts if t not in _PROVISION_FRAME))
+
+
+def provision_key(passage: Passage) -> tuple[str, str, str]:
+    """Which provision ``passage`` is of: its document, version and label (its heading path's
+    first line when it has no label)."""
+    first = next((line.strip() for line in passage.context.splitlines() if line.strip()), "")
+    return (passage.doc_id, passage.version, (passage.label or first).strip())
+
+
+def provision_title(passage: Passage) -> tuple[str, ...]:
+    """The terms of the title of the provision ``passage`` is of: its heading path without its
+    label, its document's title and the section number a regulation's heading opens with
+    ("§ 1024.17 Escrow accounts. / General.": ``escrow``, ``account``, ``general``)."""
+    lines = [line.strip() for line in passage.context.splitlines() if line.strip()]
+    if lines and passage.label and lines[0] == passage.label.strip():
+        lines = lines[1:]
+    if lines and passage.title and lines[-1] == passage.title.strip():
+        lines = lines[:-1]
+    said = " ".join(lines).replace("-", " ")
+    return tuple(t for t in terms(said) if not t[:1].isdigit())
+
+
+def _subject_stated(term: str, text: Sequence[str]) -> float:
+    """How far a text (its terms) states a term of the asked subject: 1 by the term itself, a
+    synonym of the lexicon, a form of its word family ("sanitizing": "Media Sanitization") or
+    a word it shortens ("crypto"); 0.5 by a word naming the same act in some sense (the mined
+    act groups, broad: "segregation" and "separation", "warning" and "notification"); else 0."""
+    if not text:
+        return 0.0
+    if covered_share([term], text) == 1.0:
+        return 1.0
+    forms = related_forms(term)
+    if any(stem_form(t) in forms for t in text):
+        return 1.0
+    if len(term) >= _SHORTENED and any(t.startswith(term) for t in text):
+        return 1.0
+    if any(same_act(term, t) for t in dict.fromkeys(text)):
+        return 0.5
+    return 0.0
+
+
+def subject_weights(subject: Sequence[str], passages: Sequence[Passage]) -> dict[str, float]:
+    """The weight of each term of an asked subject (:func:`provision_subject`) among the
+    retrieved ``passages``: the smoothed inverse frequency of the passages whose title or text
+    state it (:func:`_subject_stated`, synonyms and word families too). The words few
+    provisions state tell them apart ("transit" beside "information"); a word rare only as
+    written ("segregation" where the catalog says "separation") is no rarer than its sense."""
+    texts = [(*provision_title(p), *terms(p.text)) for p in passages]
+    n = len(texts)
+    return {
+        t: math.log((n + 1) / (1 + sum(_subject_stated(t, text) > 0.0 for text in texts))) + 1.0
+        for t in dict.fromkeys(subject)
+    }
+
+
+def phrase_fit(passage: Passage, subject: Sequence[str]) -> float:
+    """The share of the asked subject's adjacent pairs of terms ("rules of behavior",
+    "cryptographic protection") the title of the provision ``passage`` is of states as a pair
+    (each word by itself or a synonym, :func:`_subject_stated`), 0..1; 0 for a subject of
+    one term."""
+    pairs = list(pairwise(subject))
+    if not pairs:
+        return 0.0
+    title = provision_title(passage)
+    said = set(pairwise(title))
+    stated = sum(
+        any(_subject_stated(a, (x,)) == 1.0 and _subject_stated(b, (y,)) == 1.0 for x, y in said)
+        for a, b in pairs
+    )
+    return stated / len(pairs)
+
+
+def title_fit(
+    passage: Passage, subject: Sequence[str], weights: dict[str, float] | None = None
+) -> float:
+    """The share of the asked subject (its terms, weighted by ``weights``, 1 each without)
+    the title of the provision ``passage`` is of states, 0..1 (:func:`provision_title`,
+    :func:`_subject_stated`). An enhancement whose own title states none of it ("Rules of
+    Behavior / Social Media and External Site/application Usage Restrictions") fits by half:
+    its control's title is what states it (as :func:`described_fit` has it)."""
+    fit = _share_stated(subject, provision_title(passage), weights)
+    own = own_title(passage)
+    return fit / 2 if own and _share_stated(subject, own, weights) == 0.0 else fit
+
+
+def provision_fit(
+    passage: Passage, subject: Sequence[str], weights: dict[str, float] | None = None
+) -> tuple[float, float]:
+    """How well the provision ``passage`` is of states the asked subject: the share its title
+    states (:func:`title_fit`) and the share its title and statement together state, each
+    0..1. A question asking which control is segregation of duties is answered by the one
+    whose title says so ("Separation of Duties"), not by a neighbour whose statement shares a
+    word with it."""
+    title = provision_title(passage)
+    return (
+        title_fit(passage, subject, weights),
+        _share_stated(subject, (*title, *terms(passage.text)), weights),
+    )
+
+
+def _share_stated(
+    subject: Sequence[str], text: Sequence[str], weights: dict[str, float] | None
+) -> float:
+    if not subject:
+        return 0.0
+    total = sum((weights or {}).get(t, 1.0) for t in subject)
+    stated = sum((weights or {}).get(t, 1.0) * _subject_stated(t, text) for t in subject)
+    return stated / total
 
 
 def own_title(passage: Passage) -> tuple[str, ...]:

@@ -56,7 +56,13 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
-from evidencegate.corpus.retrieval import parent_paragraph
+from evidencegate.corpus.retrieval import (
+    parent_paragraph,
+    provision_fit,
+    provision_key,
+    provision_subject,
+    subject_weights,
+)
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
 from evidencegate.corpus.scope import (
     asks_enumeration,
@@ -550,6 +556,8 @@ class RulesCritic:
             and (partial := _list_incomplete(profile, claims, supported_ids, evidence)) is not None
         ):
             asked.append(partial)
+        if supported_texts and (other := _provision_outtitled(profile, supported_ids, evidence)):
+            asked.append(other)
         if asked:
             missing += asked
             coverage = len(covered) / (len(required) + len(asked) + bool(rival))
@@ -3005,8 +3013,48 @@ def _focus(
             if profile.answer_type in _FIGURE_TYPES
             else frozenset()
         )
-        | _proportion_words(profile),
+        | _proportion_words(profile)
+        | _provision_asking(profile),
     )
+
+
+def _provision_outtitled(
+    profile: QuestionProfile, supported_ids: set[str], evidence: Sequence[Passage]
+) -> str | None:
+    """For a question asking which provision says something, the provision another retrieved
+    passage is of, when its title states more of what is asked (:func:`provision_subject`)
+    than the title and statement of every provision the supported claims quote
+    (:func:`provision_fit`), as a missing fact; None otherwise. "Which control is segregation
+    of duties?" is not answered by SC-7(20) "Dynamic Isolation and Segregation" when AC-5
+    "Separation of Duties" was retrieved."""
+    subject = provision_subject(profile)
+    cited = [p for p in evidence if p.passage_id in supported_ids]
+    if not subject or not cited:
+        return None
+    weights = subject_weights(subject, evidence)
+    answered = max(provision_fit(p, subject, weights)[1] for p in cited)
+    own = {provision_key(p) for p in cited}
+    best, rival = 0.0, ""
+    for passage in evidence:
+        key = provision_key(passage)
+        if key in own:
+            continue
+        titled = provision_fit(passage, subject, weights)[0]
+        if titled > best:
+            best, rival = titled, key[2]
+    if best <= answered:
+        return None
+    return ASKED + f"the provision whose title states what is asked ({rival}), not the one quoted"
+
+
+def _provision_asking(profile: QuestionProfile) -> frozenset[str]:
+    """The words by which a question asks which provision says something ("which section of
+    Regulation X covers escrow accounts": ``section``, ``cover``), not what it is about
+    (:func:`provision_subject`): the answer names the provision, and states its subject."""
+    subject = provision_subject(profile)
+    if not subject:
+        return frozenset()
+    return frozenset(profile.terms) - frozenset(subject)
 
 
 def _proportion_words(profile: QuestionProfile) -> frozenset[str]:

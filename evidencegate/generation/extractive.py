@@ -49,7 +49,12 @@ from evidencegate.corpus.retrieval import (
     own_title,
     page_passage,
     parent_paragraph,
+    phrase_fit,
+    provision_fit,
+    provision_key,
+    provision_subject,
     section_sign,
+    subject_weights,
     with_enhancements,
 )
 from evidencegate.corpus.rows import (
@@ -169,9 +174,11 @@ class ExtractiveGenerator:
         prepared = self._prepared(evidence, avoid)  # once per draft: every ask reads the same
         if asks_enumeration(question, profile):
             prepared = _with_item_lists(prepared)
-        ranked = self._ranked(question, profile, evidence, avoid, prepared=prepared)
+        ranked = self._ranked(question, _subject_only(profile), evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
+        if profile.asks_provision:
+            ranked = _best_titled(profile, ranked, evidence)
         by_ask = self._by_ask(
             question, ranked, evidence, as_of=as_of, avoid=avoid, prepared=prepared
         )
@@ -1552,6 +1559,56 @@ def _states_row(label: str, asked_words: Sequence[str]) -> bool:
         return False
     n = len(name)
     return any(list(asked_words[i : i + n]) == name for i in range(len(asked_words) - n + 1))
+
+
+def _subject_only(profile: QuestionProfile) -> QuestionProfile:
+    """A question asking which provision says something, weighed by what it asks about and the
+    names it gives (:func:`provision_subject`): the words calling the provision ("which
+    control covers") are stated by no sentence of the answer, which names the provision
+    before its quote. Any other question unchanged."""
+    subject = set(provision_subject(profile))
+    if not subject:
+        return profile
+    named = {t for n in profile.names for t in terms(n)}
+    kept = tuple(t for t in profile.terms if t in subject or t in named)
+    return replace(profile, terms=kept) if kept != profile.terms else profile
+
+
+def _best_titled(
+    profile: QuestionProfile, ranked: list[_Scored], evidence: Sequence[Passage]
+) -> list[_Scored]:
+    """The candidates of the provisions best stating what a question asking which provision
+    says something asks about (:func:`provision_fit`: what its title states, and what its
+    title and statement state; "which control is segregation of duties" is AC-5 "Separation
+    of Duties", not SC-7(20) "Dynamic Isolation and Segregation"), in their order (provisions
+    fitting alike are told apart by their sentences' scores); ``ranked`` unchanged when no
+    title of the candidates states any of it. Table cells and derived figures are no
+    provision's text and are kept."""
+    subject = provision_subject(profile)
+    if not subject:
+        return ranked
+    weights = subject_weights(subject, evidence)
+    fits: dict[tuple[str, str, str], float] = {}
+    titles: dict[tuple[str, str, str], float] = {}
+    for _, candidate, _ in ranked:
+        if isinstance(candidate, _Candidate):
+            titled, stated = provision_fit(candidate.passage, subject, weights)
+            phrased = phrase_fit(candidate.passage, subject)
+            key = provision_key(candidate.passage)
+            # The title counts twice: once alone, once with the statement it heads; and the
+            # subject's phrases it states ("Cryptographic Protection") tell apart titles
+            # sharing its words ("Cryptographic Keys" under "Protection of Information").
+            fits[key] = max(fits.get(key, 0.0), round(titled + stated + phrased, 9))
+            titles[key] = max(titles.get(key, 0.0), titled)
+    if not fits or max(titles.values()) == 0.0:
+        return ranked
+    # A provision whose title states none of it answers only when none does.
+    best = max(fit for key, fit in fits.items() if titles[key] > 0.0)
+    return [
+        scored
+        for scored in ranked
+        if not isinstance(scored[1], _Candidate) or fits[provision_key(scored[1].passage)] == best
+    ]
 
 
 class _Prepared(NamedTuple):
