@@ -767,7 +767,10 @@ def _from_table(
     result = state_result(computed, [o.figure for o in operands])
     row_ends: dict[int, int] = {}
     for cell in table:
-        row_ends[cell.row_start] = max(row_ends.get(cell.row_start, 0), cell.row_end)
+        # A row of a table of blocks ("MedTech 4,607 4,373" of "Income Before Tax") runs on
+        # with the later blocks' values: the whole line is the row's quote.
+        end = max(cell.row_end, cell.row_stop)
+        row_ends[cell.row_start] = max(row_ends.get(cell.row_start, 0), end)
     return DerivedCandidate(
         passage,
         page_text,
