@@ -652,7 +652,9 @@ def _block_names(text: str, years_at: int, q: int) -> list[tuple[str, int]] | No
     for cuts in combinations(range(1, len(words)), q - 1):
         bounds = [0, *cuts, len(words)]
         runs = [words[bounds[b] : bounds[b + 1]] for b in range(q)]
-        if all(run[0][0][:1].isupper() and _block_name(" ".join(w for w, _ in run)) for run in runs):
+        if all(
+            run[0][0][:1].isupper() and _block_name(" ".join(w for w, _ in run)) for run in runs
+        ):
             found.append([(" ".join(w for w, _ in run), run[0][1]) for run in runs])
     return found[0] if len(found) == 1 else None
 
