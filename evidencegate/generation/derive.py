@@ -1223,7 +1223,7 @@ def _count_years(sentence: str, counts: Sequence[PeopleCount], version: str) -> 
     filing's fiscal year for a sentence naming none; None when that cannot be told."""
     years = list(dict.fromkeys(int(y) for y in _SENTENCE_YEAR.findall(sentence)))
     if not years:
-        own = _SENTENCE_YEAR.findall(version)
+        own = re.findall(r"(?:19|20)\d\d", version)  # "FY2022"
         return [int(own[0]) if own else None for _ in counts]
     if len(years) == 1:
         return [years[0] for _ in counts]
