@@ -97,6 +97,11 @@ class TestAsk:
             ("Acme total employees at 30 June 2021?", "whole", None),
             ("How many people did Acme employ outside the United States in 2022?", "outside", None),
             ("how many Acme staff were based in the US at year end 2019", "inside", None),
+            (
+                "How many of Acme's 2017 year-end employees worked outside the U.S.?",
+                "outside",
+                None,
+            ),
             ("Acme headcount growth in percent, 2022 vs 2021?", "whole", Operation.PERCENT_CHANGE),
             (
                 "By how many people did Acme's total workforce grow from 2021 to 2022?",
@@ -118,6 +123,7 @@ class TestAsk:
             "How many employees did Acme have in Europe at the end of 2022?",
             "What was the headcount of Acme's Rigid Packaging segment in 2021?",
             "How many more people did Acme employ internationally than in the United States?",
+            "Acme rigid packaging headcount FY22?",
             "What was Acme's net revenue in 2022?",
         ],
     )

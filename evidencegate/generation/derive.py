@@ -1061,8 +1061,8 @@ class PeopleCount:
 
 _HEADCOUNT_ASKED = re.compile(
     r"\bhead[\s-]?counts?\b|\bworkforce\b|\b(?:employee|staff)\s+(?:count|numbers?|size|base)\b|"
-    r"\bhow\s+many\s+(?:\w+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
-    r"\bnumber\s+of\s+(?:\w+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
+    r"\bhow\s+many\s+(?:[\w'’-]+\s+){0,4}?(?:employees|people|persons|workers|staff)\b|"
+    r"\bnumber\s+of\s+(?:[\w'’-]+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
     r"\bhow\s+many\s+(?:did|does|do)\s+[\w&.' -]{1,40}?\s+employ\b|"
     r"\btotal\s+(?:employees|staff)\b",
     re.IGNORECASE,
@@ -1105,6 +1105,8 @@ def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | Non
     text = normalise_question(question)
     if _HEADCOUNT_ASKED.search(text) is None or _PART_ASKED.search(text) is not None:
         return None
+    if _qualified(text, profile.names):
+        return None  # "Amcor rigid packaging headcount": a part of the filer's workforce
     years = tuple(profile.period_years)
     change: Operation | None = None
     if _COUNT_CHANGE.search(text) is not None:
@@ -1123,6 +1125,35 @@ def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | Non
         return None
     scope = "outside" if outside else "inside" if inside else "whole"
     return HeadcountAsk(scope, years, change)
+
+
+_HEAD_NOUN = re.compile(
+    r"\b(?:head[\s-]?counts?|employees?|staff|workforce|workers|people|personnel)\b", re.I
+)
+_WHOLE_WORDS = frozenset(
+    "total global worldwide overall whole entire company company-wide full-time fte domestic "
+    "international us u.s. american many the of its their our all current permanent number "
+    "what was is were are how did does do in at for a an by to size big year-end end".split()
+)
+"""Words that may stand before the head-count noun without naming a part of the workforce."""
+
+
+def _qualified(text: str, names: Sequence[str]) -> bool:
+    """Does the question qualify its head-count noun by a word naming a part of the workforce
+    ("Amcor rigid packaging headcount", "the flexibles employees")? The one or two words
+    right before the noun, up to the filer's name or a possessive, must be words of the whole
+    (``_WHOLE_WORDS``: "global", "total", "worldwide") or of asking."""
+    named = {t.lower() for name in names for t in name.split()}
+    for found in _HEAD_NOUN.finditer(text):
+        words = re.findall(r"[\w&.’'-]+|[^\w\s]", text[: found.start()])[-2:]
+        for word in reversed(words):
+            low = word.lower().strip(".")
+            if not word[:1].isalnum() or low in named or low.endswith(("'s", "’s")):
+                break  # punctuation, the filer's name or a possessive: no part named
+            if low.strip("()") not in _WHOLE_WORDS and not low.isdigit():
+                return True
+        return False
+    return False
 
 
 _STATED_COUNT = re.compile(r"(?<![\d.,$])(\d{1,3}(?:,\d{3})+)(?![\d,]*\s*%|\.\d)", re.IGNORECASE)
