@@ -1131,9 +1131,12 @@ _HEAD_NOUN = re.compile(
     r"\b(?:head[\s-]?counts?|employees?|staff|workforce|workers|people|personnel)\b", re.I
 )
 _WHOLE_WORDS = frozenset(
-    "total global worldwide overall whole entire company company-wide full-time fte domestic "
-    "international us u.s. american many the of its their our all current permanent number "
-    "what was is were are how did does do in at for a an by to size big year-end end".split()
+    re.findall(
+        r"\S+",
+        "total global worldwide overall whole entire company company-wide full-time fte domestic "
+        "international us u.s. american many the of its their our all current permanent number "
+        "what was is were are how did does do in at for a an by to size big year-end end",
+    )
 )
 """Words that may stand before the head-count noun without naming a part of the workforce."""
 
