@@ -162,7 +162,7 @@ class TestHeadcountClaims:
         assert claim.derivation.operation is Operation.DIFFERENCE
         assert [o.value for o in claim.derivation.operands] == ["315,000", "132,000"]
         assert claim.derivation.result == "183,000"
-        assert "183,000 people employed outside the United States" in claim.text
+        assert "a difference of 183,000 people employed outside the United States" in claim.text
         assert claim.citations[0].quote == WHOLE_AND_US
         assert check_derivation(claim, [True]) == []
 

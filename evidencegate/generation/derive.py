@@ -1330,7 +1330,9 @@ def _scope_difference(
     if "whole" not in by_scope or other not in by_scope:
         return None
     (whole, y), (part, _) = by_scope["whole"], by_scope[other]
-    when = f"{y}: " if y else ""
+    when = f" in {y}" if y else ""
+    # In the words of the derivation ("compared with", "difference"): a connective the
+    # evidence has no counterpart for ("minus") reads as an edit of the quoted sentence.
     return _sentence_claim(
         Operation.DIFFERENCE,
         passage,
@@ -1339,8 +1341,8 @@ def _scope_difference(
             (f"{whole.name}, {y}" if y else whole.name, whole),
             (f"{part.name}, {y}" if y else part.name, part),
         ],
-        f"{when}{whole.value} {whole.name} minus {part.value} {part.name}: {{result}} "
-        f"people employed {_SCOPE_NAMES[scope]}",
+        f"People employed{when}: {whole.value} {whole.name} compared with {part.value} "
+        f"{part.name}: a difference of {{result}} people employed {_SCOPE_NAMES[scope]}",
         count_asked=True,
     )
 
