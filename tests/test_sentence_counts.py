@@ -124,6 +124,8 @@ class TestAsk:
             "What was the headcount of Acme's Rigid Packaging segment in 2021?",
             "How many more people did Acme employ internationally than in the United States?",
             "Acme rigid packaging headcount FY22?",
+            "How many people sat on Acme's board of directors in 2022?",
+            "How many people bought Acme products in 2022?",
             "What was Acme's net revenue in 2022?",
         ],
     )

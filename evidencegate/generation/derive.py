@@ -1068,6 +1068,12 @@ _HEADCOUNT_ASKED = re.compile(
     re.IGNORECASE,
 )
 """A question asking how many people a filer employs."""
+_WORKING = re.compile(
+    r"\b(?:head[\s-]?counts?|workforce|employ\w*|staff\w*|workers?|work(?:s|ed|ing)?|"
+    r"personnel)\b",
+    re.IGNORECASE,
+)
+"""A question's word saying the people asked of work for the filer."""
 _PART_ASKED = re.compile(
     r"\b(?:unions?|unionized|bargaining|hired?|hires|hiring|new|women|female|males?|veterans?|"
     r"minorit\w*|attrition|turnover|resign\w*|trained|training|engage\w*|particip\w*|"
@@ -1107,6 +1113,8 @@ def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | Non
         return None
     if _qualified(text, profile.names):
         return None  # "Amcor rigid packaging headcount": a part of the filer's workforce
+    if _WORKING.search(text) is None:
+        return None  # "how many people sit on the board": people, but not its employees
     years = tuple(profile.period_years)
     change: Operation | None = None
     if _COUNT_CHANGE.search(text) is not None:
