@@ -161,13 +161,14 @@ class TestCandidates:
         """A segment's row in a table of another measure is no change of the asked one."""
         assert self._texts(corpus, "By how much did Acme's LatAm backlog change in 2022?") == []
 
-    def test_blocks_not_told_apart(self, corpus: InMemoryCorpus) -> None:
-        """A header naming its years twice over blocks the parse did not tell apart: the
-        cells' block is unknown, so no segment sales' change is read from them."""
+    def test_unit_opened_blocks_told_apart(self, corpus: InMemoryCorpus) -> None:
+        """A header naming its blocks above a years line opened by the table's unit: the
+        segment sales' change is read from the Segment Sales block, not Income Before Tax."""
         texts = self._texts(
             corpus, "In dollars, how much did Acme's Pharmaceutical segment sales change in 2022?"
         )
-        assert all("15,901" not in t for t in texts)
+        assert texts and all("15,901" not in t for t in texts)
+        assert any("52,563" in t and "883" in t for t in texts)
 
     def test_no_block_named_no_change(self, corpus: InMemoryCorpus) -> None:
         """A table of blocks none of which the question names gives no operand (ambiguous)."""

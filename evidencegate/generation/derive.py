@@ -63,10 +63,15 @@ __all__ = [
     "OPERATION_TERMS",
     "DerivationRequest",
     "DerivedCandidate",
+    "HeadcountAsk",
     "OperandCell",
+    "PeopleCount",
     "asks_change",
     "derivation_request",
     "derived_candidates",
+    "headcount_ask",
+    "headcount_claims",
+    "people_counts",
     "result_phrase",
 ]
 
@@ -762,7 +767,10 @@ def _from_table(
     result = state_result(computed, [o.figure for o in operands])
     row_ends: dict[int, int] = {}
     for cell in table:
-        row_ends[cell.row_start] = max(row_ends.get(cell.row_start, 0), cell.row_end)
+        # A row of a table of blocks ("MedTech 4,607 4,373" of "Income Before Tax") runs on
+        # with the later blocks' values: the whole line is the row's quote.
+        end = max(cell.row_end, cell.row_stop)
+        row_ends[cell.row_start] = max(row_ends.get(cell.row_start, 0), end)
     return DerivedCandidate(
         passage,
         page_text,
@@ -1021,3 +1029,403 @@ def result_phrase(
         )
         return f"{direction} of {magnitude}{points}"
     return f"{operation.value} {result}"
+
+
+# Head counts stated in sentences ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadcountAsk:
+    """A question asking how many people a filer employs: of which scope ("whole": all of them,
+    "inside": within the United States, "outside": outside it), in which years, and whether it
+    asks the count's change between two years (a difference or a percent change) instead."""
+
+    scope: str
+    years: tuple[int, ...]
+    change: Operation | None = None
+
+
+@dataclass(frozen=True)
+class PeopleCount:
+    """A number of people a sentence states employed: the figure as written, where it stands
+    in the sentence, and its scope ("whole", "inside", "outside")."""
+
+    value: str
+    start: int
+    end: int
+    scope: str
+    name: str = ""
+    """What the sentence calls the people counted ("Boeing’s total workforce", "people
+    worldwide", "employed in the United States"): how a claim computing from it names it."""
+
+
+_HEADCOUNT_ASKED = re.compile(
+    r"\bhead[\s-]?counts?\b|\bworkforce\b|\b(?:employee|staff)\s+(?:count|numbers?|size|base)\b|"
+    r"\bhow\s+many\s+(?:[\w'’-]+\s+){0,4}?(?:employees|people|persons|workers|staff)\b|"
+    r"\bnumber\s+of\s+(?:[\w'’-]+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
+    r"\bhow\s+many\s+(?:did|does|do)\s+[\w&.' -]{1,40}?\s+employ\b|"
+    r"\btotal\s+(?:employees|staff)\b",
+    re.IGNORECASE,
+)
+"""A question asking how many people a filer employs."""
+_WORKING = re.compile(
+    r"\b(?:head[\s-]?counts?|workforce|employ\w*|staff\w*|workers?|work(?:s|ed|ing)?|"
+    r"personnel)\b",
+    re.IGNORECASE,
+)
+"""A question's word saying the people asked of work for the filer."""
+_PART_ASKED = re.compile(
+    r"\b(?:unions?|unionized|bargaining|hired?|hires|hiring|new|women|female|males?|veterans?|"
+    r"minorit\w*|attrition|turnover|resign\w*|trained|training|engage\w*|particip\w*|"
+    r"survey\w*|volunteer\w*|per|average|age|segment|division|business|unit|plants?|"
+    r"facilit\w*|sites?|countr(?:y|ies)|regions?|europe|asia|latin|americas?|china|ireland|"
+    r"canada|mexico|india|japan|germany|states?\s+of|more|fewer|than|ratio)\b",
+    re.IGNORECASE,
+)
+"""A part of the workforce by another trait, or two counts compared: not the number employed."""
+_SHARE_ASKED = re.compile(r"\b(?:percent\w*|share|proportion|rate|fraction)\b|%", re.IGNORECASE)
+_COUNT_CHANGE = re.compile(
+    r"\b(?:grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|change[sd]?|rise|"
+    r"rose|fell|fall|drop(?:ped)?|shr[iu]nk|shrank)\b",
+    re.IGNORECASE,
+)
+_BY_HOW_MANY = re.compile(r"\bby\s+how\s+many\b|\bhow\s+many\s+(?:more|fewer|less)\b", re.I)
+_OUTSIDE_US = re.compile(
+    r"\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.?s\.?a?|united\s+states|us|america)\b|"
+    r"\b(?:international(?:ly)?|abroad|overseas|non-u\.?s\.?|foreign)\b",
+    re.IGNORECASE,
+)
+_INSIDE_US = re.compile(
+    r"\b(?:in|within|inside|across)\s+(?:the\s+)?(?:u\.?s\.?a?|united\s+states|us)\b|"
+    r"\b(?:domestic(?:ally)?|u\.?s\.?[- ]based)\b",
+    re.IGNORECASE,
+)
+_WHOLE_US = re.compile(r"\b(?:worldwide|global(?:ly)?|total|overall|in\s+all)\b", re.IGNORECASE)
+
+
+def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | None:
+    """The head count ``question`` asks for ("3M global headcount 2021", "how many people did
+    PepsiCo employ outside the United States", "Boeing headcount growth 2022 vs 2021"), or None
+    when it asks of a part of the workforce by another trait (union members, a segment, a
+    region), a share of it, or no head count."""
+    text = normalise_question(question)
+    if _HEADCOUNT_ASKED.search(text) is None or _PART_ASKED.search(text) is not None:
+        return None
+    if _qualified(text, profile.names):
+        return None  # "Amcor rigid packaging headcount": a part of the filer's workforce
+    if _WORKING.search(text) is None:
+        return None  # "how many people sit on the board": people, but not its employees
+    years = tuple(profile.period_years)
+    change: Operation | None = None
+    if _COUNT_CHANGE.search(text) is not None:
+        if _BY_HOW_MANY.search(text) is not None:
+            change = Operation.DIFFERENCE
+        else:
+            asked = _asked_change(text)
+            change = asked[0] if asked is not None else Operation.DIFFERENCE
+        if change not in (Operation.DIFFERENCE, Operation.PERCENT_CHANGE) or len(years) > 2:
+            return None
+    elif _SHARE_ASKED.search(text) is not None or len(years) > 1:
+        return None  # "what percentage of employees ...", two years and no change: not one count
+    outside = _OUTSIDE_US.search(text) is not None
+    inside = _INSIDE_US.search(text) is not None and _WHOLE_US.search(text) is None
+    if outside and inside:
+        return None
+    scope = "outside" if outside else "inside" if inside else "whole"
+    return HeadcountAsk(scope, years, change)
+
+
+_HEAD_NOUN = re.compile(
+    r"\b(?:head[\s-]?counts?|employees?|staff|workforce|workers|people|personnel)\b", re.I
+)
+_WHOLE_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "total global worldwide overall whole entire company company-wide full-time fte domestic "
+        "international us u.s. american many the of its their our all current permanent number "
+        "what was is were are how did does do in at for a an by to size big year-end end",
+    )
+)
+"""Words that may stand before the head-count noun without naming a part of the workforce."""
+
+
+def _qualified(text: str, names: Sequence[str]) -> bool:
+    """Does the question qualify its head-count noun by a word naming a part of the workforce
+    ("Amcor rigid packaging headcount", "the flexibles employees")? The one or two words
+    right before the noun, up to the filer's name or a possessive, must be words of the whole
+    (``_WHOLE_WORDS``: "global", "total", "worldwide") or of asking."""
+    named = {t.lower() for name in names for t in name.split()}
+    for found in _HEAD_NOUN.finditer(text):
+        words = re.findall(r"[\w&.’'-]+|[^\w\s]", text[: found.start()])[-2:]
+        for word in reversed(words):
+            low = word.lower().strip(".")
+            if not word[:1].isalnum() or low in named or low.endswith(("'s", "’s")):
+                break  # punctuation, the filer's name or a possessive: no part named
+            if low.strip("()") not in _WHOLE_WORDS and not low.isdigit():
+                return True
+        return False
+    return False
+
+
+_STATED_COUNT = re.compile(r"(?<![\d.,$])(\d{1,3}(?:,\d{3})+)(?![\d,]*\s*%|\.\d)", re.IGNORECASE)
+_EMPLOYING = re.compile(
+    r"\b(?:employ(?:ed|s)?|workforce\s+(?:was|is|of|totall?ed|numbered)|head[\s-]?count|"
+    r"(?:had|have|has)\s+(?:approximately\s+|about\s+|around\s+|nearly\s+|over\s+|more\s+than\s+)?"
+    r"\d{1,3}(?:,\d{3})+\s+(?:full[- ]time\s+)?(?:employees|people|team\s+members|associates))\b",
+    re.IGNORECASE,
+)
+"""A sentence stating how many people a filer employs ("the Company employed 93,516 people",
+"Boeing's total workforce was approximately 156,000", "we had approximately 41,000
+employees")."""
+_NOT_HEADCOUNT = re.compile(
+    r"\b(?:hired?|hiring|new\s+employees|unions?|union-represented|feedback|survey\w*|"
+    r"respon\w*|particip\w*|trained|volunteer\w*|members|leverage|segment|division|"
+    r"who\s+work|plants|facilities|retire\w*|pension\w*|benefit\w*|shares?|grant\w*|"
+    r"acqui\w*|contractors?|represented|constitut\w*)\b",
+    re.IGNORECASE,
+)
+"""Words of a sentence counting people other than those the filer employs (hires, union
+members, a segment's staff, people in the plants, plan participants), or no people."""
+_PEOPLE_NOUN = re.compile(
+    r"\b(?:employees?|people|persons|workers|staff|employed|full[- ]time\s+equivalents|"
+    r"team\s+members|associates)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def people_counts(sentence: str) -> list[PeopleCount]:
+    """The numbers of people ``sentence`` states the filer employs, each with its scope read
+    from the words after it up to the next figure ("37,000 employed in the United States",
+    "55,000 employed internationally", "315,000 people worldwide"); a count with no scope of
+    its own is of the whole workforce. Empty for a sentence that states no employment
+    ("employed"/"workforce was"/"had N employees"); a count of people hired, in a union, a
+    segment or the plants (said in the words around it) is left out."""
+    if _EMPLOYING.search(sentence) is None:
+        return []
+    found: list[PeopleCount] = []
+    matches = list(_STATED_COUNT.finditer(sentence))
+    for i, match in enumerate(matches):
+        stop = matches[i + 1].start() if i + 1 < len(matches) else len(sentence)
+        digit = re.search(r"\d", sentence[match.end() : stop])
+        after = sentence[match.end() : match.end() + digit.start() if digit else stop]
+        before = sentence[max(0, match.start() - 60) : match.start()]
+        near = " ".join(after.split()[:5])
+        if not (_PEOPLE_NOUN.search(near) or _EMPLOYING.search(before + match.group(1) + near)):
+            continue
+        if _YEAR_WORDS.search(" ".join(before.split()[-2:])):
+            continue  # "December 31, 2022": no count
+        if _NOT_HEADCOUNT.search(before) or _NOT_HEADCOUNT.search(" ".join(after.split()[:8])):
+            continue  # "the Rigid Packaging Segment employed", "50,000 union members"
+        scope = (
+            "outside" if _OUTSIDE_US.search(near) else "inside" if _INSIDE_US.search(near) else ""
+        )
+        name = _count_name(before, after)
+        found.append(
+            PeopleCount(match.group(1), match.start(), match.end(), scope or "whole", name)
+        )
+    return found
+
+
+_NAME_END = re.compile(
+    r"[,;:()]|\.(?:\s|$)|\b(?:as\s+of|at|on|with|including|and|which|who|located|engaged|as)\b",
+    re.I,
+)
+_WORKFORCE_NAME = re.compile(
+    r"((?:[\w’'&.-]+\s+){0,2}(?:workforce|head[\s-]?count|employees))\s+"
+    r"(?:was|were|is|are|of|totall?ed|numbered)\b",
+    re.IGNORECASE,
+)
+
+
+def _count_name(before: str, after: str) -> str:
+    """The words of a sentence naming the people a count counts: the noun phrase after the
+    figure ("people worldwide", "employed in the United States"), or the subject it is
+    stated of before it ("Boeing’s total workforce was approximately 156,000")."""
+    found = _NAME_END.search(after)
+    name = " ".join((after[: found.start()] if found else after).split())
+    if _PEOPLE_NOUN.search(name):
+        return name
+    subject = list(_WORKFORCE_NAME.finditer(before))
+    if subject:
+        return " ".join(subject[-1].group(1).split())
+    return name or "people employed"
+
+
+_YEAR_WORDS = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b",
+    re.IGNORECASE,
+)
+
+
+def _count_years(sentence: str, counts: Sequence[PeopleCount], version: str) -> list[int | None]:
+    """The year each count of a sentence is of: the sentence's one year for all, its years in
+    order for as many counts ("As of December 31, 2022 and 2021, ... 156,000 and 142,000"), the
+    filing's fiscal year for a sentence naming none; None when that cannot be told."""
+    years = list(dict.fromkeys(int(y) for y in _SENTENCE_YEAR.findall(sentence)))
+    if not years:
+        own = re.findall(r"(?:19|20)\d\d", version)  # "FY2022"
+        return [int(own[0]) if own else None for _ in counts]
+    if len(years) == 1:
+        return [years[0] for _ in counts]
+    if len(years) == len(counts):
+        return list(years)
+    return [None for _ in counts]
+
+
+def headcount_claims(
+    ask: HeadcountAsk, sentences: Sequence[tuple[Passage, str]]
+) -> Claim | int | None:
+    """The answers the evidence's sentences give a head-count question: the index in
+    ``sentences`` of the first one stating the count of the asked scope and year (quoted as
+    it is), else a derived claim computing it from counts one sentence states: the count
+    outside the United States as the whole less those within it (or the converse), a change
+    between two years as the difference or percent change of the two years' counts. Every
+    operand is a figure the quoted sentence states; the engine computes the result. None
+    when no sentence gives it (nothing is guessed: a count is never computed from a share)."""
+    read: list[tuple[int, Passage, str, list[tuple[PeopleCount, int | None]]]] = []
+    for i, (passage, sentence) in enumerate(sentences):
+        stated = people_counts(sentence)
+        if stated:
+            years = _count_years(sentence, stated, passage.version)
+            read.append((i, passage, sentence, list(zip(stated, years, strict=True))))
+    if ask.change is None:
+        year = ask.years[0] if ask.years else None
+        fits = [
+            (y or 0, -i)
+            for i, _, _, counts in read
+            for count, y in counts
+            if count.scope == ask.scope and (year is None or y == year)
+        ]
+        if fits:
+            return -max(fits)[1]  # the latest year's, the first sentence stating it
+        for _, passage, sentence, counts in read:
+            claim = _scope_difference(ask.scope, year, passage, sentence, counts)
+            if claim is not None:
+                return claim
+        return None
+    for _, passage, sentence, counts in read:
+        claim = _count_change(ask, passage, sentence, counts)
+        if claim is not None:
+            return claim
+    return None
+
+
+_SCOPE_NAMES = {
+    "whole": "in all",
+    "inside": "in the United States",
+    "outside": "outside the United States",
+}
+
+
+def _scope_difference(
+    scope: str,
+    year: int | None,
+    passage: Passage,
+    sentence: str,
+    counts: Sequence[tuple[PeopleCount, int | None]],
+) -> Claim | None:
+    """The count of one scope as the whole less the other scope, both stated by ``sentence``
+    for one year (the asked one, when asked)."""
+    if scope == "whole":
+        return None  # a whole is stated, never summed from parts here
+    other = "inside" if scope == "outside" else "outside"
+    by_scope: dict[str, tuple[PeopleCount, int | None]] = {}
+    for count, y in counts:
+        if year is None or y == year:
+            by_scope.setdefault(count.scope, (count, y))
+    if "whole" not in by_scope or other not in by_scope:
+        return None
+    (whole, y), (part, _) = by_scope["whole"], by_scope[other]
+    when = f" in {y}" if y else ""
+    # In the words of the derivation ("compared with", "difference"): a connective the
+    # evidence has no counterpart for ("minus") reads as an edit of the quoted sentence.
+    return _sentence_claim(
+        Operation.DIFFERENCE,
+        passage,
+        sentence,
+        [
+            (f"{whole.name}, {y}" if y else whole.name, whole),
+            (f"{part.name}, {y}" if y else part.name, part),
+        ],
+        f"People employed{when}: {whole.value} {whole.name} compared with {part.value} "
+        f"{part.name}: a difference of {{result}} people employed {_SCOPE_NAMES[scope]}",
+        count_asked=True,
+    )
+
+
+def _count_change(
+    ask: HeadcountAsk,
+    passage: Passage,
+    sentence: str,
+    counts: Sequence[tuple[PeopleCount, int | None]],
+) -> Claim | None:
+    """The change of the asked scope's count between two years ``sentence`` states it for (the
+    asked years, when asked): the later less the earlier, or its percent change."""
+    of_scope = {y: count for count, y in counts if count.scope == ask.scope and y is not None}
+    years = sorted(of_scope, reverse=True)
+    if ask.years:
+        years = [y for y in years if y in ask.years]
+        if len(ask.years) == 2 and len(years) != 2:
+            return None
+    if len(years) < 2:
+        return None
+    new, old = years[0], years[1]
+    operation = ask.change or Operation.DIFFERENCE
+    name = of_scope[new].name
+    return _sentence_claim(
+        operation,
+        passage,
+        sentence,
+        [(f"{name}, {new}", of_scope[new]), (f"{name}, {old}", of_scope[old])],
+        f"{name[:1].upper()}{name[1:]}: {of_scope[new].value} in {new} compared with "
+        f"{of_scope[old].value} in {old}: {{result}}",
+    )
+
+
+def _sentence_claim(
+    operation: Operation,
+    passage: Passage,
+    sentence: str,
+    operands: Sequence[tuple[str, PeopleCount]],
+    template: str,
+    *,
+    count_asked: bool = False,
+) -> Claim | None:
+    """A derived claim whose operands are figures ``sentence`` states, quoted whole as the
+    claim's one citation, its text ``template`` with the result (as a count when
+    ``count_asked``, else as a change); None when the engine cannot compute it."""
+    figures = [parse_figure(count.value) for _, count in operands]
+    if any(f is None for f in figures):
+        return None
+    read = [f for f in figures if f is not None]
+    try:
+        computed = compute(operation, read)
+    except DerivationError:
+        return None
+    result = state_result(computed, read)
+    quote = " ".join(sentence.split())
+    phrase = result if count_asked else result_phrase(operation, result, False)
+    text = template.format(result=phrase)
+    where = f"{passage.doc_id}@{passage.version}#{passage.page}:{quote}:{operation.value}"
+    return Claim(
+        claim_id="c-" + sha256_hex(where)[:10],
+        text=text,
+        citations=[
+            Citation(
+                doc_id=passage.doc_id,
+                version=passage.version,
+                page=passage.page,
+                quote=quote,
+                evidence_id=passage.passage_id or None,
+            )
+        ],
+        derivation=Derivation(
+            operation=operation,
+            operands=[
+                Operand(label=label, value=count.value, citation=0) for label, count in operands
+            ],
+            result=result,
+        ),
+    )

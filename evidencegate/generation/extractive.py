@@ -77,9 +77,12 @@ from evidencegate.corpus.segments import asks_a_part, segment_row, segments_of
 from evidencegate.generation.derive import (
     OPERATION_TERMS,
     DerivedCandidate,
+    HeadcountAsk,
     asks_change,
     derivation_request,
     derived_candidates,
+    headcount_ask,
+    headcount_claims,
 )
 from evidencegate.generation.tables import (
     TableCell,
@@ -172,6 +175,11 @@ class ExtractiveGenerator:
     ) -> Draft:
         profile = profile_question(question, as_of=as_of)
         prepared = self._prepared(evidence, avoid)  # once per draft: every ask reads the same
+        counted = headcount_ask(question, profile)
+        if counted is not None:
+            stated = _headcount_draft(counted, prepared[0])
+            if stated is not None:
+                return stated
         if asks_enumeration(question, profile):
             prepared = _with_item_lists(prepared)
         ranked = self._ranked(question, _subject_only(profile), evidence, avoid, prepared=prepared)
@@ -1621,6 +1629,19 @@ class _Prepared(NamedTuple):
     context_terms: list[tuple[str, ...]]
     heading_terms: list[tuple[str, ...]]
     supplements: list[bool]
+
+
+def _headcount_draft(ask: HeadcountAsk, candidates: Sequence[_Candidate]) -> Draft | None:
+    """The draft for a question asking how many people a filer employs, when a sentence of the
+    evidence states that count for the asked scope and year ("the Company employed
+    approximately 95,000 people"), or states the counts it is computed from (the whole and the
+    United States for those outside it, two years' counts for a change): that sentence, or a
+    derived claim quoting it (:func:`headcount_claims`). None when no sentence gives it: the
+    question is then drafted as any other."""
+    found = headcount_claims(ask, [(c.passage, c.sentence.text) for c in candidates])
+    if found is None:
+        return None
+    return _draft([candidates[found].claim() if isinstance(found, int) else found])
 
 
 @dataclass(frozen=True)

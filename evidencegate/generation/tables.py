@@ -638,8 +638,10 @@ def _block_names(text: str, years_at: int, q: int) -> list[tuple[str, int]] | No
     in which every run is a phrase of the lexicon; None when there is no such cut, or more
     than one (the blocks are then not named)."""
     line_end = text.rfind("\n", 0, years_at)
-    if line_end < 0 or text[line_end:years_at].strip():
-        return None  # the years do not open their line
+    if line_end < 0 or (
+        text[line_end:years_at].strip() and not _UNIT_OPENING.fullmatch(text[line_end:years_at])
+    ):
+        return None  # the years do not open their line (after the table's unit, if any)
     line_start = text.rfind("\n", 0, line_end) + 1
     words = [
         (m.group(0), line_start + m.start()) for m in _TOKEN.finditer(text[line_start:line_end])
@@ -650,12 +652,30 @@ def _block_names(text: str, years_at: int, q: int) -> list[tuple[str, int]] | No
     for cuts in combinations(range(1, len(words)), q - 1):
         bounds = [0, *cuts, len(words)]
         runs = [words[bounds[b] : bounds[b + 1]] for b in range(q)]
-        if all(run[0][0][:1].isupper() and _phrase(" ".join(w for w, _ in run)) for run in runs):
+        if all(
+            run[0][0][:1].isupper() and _block_name(" ".join(w for w, _ in run)) for run in runs
+        ):
             found.append([(" ".join(w for w, _ in run), run[0][1]) for run in runs])
     return found[0] if len(found) == 1 else None
 
 
 _MAX_BLOCK_WORDS = 10
+_UNIT_OPENING = re.compile(
+    r"\s*\((?:dollars|amounts|\$)?\s*in\s+(?:thousands|millions|billions)[^)]*\)\s*", re.I
+)
+"""The table's unit opening the line of its years ("(Dollars in Millions) 2022 2021 ...")."""
+
+
+def _block_name(name: str) -> bool:
+    """Can ``name`` name a block of columns? A phrase of the lexicon ("Income Before Tax"), or
+    a qualified figure the lexicon knows by its last word ("Segment Sales", "Percent of
+    Segment Sales"); a single word names none (the cut of the line must be the only one)."""
+    if _phrase(name):
+        return True
+    wanted = terms(re.sub(r"/?\([^)]*\)", " ", name))
+    return len(wanted) >= 2 and any(
+        start == 0 and end == 1 for start, end, _ in lexicon().keys(wanted[-1:])
+    )
 
 
 def _phrase(name: str) -> bool:
