@@ -441,7 +441,15 @@ def _counted_forms(counted: str) -> tuple[str, ...]:
     forms = [counted]
     for _, _, group in lex.keys(found[:1]):
         forms += [m[0] for m in lex.members[group] if len(m) == 1 and m[0] not in forms]
+    if any("group" in figure_kinds(form) for form in forms):
+        # Personnel ("employees", whose synonyms "staff", "workforce" the mined measure nouns
+        # count by head) are counted as people: "employed approximately 315,000 people".
+        forms += [f for f in _HEADS if f not in forms]
     return tuple(forms)
+
+
+_HEADS = ("people", "persons", "individuals")
+"""How a count of personnel is stated when it names no kind of person."""
 
 
 @lru_cache(maxsize=64)

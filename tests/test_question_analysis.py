@@ -184,6 +184,14 @@ class TestFigures:
         assert profile.states_figure("Employees must not accept more than 6 invitations a year.")
         assert not profile.states_figure("Employees must refresh the file every 6 months.")
 
+    def test_personnel_are_counted_as_people(self) -> None:
+        """ "how many employees" is answered by "employed approximately 315,000 people"; a
+        count of branches is not."""
+        profile = profile_question("How many employees did Acme have in 2022?", as_of=AS_OF)
+        assert profile.states_figure("We employed approximately 315,000 people worldwide.")
+        profile = profile_question("How many branches did Acme have in 2022?", as_of=AS_OF)
+        assert not profile.states_figure("We employed approximately 315,000 people worldwide.")
+
     def test_enumerators_do_not_end_sentences(self) -> None:
         """'to: 1. Perform ...' keeps its list item with its lead-in."""
         text = "Configures malicious code protection mechanisms to: 1. Perform scans. Done now."
