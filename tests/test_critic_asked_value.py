@@ -125,3 +125,9 @@ def test_the_other_facts_accept_the_asked_value_and_no_other_kind() -> None:
     # a time limit is no age
     late = _claim("A member may draw the pension within 30 days of retiring.")
     assert _measure_unstated(age, [late]) is not None
+
+
+def test_the_word_asking_the_date_is_not_a_measure_the_answer_must_repeat() -> None:
+    question = "GDR - when is it due each year?"
+    dated = "By March 1 following the calendar year, a member shall file its GDR with the guild."
+    assert not any(f.startswith("figure: ") for f in _missing(dated, question))

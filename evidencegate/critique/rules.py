@@ -711,6 +711,9 @@ class RulesCritic:
                     # nor asked for ("Please provide J&J's gross profit", "Customer asks:")
                     and t not in _REQUEST_WORDS
                     and t not in _asker(profile.question)
+                    # nor the date asked ("HMDA LAR - when is it due each year?": the date
+                    # of the yearly act, which the sentence states as a date, not as "due")
+                    and not (t in _DATE_ASK_TERMS and _date_asked(profile))
                 ]
                 if profile.answer_type in _MEASURED
                 else []
@@ -918,6 +921,16 @@ annual deadline to file the register", typed a duration), an age "what age" ("ag
 a fraction "what fraction", a share of a stated base the bound of an amount ("no greater than
 one-sixth (1/6) of the estimated total annual payments" for "the largest cushion", no money).
 Not ``bound``: any number would state it."""
+
+
+_DATE_ASK_TERMS = frozenset(terms("deadline due date"))
+"""Words asking for the date of a yearly act ("when is the register due", "the annual
+deadline"): what is asked, stated as a date, not a word the answer must repeat."""
+
+
+def _date_asked(profile: QuestionProfile) -> bool:
+    """Does the question ask a calendar date, or the date of a yearly act (:func:`asked_value`)?"""
+    return asked_value(profile.question, profile) in ("calendar_date", "yearly_date")
 
 
 def _states_asked_value(profile: QuestionProfile, text: str) -> bool:
