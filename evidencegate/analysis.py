@@ -33,9 +33,11 @@ from evidencegate.text import (
 
 __all__ = [
     "ASK_WORDS",
+    "CADENCES",
     "FIGURE_TYPES",
     "PERIOD_WORDS",
     "REQUIRING_WORDS",
+    "SOFT_VALUE_KINDS",
     "AnswerType",
     "AskedMeasure",
     "Period",
@@ -45,7 +47,9 @@ __all__ = [
     "answer_type",
     "ask_clause",
     "asked_action",
+    "asked_cadence",
     "asked_measure",
+    "asked_value",
     "asks_requirement",
     "bigrams",
     "has_figure",
@@ -60,6 +64,7 @@ __all__ = [
     "split_sentences",
     "states_action",
     "states_measure",
+    "states_value",
     "weighted_overlap",
 ]
 
@@ -2370,3 +2375,165 @@ def states_measure(text: str, kinds: frozenset[str]) -> bool:
     if "change" in kinds and (_STATED_CHANGE.search(text) or _PERCENT.search(text)):
         return True
     return "count" in kinds and bool(_STATED_COUNT.search(_NOT_COUNTED.sub(" ", text)))
+
+
+# ------------------------------------------------------------------ the asked value
+# The value a question asks for, beyond its answer type: a calendar date rather than a time
+# limit ("by what date each year"), an age, a fraction, the bound of a quantity ("the largest
+# cushion"). One reading for the drafter (which sentence to draft) and the critic (whether the
+# claims state what is asked): a calendar date answers "by when", a share of a stated base the
+# bound of an amount, an age "what age"; never a value of another kind.
+
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+_CALENDAR_DATE_ASKED = re.compile(
+    r"\b(?:(?:what|which)\s+(?:calendar\s+date|day\s+of\s+the\s+year)|"
+    r"(?:by|on)\s+(?:what|which)\s+(?:calendar\s+)?date)\b",
+    re.IGNORECASE,
+)
+"""A question asking for a date of the calendar ("by what date must the register be filed"):
+answered by a stated date ("By March 1 following the calendar year"), not by a time limit
+counted from an event ("within 30 calendar days after the end of each quarter")."""
+_DATE_ASKED = re.compile(r"\b(?:what|which)\s+date\b", re.IGNORECASE)
+"""A question asking which date: of a yearly act ("what date each year"), a calendar date; else
+perhaps a date a notice states ("what date must the notice include")."""
+_WHEN_ASKED = re.compile(r"\b(?:deadline|due|by\s+when|when)\b", re.IGNORECASE)
+"""A question asking when, which for a yearly act ("the deadline to file our annual register")
+may be a calendar date ("By March 1 following the calendar year") or a time limit ("within
+30 days of the completion of the escrow account computation year")."""
+_CALENDAR_DATE = re.compile(_MONTHS + r"\s+\d{1,2}\b|\b\d{1,2}\s+" + _MONTHS)
+_AGE_ASKED = re.compile(
+    r"\b(?:(?:what|which|whose)\s+age|how\s+old|age\s+(?:limit|threshold|cut-?off))\b",
+    re.IGNORECASE,
+)
+"""A question asking for an age ("from what age is an applicant elderly", "how old")."""
+_AGE_STATED = re.compile(
+    r"\bage[ds]?\s+(?:of\s+)?\d+|\b\d+\s+(?:years?\s+(?:of\s+age|old)|or\s+(?:older|over|more\s+years))",
+    re.IGNORECASE,
+)
+"""An age stated ("age 62 or older", "62 years of age", "aged 18")."""
+_FRACTION_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:fraction|portion|proportion|part)\b", re.IGNORECASE
+)
+"""A question asking for a fraction of a whole ("what fraction of the yearly payments")."""
+_FRACTION = re.compile(
+    r"\b(?:one|two|three|four|five)[\s-](?:half|halves|thirds?|quarters?|fourths?|fifths?|"
+    r"sixths?|eighths?|tenths?|twelfths?)\b|\(?\b\d{1,2}/\d{1,2}\b\)?|\d+(?:\.\d+)?\s*(?:%|percent)",
+    re.IGNORECASE,
+)
+"""A fraction stated ("one-sixth (1/6)", "one-twelfth", "50 percent")."""
+_BOUND_ASKED = re.compile(
+    r"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+|an?\s+)?"
+    r"(?:maximum|max|most|largest|biggest|highest|greatest|minimum|min|least|smallest|lowest|"
+    r"longest|shortest)\b|\b(?:cap|ceiling|limit)\s+(?:on|of|for)\b",
+    re.IGNORECASE,
+)
+"""A question asking for the bound of a quantity in words its answer type does not read as a
+figure ("what is the largest escrow cushion", "the cap on liability"): a sentence stating
+the quantity answers it, a definition of the thing bounded does not. The bound is what is
+asked ("what is the least ..."), not a name's word ("the least privilege enhancement")."""
+_NUMBER_STATED = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|sixty|ninety|hundred)\b|\d",
+    re.IGNORECASE,
+)
+_MULTIPLE = re.compile(
+    r"\b(?:one|two|three|four|five|six|\d+)\s+times\s+(?:the|its|their|that|an?)\b", re.I
+)
+"""A multiple of another quantity stated ("three times the base monthly payment"; not "five
+times in the preceding calendar year", a count)."""
+_PROVISION_NUMBERS = re.compile(
+    r"§+\s*[\d.]+(?:\([\w]+\))*|\b\d{3,4}\.\d+(?:\([\w]+\))*|\([a-z0-9]{1,4}\)"
+)
+"""Provision numbers ("§ 1024.17(c)(1)", "paragraph (b)(2)"): names, their digits no figures."""
+
+CADENCES = (
+    (
+        "year",
+        re.compile(
+            r"\b(?:annual|annually|yearly|(?:each|every|per)\s+(?:calendar\s+)?year)\b"
+            r"(?!\s+reports?\b)",
+            re.I,
+        ),
+    ),
+    (
+        "quarter",
+        re.compile(
+            r"\b(?:quarterly|(?:each|every|per|calendar)\s+quarter)\b"
+            r"(?!\s+reports?\b)",
+            re.I,
+        ),
+    ),
+    ("month", re.compile(r"\b(?:monthly|(?:each|every|per)\s+month)\b", re.I)),
+)
+"""How often an act recurs, as questions and rules say it (the annual filing of a register,
+its quarterly recording); not a document named by its period ("Boeing's annual report")."""
+
+SOFT_VALUE_KINDS = frozenset({"yearly_date", "relative_bound"})
+"""Values that one way of answering states and another does not: a time limit may answer when
+a yearly act is due, and money the bound of an amount."""
+_SHARE_OF_BASE = re.compile(r"\s*(?:\(\s*\d{1,2}/\d{1,2}\s*\)\s*)?of\b", re.IGNORECASE)
+"""What follows a fraction taken of a stated base ("one-sixth (1/6) of the estimated total")."""
+
+
+def asked_cadence(question: str) -> str | None:
+    """``year``, ``quarter`` or ``month``: how often the act ``question`` asks about recurs,
+    when it says exactly one of them (:data:`CADENCES`); else None."""
+    cadences = [name for name, pattern in CADENCES if pattern.search(question)]
+    return cadences[0] if len(cadences) == 1 else None
+
+
+def asked_value(question: str, profile: QuestionProfile) -> str | None:
+    """The kind of value ``question`` (of ``profile``) asks for beyond its answer type, or
+    None: ``calendar_date`` ("by what date", "what date each year"), ``yearly_date`` (the
+    deadline of a yearly act, a date or a time limit), ``age``, ``fraction``, ``bound`` ("what
+    is the largest ..." where the answer type reads no figure) or ``relative_bound`` (the bound
+    of an amount, which a share of another states: "no greater than one-sixth of the estimated
+    total annual payments", no money)."""
+    return _asked_value_kind(question, profile.answer_type, profile.wants_figure)
+
+
+@lru_cache(maxsize=4096)
+def _asked_value_kind(
+    question: str, answer_type: AnswerType, wants_figure: Literal["quantity", "date"] | None
+) -> str | None:
+    """:func:`asked_value` by the fields of the question it depends on."""
+    cadence = asked_cadence(question)
+    if _CALENDAR_DATE_ASKED.search(question) or (
+        cadence == "year" and _DATE_ASKED.search(question)
+    ):
+        return "calendar_date"
+    if cadence == "year" and _WHEN_ASKED.search(question):
+        return "yearly_date"
+    if _AGE_ASKED.search(question):
+        return "age"
+    if _FRACTION_ASKED.search(question):
+        return "fraction"
+    if _BOUND_ASKED.search(question) and wants_figure is None:
+        return "bound"
+    if _BOUND_ASKED.search(question) and answer_type == "amount":
+        return "relative_bound"
+    return None
+
+
+@lru_cache(maxsize=16384)  # pure; the drafter and the critic test the same sentences
+def states_value(kind: str | None, text: str) -> bool:
+    """Does ``text`` state a value of the asked ``kind`` (see :func:`asked_value`)? A calendar
+    date ("By March 1 following the calendar year", "by 31 January each year"), an age ("age
+    62 or older"), a fraction ("one-twelfth (1/12)", "50 percent"), any number for a bound, and
+    for the bound of an amount a share or multiple of a stated base ("no greater than one-sixth
+    (1/6) of the estimated total annual payments", "three times the base payment")."""
+    if kind in ("calendar_date", "yearly_date"):
+        return _CALENDAR_DATE.search(text) is not None
+    if kind == "age":
+        return _AGE_STATED.search(text) is not None
+    if kind == "fraction":
+        return _FRACTION.search(text) is not None
+    if kind == "bound":
+        return _NUMBER_STATED.search(_PROVISION_NUMBERS.sub(" ", text)) is not None
+    if kind == "relative_bound":
+        return _MULTIPLE.search(text) is not None or any(
+            _SHARE_OF_BASE.match(text, m.end()) for m in _FRACTION.finditer(text)
+        )
+    return False

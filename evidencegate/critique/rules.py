@@ -34,6 +34,7 @@ from evidencegate.analysis import (
     ask_clause,
     asked_measure,
     asked_term,
+    asked_value,
     defines,
     has_figure,
     money_given,
@@ -42,6 +43,7 @@ from evidencegate.analysis import (
     sentence_period,
     split_sentences,
     states_measure,
+    states_value,
     weighted_overlap,
 )
 from evidencegate.contracts import (
@@ -662,6 +664,18 @@ class RulesCritic:
             value = fact.removeprefix(NUMBER)
             if any(value in _numbers(t) for t in (*texts, *cited)):
                 return True  # stated by a claim, or by the passage a claim quotes (the case)
+            if (
+                value.isdigit()
+                and int(value) < 130
+                and asked_value(profile.question, profile) == "age"
+            ):
+                # The asker's own age ("my father is 64: from what age may a lender favour
+                # an older applicant?") is the case; a rule's age answers what age is asked.
+                return (pool is None or value not in pool) and any(
+                    states_value("age", s)
+                    for t in texts
+                    for s in _sentences(t.partition(_PLACE)[0])
+                )
             # An amount the question sets out ("a $120 gift: may I accept it?") and no source
             # states is weighed against the amount a rule states, which need not be the same.
             return (
@@ -713,6 +727,9 @@ class RulesCritic:
                     # nor asked for ("Please provide J&J's gross profit", "Customer asks:")
                     and t not in _REQUEST_WORDS
                     and t not in _asker(profile.question)
+                    # nor the date asked ("HMDA LAR - when is it due each year?": the date
+                    # of the yearly act, which the sentence states as a date, not as "due")
+                    and not (t in _DATE_ASK_TERMS and _date_asked(profile))
                 ]
                 if profile.answer_type in _MEASURED
                 else []
@@ -905,12 +922,38 @@ def _figures_stated(
             period = sentence_period(sentence)
             if period is not None and not period.overlaps(profile.target):
                 continue
-            if not profile.states_figure(sentence):
+            if not profile.states_figure(sentence) and not _states_asked_value(profile, sentence):
                 continue
             if EXAMPLE_SENTENCE.search(sentence) and not profile.hypothetical:
                 continue  # "For example, if ... $950 ...": not the general answer
             own = _body_terms(sentence)  # "$54,600" states a dollar figure
             yield [*own, *place_terms], own
+
+
+_ANSWERING_VALUES = frozenset({"calendar_date", "yearly_date", "age", "fraction", "relative_bound"})
+"""Kinds of value (:func:`asked_value`) that answer the question asking them whatever its answer
+type reads: a calendar date a yearly deadline ("By March 1 following the calendar year" for "the
+annual deadline to file the register", typed a duration), an age "what age" ("age 62 or older"),
+a fraction "what fraction", a share of a stated base the bound of an amount ("no greater than
+one-sixth (1/6) of the estimated total annual payments" for "the largest cushion", no money).
+Not ``bound``: any number would state it."""
+
+
+_DATE_ASK_TERMS = frozenset(terms("deadline due date"))
+"""Words asking for the date of a yearly act ("when is the register due", "the annual
+deadline"): what is asked, stated as a date, not a word the answer must repeat."""
+
+
+def _date_asked(profile: QuestionProfile) -> bool:
+    """Does the question ask a calendar date, or the date of a yearly act (:func:`asked_value`)?"""
+    return asked_value(profile.question, profile) in ("calendar_date", "yearly_date")
+
+
+def _states_asked_value(profile: QuestionProfile, text: str) -> bool:
+    """Does ``text`` state a value of the kind the question asks (:data:`_ANSWERING_VALUES`),
+    as the drafter reads it (:func:`asked_value`, :func:`states_value`)?"""
+    kind = asked_value(profile.question, profile)
+    return kind in _ANSWERING_VALUES and states_value(kind, text)
 
 
 def _parts_answered(
@@ -1021,6 +1064,8 @@ def _measure_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | 
         return None
     if any(states_measure(_split(text)[0], measure.kinds) for text in answer):
         return None
+    if any(_states_asked_value(profile, _split(text)[0]) for text in answer):
+        return None  # the value the question asks, read as the drafter reads it
     kinds = " or ".join(sorted(measure.kinds))
     return FIGURE + f"the {measure.noun} asked, as {kinds} (the claims state none)"
 
@@ -1849,6 +1894,8 @@ def _amount_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | No
     bodies = [_SECTION_NUMBERING.sub("", _split(text)[0], count=1) for text in answer]
     if any(_AMOUNT_STATED.search(body) for body in bodies):
         return None
+    if any(_states_asked_value(profile, body) for body in bodies):
+        return None  # the bound of an amount as a share of a stated base
     return FIGURE + "an amount of money (the claims state none)"
 
 
@@ -2143,6 +2190,7 @@ def _time_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str | Non
             has_figure(body, "quantity", "duration")
             or has_figure(body, "date")
             or _TIME_SAID.search(body)
+            or _states_asked_value(profile, body)
         ):
             return None
     return KIND + "a time (the claims state none)"

@@ -18,12 +18,16 @@ from typing import NamedTuple
 
 from evidencegate.analysis import (
     ASK_WORDS,
+    CADENCES,
     EXAMPLE_SENTENCE,
+    SOFT_VALUE_KINDS,
     QuestionProfile,
     Sentence,
     ask_clause,
     asked_action,
+    asked_cadence,
     asked_term,
+    asked_value,
     asks_requirement,
     bigrams,
     defines,
@@ -38,6 +42,7 @@ from evidencegate.analysis import (
     split_asks,
     split_sentences,
     states_action,
+    states_value,
 )
 from evidencegate.canonical import sha256_hex
 from evidencegate.contracts import Citation, Claim, Draft, Operation, Passage
@@ -447,7 +452,7 @@ class ExtractiveGenerator:
             score += 0.2 * share(c_terms)
             if profile.wants_figure:
                 # A question asking for a figure is answered by a sentence stating one.
-                if profile.states_figure(candidate.text) or _states_value(
+                if profile.states_figure(candidate.text) or states_value(
                     value_asked.kind, candidate.text
                 ):
                     score += 0.25
@@ -2592,74 +2597,9 @@ def _opens_example(text: str) -> bool:
     )
 
 
-# The value a question asks for, beyond its answer type: a calendar date rather than a time
-# limit ("by what date each year"), an age, a fraction, the bound of a quantity ("the largest
-# cushion"); and which occurrence of an act it is asked of (the first notice or the reminder,
+# The value a question asks for (analysis.asked_value, read alike by the critic) and which
+# occurrence of an act it is asked of (the first notice or the reminder,
 # the initial period or the extended one, the yearly filing or the quarterly recording).
-
-_MONTHS = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-)
-_CALENDAR_DATE_ASKED = re.compile(
-    r"\b(?:(?:what|which)\s+(?:calendar\s+date|day\s+of\s+the\s+year)|"
-    r"(?:by|on)\s+(?:what|which)\s+(?:calendar\s+)?date)\b",
-    re.IGNORECASE,
-)
-"""A question asking for a date of the calendar ("by what date must the register be filed"):
-answered by a stated date ("By March 1 following the calendar year"), not by a time limit
-counted from an event ("within 30 calendar days after the end of each quarter")."""
-_DATE_ASKED = re.compile(r"\b(?:what|which)\s+date\b", re.IGNORECASE)
-"""A question asking which date: of a yearly act ("what date each year"), a calendar date; else
-perhaps a date a notice states ("what date must the notice include")."""
-_WHEN_ASKED = re.compile(r"\b(?:deadline|due|by\s+when|when)\b", re.IGNORECASE)
-"""A question asking when, which for a yearly act ("the deadline to file our annual register")
-may be a calendar date ("By March 1 following the calendar year") or a time limit ("within
-30 days of the completion of the escrow account computation year")."""
-_CALENDAR_DATE = re.compile(_MONTHS + r"\s+\d{1,2}\b|\b\d{1,2}\s+" + _MONTHS)
-_AGE_ASKED = re.compile(
-    r"\b(?:(?:what|which|whose)\s+age|how\s+old|age\s+(?:limit|threshold|cut-?off))\b",
-    re.IGNORECASE,
-)
-"""A question asking for an age ("from what age is an applicant elderly", "how old")."""
-_AGE = re.compile(
-    r"\bage[ds]?\s+(?:of\s+)?\d+|\b\d+\s+(?:years?\s+(?:of\s+age|old)|or\s+(?:older|over|more\s+years))",
-    re.IGNORECASE,
-)
-"""An age stated ("age 62 or older", "62 years of age", "aged 18")."""
-_FRACTION_ASKED = re.compile(
-    r"\b(?:what|which)\s+(?:fraction|portion|proportion|part)\b", re.IGNORECASE
-)
-"""A question asking for a fraction of a whole ("what fraction of the yearly payments")."""
-_FRACTION = re.compile(
-    r"\b(?:one|two|three|four|five)[\s-](?:half|halves|thirds?|quarters?|fourths?|fifths?|"
-    r"sixths?|eighths?|tenths?|twelfths?)\b|\(?\b\d{1,2}/\d{1,2}\b\)?|\d+(?:\.\d+)?\s*(?:%|percent)",
-    re.IGNORECASE,
-)
-"""A fraction stated ("one-sixth (1/6)", "one-twelfth", "50 percent")."""
-_BOUND_ASKED = re.compile(
-    r"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the\s+|an?\s+)?"
-    r"(?:maximum|max|most|largest|biggest|highest|greatest|minimum|min|least|smallest|lowest|"
-    r"longest|shortest)\b|\b(?:cap|ceiling|limit)\s+(?:on|of|for)\b",
-    re.IGNORECASE,
-)
-"""A question asking for the bound of a quantity in words its answer type does not read as a
-figure ("what is the largest escrow cushion", "the cap on liability"): a sentence stating
-the quantity answers it, a definition of the thing bounded does not. The bound is what is
-asked ("what is the least ..."), not a name's word ("the least privilege enhancement")."""
-_NUMBER_STATED = re.compile(
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-    r"thirty|forty|fifty|sixty|ninety|hundred)\b|\d",
-    re.IGNORECASE,
-)
-_MULTIPLE = re.compile(
-    r"\b(?:one|two|three|four|five|six|\d+)\s+times\s+(?:the|its|their|that|an?)\b", re.I
-)
-"""A multiple of another quantity stated ("three times the base monthly payment"; not "five
-times in the preceding calendar year", a count)."""
-_IDENTIFIERS = re.compile(
-    r"§+\s*[\d.]+(?:\([\w]+\))*|\b\d{3,4}\.\d+(?:\([\w]+\))*|\([a-z0-9]{1,4}\)"
-)
-"""Provision numbers ("§ 1024.17(c)(1)", "paragraph (b)(2)"): names, their digits no figures."""
 
 _LATER_TERMS = frozenset(
     terms("reminder second subsequent renewal renew extension extend extended additional extra")
@@ -2670,33 +2610,8 @@ _FIRST_TERMS = frozenset(terms("initial first"))
 "normal", "usual" or "original": they more often qualify a thing ("normal users", "original
 documents") or a scenario's case ("within the normal period, how long may it take in total")
 than the act asked about."""
-_CADENCES = (
-    (
-        "year",
-        re.compile(
-            r"\b(?:annual|annually|yearly|(?:each|every|per)\s+(?:calendar\s+)?year)\b"
-            r"(?!\s+reports?\b)",
-            re.I,
-        ),
-    ),
-    (
-        "quarter",
-        re.compile(
-            r"\b(?:quarterly|(?:each|every|per|calendar)\s+quarter)\b"
-            r"(?!\s+reports?\b)",
-            re.I,
-        ),
-    ),
-    ("month", re.compile(r"\b(?:monthly|(?:each|every|per)\s+month)\b", re.I)),
-)
-"""How often an act recurs, as questions and rules say it (the annual filing of a register,
-its quarterly recording); not a document named by its period ("Boeing's annual report")."""
 _ASK_START_WORD = re.compile(r"\b(?:how|what|which|when|whom?|whose)\b", re.IGNORECASE)
 
-_SOFT_KINDS = frozenset({"yearly_date", "relative_bound"})
-"""Values that one way of answering states and another does not: a time limit may answer when
-a yearly act is due, and money the bound of an amount; a sentence stating neither is not
-weighed down for it."""
 VALUE_STATED_BONUS = 0.2
 """The bonus of a sentence stating the kind of value asked (a calendar date, an age, a
 fraction, a quantity for a bound)."""
@@ -2727,25 +2642,8 @@ def _asked_value(question: str, profile: QuestionProfile) -> _AskedValue:
     The stage is read in the ask ("... within the usual 30 days, how much extra time may it
     take?" asks of the extension): from the question's first ask word on, in its asking
     sentence; in the whole question when the ask says none."""
-    kind: str | None = None
-    cadences = [name for name, pattern in _CADENCES if pattern.search(question)]
-    cadence = cadences[0] if len(cadences) == 1 else None
-    if _CALENDAR_DATE_ASKED.search(question) or (
-        cadence == "year" and _DATE_ASKED.search(question)
-    ):
-        kind = "calendar_date"
-    elif cadence == "year" and _WHEN_ASKED.search(question):
-        kind = "yearly_date"
-    elif _AGE_ASKED.search(question):
-        kind = "age"
-    elif _FRACTION_ASKED.search(question):
-        kind = "fraction"
-    elif _BOUND_ASKED.search(question) and profile.wants_figure is None:
-        kind = "bound"
-    elif _BOUND_ASKED.search(question) and profile.answer_type == "amount":
-        # "the maximum cushion": an amount bounded by a share of another ("no greater than
-        # one-sixth of the estimated total annual payments"), which states no money.
-        kind = "relative_bound"
+    kind = asked_value(question, profile)
+    cadence = asked_cadence(question)
     ask = ask_clause(question) or question
     start = _ASK_START_WORD.search(ask)
     stage = _stage(ask[start.start() :] if start else ask) or _stage(question)
@@ -2761,21 +2659,6 @@ def _stage(text: str) -> str | None:
     return "first" if first else "later"
 
 
-def _states_value(kind: str | None, text: str) -> bool:
-    """Does ``text`` state a value of the asked ``kind`` (see :class:`_AskedValue`)?"""
-    if kind in ("calendar_date", "yearly_date"):
-        return _CALENDAR_DATE.search(text) is not None
-    if kind == "age":
-        return _AGE.search(text) is not None
-    if kind == "fraction":
-        return _FRACTION.search(text) is not None
-    if kind == "bound":
-        return _NUMBER_STATED.search(_IDENTIFIERS.sub(" ", text)) is not None
-    if kind == "relative_bound":
-        return _FRACTION.search(text) is not None or _MULTIPLE.search(text) is not None
-    return False
-
-
 def _value_weighted(
     score: float, asked: _AskedValue, text: str, place: str, placed_terms: Sequence[str]
 ) -> float:
@@ -2784,9 +2667,9 @@ def _value_weighted(
     :func:`_asked_value` reads of the question: more for the asked value and occurrence, less
     for a sentence stating no such value or only another occurrence of the act."""
     if asked.kind is not None:
-        if _states_value(asked.kind, text):
+        if states_value(asked.kind, text):
             score += VALUE_STATED_BONUS
-        elif asked.kind not in _SOFT_KINDS:
+        elif asked.kind not in SOFT_VALUE_KINDS:
             score *= VALUE_UNSTATED_WEIGHT
     if asked.stage is not None:
         placed = set(placed_terms)
@@ -2799,7 +2682,7 @@ def _value_weighted(
         elif later and not first:
             score *= OTHER_STAGE_WEIGHT
     if asked.cadence is not None:
-        stated = {name for name, pattern in _CADENCES if pattern.search(f"{text}\n{place}")}
+        stated = {name for name, pattern in CADENCES if pattern.search(f"{text}\n{place}")}
         if asked.cadence in stated:
             score += STAGE_BONUS / 2
         elif stated:
