@@ -129,7 +129,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@8"
+    component_id = "critic:rules@9"
 
     def __init__(
         self,

@@ -151,7 +151,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@9"
+    component_id = "generator:extractive@10"
 
     def __init__(
         self,
