@@ -75,7 +75,14 @@ from evidencegate.corpus.scope import (
     names_a_series,
 )
 from evidencegate.corpus.segments import asks_a_part, segments_of
-from evidencegate.generation.derive import asks_change, derivation_request
+from evidencegate.generation.derive import (
+    HEADCOUNT_ASKED,
+    INSIDE_US,
+    OUTSIDE_US,
+    WHOLE_COMPANY,
+    asks_change,
+    derivation_request,
+)
 from evidencegate.generation.tables import TableCell, table_cells, table_title
 from evidencegate.lexicon import (
     act_senses,
@@ -3298,36 +3305,33 @@ def _headcount_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str 
     of the workforce by another trait (union members, women, new hires) or a share of it is
     left to the other facts. As a ``figure:`` fact, or None."""
     ask = ask_clause(profile.question) or profile.question
-    if not answer or _HEADCOUNT_ASKED.search(ask) is None or _SUBGROUP_ASKED.search(ask):
+    if not answer or HEADCOUNT_ASKED.search(ask) is None or _SUBGROUP_ASKED.search(ask):
         return None
     if profile.answer_type == "percentage":
         return None
     scope = (
         "outside"
-        if _OUTSIDE.search(ask)
+        if OUTSIDE_US.search(ask)
         else "inside"
-        if _INSIDE.search(ask) and not _WHOLE_SCOPE.search(ask)
+        if INSIDE_US.search(ask) and not WHOLE_COMPANY.search(ask)
         else "whole"
     )
     for text in answer:
         body = _split(text)[0]
         for _, _, after in _people_counts(body):
-            own = "outside" if _OUTSIDE.search(after) else "inside" if _INSIDE.search(after) else ""
+            own = (
+                "outside"
+                if OUTSIDE_US.search(after)
+                else "inside"
+                if INSIDE_US.search(after)
+                else ""
+            )
             if (own or "whole") == scope:
                 return None
     where = {"outside": "outside the country", "inside": "in the country", "whole": "in all"}
     return FIGURE + f"the number of people employed {where[scope]} (the claims state none)"
 
 
-_HEADCOUNT_ASKED = re.compile(
-    r"\bhead[\s-]?counts?\b|\bworkforce\b|\b(?:employee|staff)\s+(?:count|numbers?|size)\b|"
-    r"\bhow\s+many\s+(?:\w+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
-    r"\bnumber\s+of\s+(?:\w+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
-    r"\bhow\s+many\s+(?:did|does|do)\s+[\w&.' -]{1,40}?\s+employ\b|"
-    r"\bhow\s+many\s+people\b",
-    re.IGNORECASE,
-)
-"""A question asking how many people a filer employs."""
 _SUBGROUP_ASKED = re.compile(
     r"\b(?:unions?|unionized|bargaining|hired?|hires|hiring|new|women|female|males?|veterans?|"
     r"minorit\w*|attrition|turnover|resign\w*|trained|training|engage\w*|particip\w*|"
@@ -3338,17 +3342,6 @@ _SUBGROUP_ASKED = re.compile(
 )
 """A part of the workforce by another trait, a share of it or a change of it: not the
 number employed."""
-_OUTSIDE = re.compile(
-    r"\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.?s\.?|united\s+states|us)\b|"
-    r"\b(?:international(?:ly)?|abroad|overseas|non-u\.?s\.?|foreign)\b",
-    re.IGNORECASE,
-)
-_INSIDE = re.compile(
-    r"\b(?:in|within|inside)\s+(?:the\s+)?(?:u\.?s\.?|united\s+states|us)\b|"
-    r"\b(?:domestic(?:ally)?|u\.?s\.?[- ]based)\b",
-    re.IGNORECASE,
-)
-_WHOLE_SCOPE = re.compile(r"\b(?:worldwide|global(?:ly)?|total|overall|in\s+all)\b", re.IGNORECASE)
 _PEOPLE = re.compile(
     r"\b(?:employees?|people|persons|workers|staff|workforce|head[\s-]?count|employed|"
     r"full[- ]time\s+equivalents|team\s+members|associates|colleagues)\b",

@@ -60,7 +60,11 @@ from evidencegate.verify.derived import (
 )
 
 __all__ = [
+    "HEADCOUNT_ASKED",
+    "INSIDE_US",
     "OPERATION_TERMS",
+    "OUTSIDE_US",
+    "WHOLE_COMPANY",
     "DerivationRequest",
     "DerivedCandidate",
     "HeadcountAsk",
@@ -1059,7 +1063,7 @@ class PeopleCount:
     worldwide", "employed in the United States"): how a claim computing from it names it."""
 
 
-_HEADCOUNT_ASKED = re.compile(
+HEADCOUNT_ASKED = re.compile(
     r"\bhead[\s-]?counts?\b|\bworkforce\b|\b(?:employee|staff)\s+(?:count|numbers?|size|base)\b|"
     r"\bhow\s+many\s+(?:[\w'’-]+\s+){0,4}?(?:employees|people|persons|workers|staff)\b|"
     r"\bnumber\s+of\s+(?:[\w'’-]+\s+){0,2}?(?:employees|people|persons|workers|staff)\b|"
@@ -1090,17 +1094,17 @@ _COUNT_CHANGE = re.compile(
     re.IGNORECASE,
 )
 _BY_HOW_MANY = re.compile(r"\bby\s+how\s+many\b|\bhow\s+many\s+(?:more|fewer|less)\b", re.I)
-_OUTSIDE_US = re.compile(
+OUTSIDE_US = re.compile(
     r"\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.?s\.?a?|united\s+states|us|america)\b|"
     r"\b(?:international(?:ly)?|abroad|overseas|non-u\.?s\.?|foreign)\b",
     re.IGNORECASE,
 )
-_INSIDE_US = re.compile(
+INSIDE_US = re.compile(
     r"\b(?:in|within|inside|across)\s+(?:the\s+)?(?:u\.?s\.?a?|united\s+states|us)\b|"
     r"\b(?:domestic(?:ally)?|u\.?s\.?[- ]based)\b",
     re.IGNORECASE,
 )
-_WHOLE_US = re.compile(r"\b(?:worldwide|global(?:ly)?|total|overall|in\s+all)\b", re.IGNORECASE)
+WHOLE_COMPANY = re.compile(r"\b(?:worldwide|global(?:ly)?|total|overall|in\s+all)\b", re.IGNORECASE)
 
 
 def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | None:
@@ -1109,7 +1113,7 @@ def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | Non
     when it asks of a part of the workforce by another trait (union members, a segment, a
     region), a share of it, or no head count."""
     text = normalise_question(question)
-    if _HEADCOUNT_ASKED.search(text) is None or _PART_ASKED.search(text) is not None:
+    if HEADCOUNT_ASKED.search(text) is None or _PART_ASKED.search(text) is not None:
         return None
     if _qualified(text, profile.names):
         return None  # "Amcor rigid packaging headcount": a part of the filer's workforce
@@ -1127,8 +1131,8 @@ def headcount_ask(question: str, profile: QuestionProfile) -> HeadcountAsk | Non
             return None
     elif _SHARE_ASKED.search(text) is not None or len(years) > 1:
         return None  # "what percentage of employees ...", two years and no change: not one count
-    outside = _OUTSIDE_US.search(text) is not None
-    inside = _INSIDE_US.search(text) is not None and _WHOLE_US.search(text) is None
+    outside = OUTSIDE_US.search(text) is not None
+    inside = INSIDE_US.search(text) is not None and WHOLE_COMPANY.search(text) is None
     if outside and inside:
         return None
     scope = "outside" if outside else "inside" if inside else "whole"
@@ -1217,9 +1221,7 @@ def people_counts(sentence: str) -> list[PeopleCount]:
             continue  # "December 31, 2022": no count
         if _NOT_HEADCOUNT.search(before) or _NOT_HEADCOUNT.search(" ".join(after.split()[:8])):
             continue  # "the Rigid Packaging Segment employed", "50,000 union members"
-        scope = (
-            "outside" if _OUTSIDE_US.search(near) else "inside" if _INSIDE_US.search(near) else ""
-        )
+        scope = "outside" if OUTSIDE_US.search(near) else "inside" if INSIDE_US.search(near) else ""
         name = _count_name(before, after)
         found.append(
             PeopleCount(match.group(1), match.start(), match.end(), scope or "whole", name)
