@@ -2186,7 +2186,6 @@ _NOT_A_FIGURE_WORD = re.compile(
 read at the first question word, not in a clause after the measure ("the fine for an employee
 who breaches ...")."""
 _PERCENT_ASKED = re.compile(r"\bpercent(?:age)?s?\b|%|\bper\s*cent\b", re.IGNORECASE)
-_AGE_ASKED = re.compile(r"\bhow\s+old\b", re.IGNORECASE)
 _CHANGE_ASKED = re.compile(
     r"\b(?:grow|grew|grown|growth|increased?|decreased?|declined?|rise|rose|risen)\b",
     re.IGNORECASE,

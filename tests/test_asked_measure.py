@@ -10,28 +10,10 @@ import datetime as dt
 import pytest
 
 from evidencegate.analysis import asked_measure, profile_question, states_measure
-from evidencegate.contracts import Passage
 from evidencegate.lexicon import figure_kinds
+from tests.audit_support import claim
 
 AS_OF = dt.date(2024, 6, 1)
-
-
-def _claim(text: str) -> str:
-    from evidencegate.critique.rules import _placed
-
-    passage = Passage(
-        passage_id="p1",
-        doc_id="POL-1",
-        version="1",
-        page=1,
-        char_start=0,
-        char_end=len(text),
-        text=text,
-        label="1.1",
-        title="Policy",
-        context="1.1\nPolicy",
-    )
-    return _placed(passage)
 
 
 def test_the_mined_nouns_say_what_kind_of_figure_they_ask() -> None:
@@ -119,8 +101,8 @@ def test_a_figure_of_the_asked_kind() -> None:
 def test_the_critic_refuses_claims_without_a_figure_of_the_asked_kind() -> None:
     from evidencegate.critique.rules import _measure_unstated
 
-    def missing(question: str, claim: str) -> str | None:
-        return _measure_unstated(profile_question(question, as_of=AS_OF), [_claim(claim)])
+    def missing(question: str, text: str) -> str | None:
+        return _measure_unstated(profile_question(question, as_of=AS_OF), [claim(text)])
 
     women = "As of December 31, 2023, our workforce was approximately 23% women."
     total = "As of December 31, 2023, our total workforce was approximately 156,000."

@@ -10,15 +10,14 @@ import datetime as dt
 import pytest
 
 from evidencegate.analysis import asked_value, profile_question, states_value
-from evidencegate.contracts import Passage
 from evidencegate.critique.rules import (
     RulesCritic,
     _amount_missing,
     _measure_unstated,
-    _placed,
     _time_unstated,
 )
 from evidencegate.testing import InMemoryCorpus
+from tests.audit_support import claim
 
 AS_OF = dt.date(2024, 6, 1)
 
@@ -34,23 +33,6 @@ def _missing(text: str, question: str) -> list[str]:
     found = corpus.search(question, as_of=AS_OF, limit=8)
     assert found, "the fixture passage must be retrieved"
     return RulesCritic().sufficiency(question, found, as_of=AS_OF).missing_facts
-
-
-def _claim(text: str) -> str:
-    return _placed(
-        Passage(
-            passage_id="p1",
-            doc_id="RULE-1",
-            version="1",
-            page=1,
-            char_start=0,
-            char_end=len(text),
-            text=text,
-            label="1.1",
-            title="Rule",
-            context="1.1\nRule",
-        )
-    )
 
 
 @pytest.mark.parametrize(
@@ -110,20 +92,20 @@ def test_the_asked_age_answers_beside_the_askers_own_age() -> None:
 
 def test_the_other_facts_accept_the_asked_value_and_no_other_kind() -> None:
     profile = profile_question("Cap on the late fee for an overdue levy?", as_of=AS_OF)
-    share = _claim("The late fee may not exceed one-tenth of the overdue levy.")
+    share = claim("The late fee may not exceed one-tenth of the overdue levy.")
     assert _amount_missing(profile, [share]) is None
-    plain = _claim("A keeper may charge a late fee once the levy is overdue.")
+    plain = claim("A keeper may charge a late fee once the levy is overdue.")
     assert _amount_missing(profile, [plain]) is not None
 
     deadline = profile_question(
         "What is the yearly deadline for the guild's dues register?", as_of=AS_OF
     )
-    assert _time_unstated(deadline, [_claim("The register is due by 1 March each year.")]) is None
+    assert _time_unstated(deadline, [claim("The register is due by 1 March each year.")]) is None
 
     age = profile_question("At what age may a member draw the guild pension?", as_of=AS_OF)
-    assert _measure_unstated(age, [_claim("A member aged 60 or older may draw it.")]) is None
+    assert _measure_unstated(age, [claim("A member aged 60 or older may draw it.")]) is None
     # a time limit is no age
-    late = _claim("A member may draw the pension within 30 days of retiring.")
+    late = claim("A member may draw the pension within 30 days of retiring.")
     assert _measure_unstated(age, [late]) is not None
 
 
