@@ -776,8 +776,10 @@ class RulesCritic:
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
         wanted = _based(terms(fact.removeprefix(TOPIC)))
+        # "how many people worked for Amcor globally": "approximately 44,000 employees"
+        employed = sorted(_headcount_answered(profile, texts))
         if pool is not None:
-            pool = _based(pool + sorted(given))
+            pool = _based(pool + sorted(given) + employed)
             if covered_share(_related(wanted, pool), pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
@@ -787,12 +789,7 @@ class RulesCritic:
                 # rule without that provision (not yet in force on the date asked).
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = _based(
-            [t for text in texts for t in terms(text)]
-            + sorted(given)
-            # "how many people worked for Amcor globally": "approximately 44,000 employees"
-            + sorted(_headcount_answered(profile, texts))
-        )
+        have = _based([t for text in texts for t in terms(text)] + sorted(given) + employed)
         return covered_share(_derived(wanted, have), have) >= self.topic_coverage
 
 
