@@ -701,8 +701,12 @@ class RulesCritic:
         if fact.startswith(FOCUS):
             # Stated by the sentence itself, or by the heading it stands under ("Account
             # Management" for a sentence of that control); a word the document only uses
-            # elsewhere does not count.
-            wanted = fact.removeprefix(FOCUS).split()
+            # elsewhere does not count. A head count's scope ("global", "outside") is stated
+            # by the number of people employed in that scope.
+            counted = _headcount_answered(profile, texts)
+            wanted = [w for w in fact.removeprefix(FOCUS).split() if w not in counted]
+            if not wanted:
+                return True
             # The filer's name is stated by the report quoted (its catalog record).
             parts = [
                 (_body_terms(body) + sorted(given), set(terms(place)))
@@ -720,6 +724,9 @@ class RulesCritic:
             wanted = fact.removeprefix(PART).split()
             return any(covered_share(wanted, terms(t)) >= self.topic_coverage for t in texts)
         if fact.startswith(FIGURE):
+            if _headcount_answered(profile, texts):
+                # "How big was 3M's workforce": "employed approximately 95,000 people".
+                return True
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
@@ -737,6 +744,8 @@ class RulesCritic:
                     # nor the date asked ("HMDA LAR - when is it due each year?": the date
                     # of the yearly act, which the sentence states as a date, not as "due")
                     and not (t in _DATE_ASK_TERMS and _date_asked(profile))
+                    # nor what is left of a name in its possessive ("J&J's": "j")
+                    and t not in _possessive_words(profile)
                 ]
                 if profile.answer_type in _MEASURED
                 else []
@@ -774,8 +783,10 @@ class RulesCritic:
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
         wanted = _based(terms(fact.removeprefix(TOPIC)))
+        # "how many people worked for Amcor globally": "approximately 44,000 employees"
+        employed = sorted(_headcount_answered(profile, texts))
         if pool is not None:
-            pool = _based(pool + sorted(given))
+            pool = _based(pool + sorted(given) + employed)
             if covered_share(_related(wanted, pool), pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
@@ -785,7 +796,7 @@ class RulesCritic:
                 # rule without that provision (not yet in force on the date asked).
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = _based([t for text in texts for t in terms(text)] + sorted(given))
+        have = _based([t for text in texts for t in terms(text)] + sorted(given) + employed)
         return covered_share(_derived(wanted, have), have) >= self.topic_coverage
 
 
@@ -1032,7 +1043,9 @@ def _rival_words(
                 found |= words & set(wanted)
         return found
 
+    # A head count of the asked scope states the words asking it ("global headcount").
     answered = stated([t for text in answer for t in terms(text)])
+    answered |= _headcount_answered(profile, answer) & set(wanted)
     best: list[str] = []
     for passage in others:
         placed = [_placed(passage)]
@@ -1970,7 +1983,9 @@ def _region_unasked(profile: QuestionProfile, answer: Sequence[str], filed: bool
     ):
         return None
     bodies = [_split(text)[0] for text in answer]
-    if any(_WHOLE.search(body) for body in bodies):
+    if any(_WHOLE.search(body) for body in bodies) or _headcount_answered(profile, bodies):
+        # "employed approximately 95,000 people ..., with approximately 40,000 employed in
+        # the United States": the whole's number beside its parts'.
         return None
     regions = [m.group(0) for body in bodies for m in _REGION.finditer(body)]
     if not regions:
@@ -3069,7 +3084,8 @@ def _focus(
             else frozenset()
         )
         | _proportion_words(profile)
-        | _provision_asking(profile),
+        | _provision_asking(profile)
+        | _requester(profile.question),
     )
 
 
@@ -3168,6 +3184,25 @@ def _asker(question: str) -> frozenset[str]:
 
 
 _ASKER_WORDS = 3
+
+
+def _requester(question: str) -> frozenset[str]:
+    """The words naming who wants the answer, of a question opening with its requester ("My
+    client wants Amcor's worldwide employee count", "Our auditor needs ..."): no detail of
+    what is asked. Words the rest of the question uses again are kept."""
+    match = _REQUESTER.match(question)
+    if match is None:
+        return frozenset()
+    rest = set(terms(question[match.end() :]))
+    return frozenset(t for t in terms(match.group("who")) if t not in rest)
+
+
+_REQUESTER = re.compile(
+    r"\s*(?:my|our)\s+(?P<who>(?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+"
+    r"(?:wants?|needs?|would\s+like|asks?\s+for|asked\s+for|is\s+asking\s+(?:for|about)|"
+    r"requests?|requested)\b",
+    re.IGNORECASE,
+)
 _ASK_OPENING = re.compile(
     r"\s*(?:how|what|which|when|who|whose|where|why|is|are|was|were|does|do|did|can|give|"
     r"list|provide|tell)\b",
@@ -3218,6 +3253,13 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     if profile.wants_figure:
         facts.append(FIGURE + "a stated figure or date answering the question")
     return facts
+
+
+def _possessive_words(profile: QuestionProfile) -> frozenset[str]:
+    """The terms a name of the question leaves in its possessive form that the name alone
+    does not ("J&J's" reads "j", "J&J" nothing): a piece of whose figure it is, not of what
+    is measured."""
+    return frozenset(t for n in profile.names for t in terms(f"{n}'s") if t not in set(terms(n)))
 
 
 _APPENDIX = re.compile(r"\b[Aa]pp(?:endix|\.)\s+[A-Z](?:-\d+)?(?![\w-])")
@@ -3304,33 +3346,71 @@ def _headcount_unstated(profile: QuestionProfile, answer: Sequence[str]) -> str 
     States" for those outside it), or people hired or surveyed. A question asking of a part
     of the workforce by another trait (union members, women, new hires) or a share of it is
     left to the other facts. As a ``figure:`` fact, or None."""
-    ask = ask_clause(profile.question) or profile.question
-    if not answer or HEADCOUNT_ASKED.search(ask) is None or _SUBGROUP_ASKED.search(ask):
+    scope = _headcount_scope(profile)
+    if not answer or scope is None:
         return None
-    if profile.answer_type == "percentage":
-        return None
-    scope = (
-        "outside"
-        if OUTSIDE_US.search(ask)
-        else "inside"
-        if INSIDE_US.search(ask) and not WHOLE_COMPANY.search(ask)
-        else "whole"
-    )
     for text in answer:
         body = _split(text)[0]
         for _, _, after in _people_counts(body):
-            own = (
-                "outside"
-                if OUTSIDE_US.search(after)
-                else "inside"
-                if INSIDE_US.search(after)
-                else ""
-            )
-            if (own or "whole") == scope:
+            if _count_scope(after) == scope:
                 return None
     where = {"outside": "outside the country", "inside": "in the country", "whole": "in all"}
     return FIGURE + f"the number of people employed {where[scope]} (the claims state none)"
 
+
+def _headcount_scope(profile: QuestionProfile) -> str | None:
+    """The scope of the number of people a filer employs that the question asks ("whole",
+    "inside" the United States, "outside" it), or None when it asks no head count, or one of
+    a part of the workforce by another trait, a share of it or a change of it."""
+    ask = ask_clause(profile.question) or profile.question
+    if HEADCOUNT_ASKED.search(ask) is None or _SUBGROUP_ASKED.search(ask):
+        return None
+    if profile.answer_type == "percentage":
+        return None
+    if OUTSIDE_US.search(ask):
+        return "outside"
+    return "inside" if INSIDE_US.search(ask) and not WHOLE_COMPANY.search(ask) else "whole"
+
+
+def _count_scope(after: str) -> str:
+    """The scope of a number of people, from the words after it ("55,000 employed
+    internationally"): a count naming no place is of the whole filer."""
+    if OUTSIDE_US.search(after):
+        return "outside"
+    return "inside" if INSIDE_US.search(after) else "whole"
+
+
+def _headcount_answered(profile: QuestionProfile, texts: Sequence[str]) -> frozenset[str]:
+    """The question's words of a head count ("workforce", "headcount", "employees") and of its
+    scope ("global", "worldwide", "total", "outside", "internationally") when a sentence of
+    ``texts`` states, for the asked period, the number of people employed in the asked scope
+    (:func:`_headcount_scope`): "employed approximately 95,000 people" states the global
+    headcount, "55,000 employed internationally" the workforce outside the U.S. Empty when the
+    question asks no head count or no sentence states one of its scope. Other words of the
+    question (a part of the filer named before the noun) are left to be stated."""
+    scope = _headcount_scope(profile)
+    if scope is None:
+        return frozenset()
+    for text in texts:
+        for sentence in _sentences(_split(text)[0]):
+            period = sentence_period(sentence)
+            if period is not None and not period.overlaps(profile.target):
+                continue
+            if any(_count_scope(after) == scope for _, _, after in _people_counts(sentence)):
+                return frozenset(t for t in profile.terms if t in _HEADCOUNT_WORDS)
+    return frozenset()
+
+
+_HEADCOUNT_WORDS = frozenset(
+    terms(
+        "headcount head-count head count workforce employees employee staff people persons "
+        "workers employed employ personnel count number size global globally worldwide total "
+        "overall international internationally abroad overseas foreign non-US outside "
+        "domestic domestically United States US U.S."
+    )
+)
+"""Words naming a number of people employed and its scope: a sentence stating the number of
+the asked scope states them (:func:`_headcount_answered`)."""
 
 _SUBGROUP_ASKED = re.compile(
     r"\b(?:unions?|unionized|bargaining|hired?|hires|hiring|new|women|female|males?|veterans?|"

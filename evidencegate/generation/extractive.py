@@ -1351,6 +1351,10 @@ class _Cell:
 
         unit = f" ({self.unit_text})" if self.unit_text else ""
         label = f"{self.title} {self.cell.label}" if self.title else self.cell.label
+        if self.cell.block and self.cell.block not in label:
+            # A block's name is part of the cell's place: "Income Before Tax of
+            # Pharmaceutical", not "Pharmaceutical" (its sales stand in the block beside).
+            label = f"{self.cell.block} of {label}"
         if len(self.cells) == 1:
             return f"{label}, {self.cell.year}: {value(self.cell)}{unit}"
         stated = "; ".join(f"{c.year}: {value(c)}" for c in self.cells)
