@@ -14,7 +14,6 @@ from evidencegate.critique.rules import (
     RulesCritic,
     _headcount_answered,
     _possessive_words,
-    _requester,
 )
 
 AS_OF = dt.date(2024, 6, 30)
@@ -79,14 +78,6 @@ def test_a_possessive_leaves_a_piece_of_the_name() -> None:
     assert _possessive_words(profile) == {"j"}
     profile = profile_question("What was Globex's revenue in 2021?", as_of=AS_OF)
     assert _possessive_words(profile) == set()
-
-
-def test_a_requester_is_no_detail_of_the_ask() -> None:
-    assert _requester("My client wants Amcor's worldwide employee count.") == {"client"}
-    assert _requester("Our audit committee needs the 2022 capex.") == {"audit", "committee"}
-    # a word the ask itself uses again is kept, and a question naming no requester has none
-    assert _requester("My client wants to know what a client must disclose.") == set()
-    assert _requester("What does my client need to disclose?") == set()
 
 
 def _passage(text: str) -> Passage:

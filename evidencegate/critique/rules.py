@@ -3084,8 +3084,7 @@ def _focus(
             else frozenset()
         )
         | _proportion_words(profile)
-        | _provision_asking(profile)
-        | _requester(profile.question),
+        | _provision_asking(profile),
     )
 
 
@@ -3186,23 +3185,6 @@ def _asker(question: str) -> frozenset[str]:
 _ASKER_WORDS = 3
 
 
-def _requester(question: str) -> frozenset[str]:
-    """The words naming who wants the answer, of a question opening with its requester ("My
-    client wants Amcor's worldwide employee count", "Our auditor needs ..."): no detail of
-    what is asked. Words the rest of the question uses again are kept."""
-    match = _REQUESTER.match(question)
-    if match is None:
-        return frozenset()
-    rest = set(terms(question[match.end() :]))
-    return frozenset(t for t in terms(match.group("who")) if t not in rest)
-
-
-_REQUESTER = re.compile(
-    r"\s*(?:my|our)\s+(?P<who>(?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+"
-    r"(?:wants?|needs?|would\s+like|asks?\s+for|asked\s+for|is\s+asking\s+(?:for|about)|"
-    r"requests?|requested)\b",
-    re.IGNORECASE,
-)
 _ASK_OPENING = re.compile(
     r"\s*(?:how|what|which|when|who|whose|where|why|is|are|was|were|does|do|did|can|give|"
     r"list|provide|tell)\b",
