@@ -12,10 +12,8 @@ from evidencegate.analysis import profile_question
 from evidencegate.contracts import (
     Citation,
     Claim,
-    DocumentVersion,
     GatedAnswer,
     Outcome,
-    Page,
     Passage,
     SourcePage,
     StopReason,
@@ -33,6 +31,7 @@ from evidencegate.evals.golden import GoldenItem
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.policy import Policy
 from evidencegate.verify.verifier import Verifier
+from tests.catalog_support import Catalog
 
 AS_OF = dt.date(2024, 6, 1)
 TITLE = "Control Catalog"
@@ -61,40 +60,6 @@ CONTROLS = [
 ]
 
 
-class _Catalog:
-    """A source lookup over :data:`CONTROLS`."""
-
-    document = DocumentVersion(
-        doc_id="CAT",
-        version="5",
-        version_date=dt.date(2020, 9, 1),
-        effective_from=dt.date(2020, 9, 1),
-        authority="primary",
-        title=TITLE,
-        sha256="0" * 64,
-    )
-
-    def lookup(
-        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
-    ) -> SourcePage | None:
-        if (doc_id, version) != ("CAT", "5"):
-            return None
-        for number, label, heading, text in CONTROLS:
-            if number == page:
-                return SourcePage(
-                    document=self.document,
-                    page=Page(
-                        doc_id="CAT",
-                        version="5",
-                        page=number,
-                        label=label,
-                        heading=heading,
-                        text=text,
-                    ),
-                )
-        return None
-
-
 def _passages() -> list[Passage]:
     return [
         Passage(
@@ -114,7 +79,7 @@ def _passages() -> list[Passage]:
 
 
 def _page(number: int) -> SourcePage:
-    source = _Catalog().lookup("CAT", "5", number)
+    source = Catalog(CONTROLS, TITLE).lookup("CAT", "5", number)
     assert source is not None
     return source
 
@@ -190,7 +155,7 @@ class TestName:
 
 class TestAnswer:
     def test_the_draft_names_the_control_and_the_gate_passes_it(self) -> None:
-        catalog = _Catalog()
+        catalog = Catalog(CONTROLS, TITLE)
         question = "which control makes the screen lock when the PC is idle?"
         evidence = _passages()
         draft = ExtractiveGenerator(pages=catalog).draft(question, evidence, as_of=AS_OF)
@@ -213,14 +178,14 @@ class TestAnswer:
         assert audit.claims[0].verdict is Verdict.SUPPORTED, audit.claims[0].reason
 
     def test_without_the_question_asking_which_the_claim_is_the_quote(self) -> None:
-        catalog = _Catalog()
+        catalog = Catalog(CONTROLS, TITLE)
         question = "how long until the screen locks on an idle PC?"
         draft = ExtractiveGenerator(pages=catalog).draft(question, _passages(), as_of=AS_OF)
         assert draft.claims
         assert all(not c.text.startswith("XC-") for c in draft.claims)
 
     def test_another_pages_name_is_not_taken_off_and_the_critic_refuses_it(self) -> None:
-        catalog = _Catalog()
+        catalog = Catalog(CONTROLS, TITLE)
         question = "which control makes the screen lock when the PC is idle?"
         quote = CONTROLS[0][3]
         evidence = _passages()
@@ -251,7 +216,9 @@ class TestAnswer:
             text=provision_named(quote, _page(3)),  # "XC-2(5)": not a figure of the quote
             citations=[Citation(doc_id="CAT", version="5", page=3, quote=quote)],
         )
-        assert Verifier.from_policy(_Catalog(), Policy()).verify(claim, as_of=AS_OF).ok
+        assert (
+            Verifier.from_policy(Catalog(CONTROLS, TITLE), Policy()).verify(claim, as_of=AS_OF).ok
+        )
 
 
 class TestScoring:
@@ -289,7 +256,7 @@ class TestScoring:
             passes=1,
             trace_id="t",
         )
-        catalog = _Catalog()
+        catalog = Catalog(CONTROLS, TITLE)
         claims, _ = score_answer(
             item,
             answer,
@@ -315,7 +282,7 @@ class TestScoring:
             text=provision_named(quote, _page(1)),
             citations=[Citation(doc_id="CAT", version="5", page=1, quote=quote)],
         )
-        assert claim_statement(claim, _Catalog()) == quote
+        assert claim_statement(claim, Catalog(CONTROLS, TITLE)) == quote
         assert claim_statement(claim, None) == claim.text
 
 
@@ -345,7 +312,7 @@ def test_the_printed_answer_says_where_each_quoted_page_sits() -> None:
         passes=1,
         trace_id="t",
     )
-    places = citation_places(answer, _Catalog())
+    places = citation_places(answer, Catalog(CONTROLS, TITLE))
     assert places == {("CAT", "5", 2): "XC-12 Session Termination"}
     printed = format_answer(answer, places)
     assert "source: CAT @ 5, page 2 (XC-12 Session Termination), chars 0-9" in printed

@@ -13,10 +13,7 @@ from evidencegate.analysis import profile_question
 from evidencegate.contracts import (
     Citation,
     Claim,
-    DocumentVersion,
-    Page,
     Passage,
-    SourcePage,
 )
 from evidencegate.corpus.retrieval import (
     phrase_fit,
@@ -32,6 +29,7 @@ from evidencegate.critique.rules import RulesCritic
 from evidencegate.generation.extractive import ExtractiveGenerator
 from evidencegate.policy import Policy
 from evidencegate.verify.verifier import Verifier
+from tests.catalog_support import Catalog
 
 AS_OF = dt.date(2024, 6, 1)
 TITLE = "Control Catalog"
@@ -66,40 +64,6 @@ CONTROLS = [
         "Prevent encrypted information from bypassing information flow control mechanisms.",
     ),
 ]
-
-
-class _Catalog:
-    """A source lookup over :data:`CONTROLS`."""
-
-    document = DocumentVersion(
-        doc_id="CAT",
-        version="5",
-        version_date=dt.date(2020, 9, 1),
-        effective_from=dt.date(2020, 9, 1),
-        authority="primary",
-        title=TITLE,
-        sha256="0" * 64,
-    )
-
-    def lookup(
-        self, doc_id: str, version: str, page: int, *, tenant: str | None = None
-    ) -> SourcePage | None:
-        if (doc_id, version) != ("CAT", "5"):
-            return None
-        for number, label, heading, text in CONTROLS:
-            if number == page:
-                return SourcePage(
-                    document=self.document,
-                    page=Page(
-                        doc_id="CAT",
-                        version="5",
-                        page=number,
-                        label=label,
-                        heading=heading,
-                        text=text,
-                    ),
-                )
-        return None
 
 
 def _passage(number: int, label: str, heading: str, text: str) -> Passage:
@@ -193,14 +157,14 @@ class TestWeighing:
 class TestDraft:
     def test_the_claim_comes_from_the_best_titled_provision(self) -> None:
         # XC-8's sentence repeats "segregation of duties"; XC-5's title says it.
-        catalog = _Catalog()
+        catalog = Catalog(CONTROLS, TITLE)
         question = "Which control is segregation of duties?"
         draft = ExtractiveGenerator(pages=catalog).draft(question, _passages(), as_of=AS_OF)
         assert draft.claims
         assert all(c.text.startswith("XC-5 Separation of Duties:") for c in draft.claims)
 
     def test_a_question_asking_what_it_says_is_drafted_as_before(self) -> None:
-        catalog = _Catalog()
+        catalog = Catalog(CONTROLS, TITLE)
         question = "What does the separation of duties control require?"
         draft = ExtractiveGenerator(pages=catalog).draft(question, _passages(), as_of=AS_OF)
         assert draft.claims
@@ -209,7 +173,7 @@ class TestDraft:
 
 def _audit(question: str, number: int) -> list[str]:
     """The critic's missing facts for a claim quoting control ``number`` whole, named."""
-    catalog = _Catalog()
+    catalog = Catalog(CONTROLS, TITLE)
     text = next(text for page, _, _, text in CONTROLS if page == number)
     source = catalog.lookup("CAT", "5", number)
     assert source is not None
