@@ -1597,6 +1597,16 @@ _NOT_NAMES = frozenset(
         "per",
         "kindly",
         "quick",
+        # Interjections that open a spoken or chatty question ("Hi team, ...", "Um, how many").
+        "hi",
+        "hello",
+        "hey",
+        "um",
+        "umm",
+        "uh",
+        "ok",
+        "okay",
+        "thanks",
         "latest",
         "recent",
         "current",
@@ -1683,7 +1693,7 @@ def _not_a_name(word: str) -> bool:
         word in _NOT_NAMES
         or word in STOPWORDS
         or word.rstrip(".") in MONTH_NUMBERS  # "December", "Dec", "Dec."
-        or word in WEEKDAYS
+        or word.rstrip(".") in WEEKDAYS
         or word.isdigit()
     )
 
@@ -1808,7 +1818,11 @@ def proper_names(text: str) -> tuple[str, ...]:
                 name = re.sub(r"'s$|’s$", "", name)
                 # "... on an EFT. What is ...": the full stop ends the sentence, not the name
                 # (an initialism's own stops stay: "U.S.").
-                name = re.sub(r"(?<=\b[A-Z0-9&]{2})\.$|(?<=[A-Z0-9&]{3})\.$", "", name)
+                # "... on Monday. By when ...", "We supply parts to Boeing. Did ...": so too
+                # after a word.
+                name = re.sub(
+                    r"(?<=\b[A-Z0-9&]{2})\.$|(?<=[A-Z0-9&]{3})\.$|(?<=[a-z]{3})\.$", "", name
+                )
                 if name.lower() not in _NOT_NAMES and len(name) > 1:
                     names.append(name)
     return tuple(dict.fromkeys(names))

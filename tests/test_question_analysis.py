@@ -127,6 +127,13 @@ class TestProfile:
         # An opening word the lexicon knows ("Bank", a financial institution) is no name.
         question = "Bank got a notice of error on an EFT. What is the deadline?"
         assert profile_question(question, as_of=AS_OF).names == ("EFT",)
+        # ... and after a word; a weekday is no name, nor an interjection opening the question.
+        question = "We supply parts to Globex. Did its backlog go up?"
+        assert profile_question(question, as_of=AS_OF).names == ("Globex",)
+        question = "I bought shares on Monday. By when do I tell Compliance?"
+        assert profile_question(question, as_of=AS_OF).names == ("Compliance",)
+        question = "Um, how many people did Globex employ in 2022?"
+        assert profile_question(question, as_of=AS_OF).names == ("Globex",)
 
     def test_before_a_date_targets_the_day_before(self) -> None:
         """'before July 21, 2011' asks about the period that ended the day before."""
