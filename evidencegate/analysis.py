@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
 
-from evidencegate.lexicon import figure_kinds, lexicon
+from evidencegate.lexicon import act_senses, figure_kinds, lexicon, related_forms
 from evidencegate.text import (
     MONTH_NUMBERS,
     MONTHS,
@@ -1744,6 +1744,19 @@ def _ordinary_opening(word: str, text: str) -> bool:
     )
 
 
+_TAG = re.compile(r"\s*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})\s*:")
+"""A label of up to three words and a colon opening a question ("Ticket:", "Audit check:")."""
+
+
+def _ordinary_tag(tag: str) -> bool:
+    """Is every word of an opening label an ordinary word, one WordNet knows as an act, a word
+    family or a measure ("Ticket", "Audit check", "Note")? A company's name ("Globex:") is not."""
+    return all(
+        act_senses(w) or related_forms(stem_word(w)) or figure_kinds(w)
+        for w in (word.lower() for word in tag.split())
+    )
+
+
 _POSSESSIVE = re.compile(r"['’]s$")
 
 
@@ -1794,7 +1807,10 @@ def proper_names(text: str) -> tuple[str, ...]:
     words ("What", "Under"), months and currency codes are never names on their own.
     """
     names: list[str] = []
+    tag = _TAG.match(text)
     for match in _NAME.finditer(text):
+        if tag is not None and match.end() <= tag.end(1) and _ordinary_tag(tag.group(1)):
+            continue  # "Ticket:", "Audit check:": a label of ordinary words opening the question
         words = match.group(0).rstrip(".'").split()
         if _OPENS.search(text[: match.start()]) and re.fullmatch(r"[A-Z][a-z]+ly", words[0]):
             words = words[1:]  # "Kindly ...", "Roughly how much ...": an adverb opening it

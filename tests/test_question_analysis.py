@@ -134,6 +134,11 @@ class TestProfile:
         assert profile_question(question, as_of=AS_OF).names == ("Compliance",)
         question = "Um, how many people did Globex employ in 2022?"
         assert profile_question(question, as_of=AS_OF).names == ("Globex",)
+        # A label of ordinary words opening the question is no name; a company's name is one.
+        question = "Audit check: how long are records kept?"
+        assert profile_question(question, as_of=AS_OF).names == ()
+        question = "Globex: total backlog 2022?"
+        assert profile_question(question, as_of=AS_OF).names == ("Globex",)
 
     def test_before_a_date_targets_the_day_before(self) -> None:
         """'before July 21, 2011' asks about the period that ended the day before."""
