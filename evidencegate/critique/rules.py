@@ -79,6 +79,7 @@ from evidencegate.generation.derive import (
     HEADCOUNT_ASKED,
     INSIDE_US,
     OUTSIDE_US,
+    PEOPLE_NOUN,
     WHOLE_COMPANY,
     asks_change,
     derivation_request,
@@ -3404,11 +3405,6 @@ _SUBGROUP_ASKED = re.compile(
 )
 """A part of the workforce by another trait, a share of it or a change of it: not the
 number employed."""
-_PEOPLE = re.compile(
-    r"\b(?:employees?|people|persons|workers|staff|workforce|head[\s-]?count|employed|"
-    r"full[- ]time\s+equivalents|team\s+members|associates|colleagues)\b",
-    re.IGNORECASE,
-)
 _NOT_EMPLOYED = re.compile(
     r"\b(?:hired?|hiring|new|union|feedback|survey\w*|respon\w*|particip\w*|trained|"
     r"volunteer\w*|members)\b",
@@ -3436,7 +3432,7 @@ def _people_counts(text: str) -> list[tuple[str, str, str]]:
         end = match.end() + nxt.start() if nxt is not None else stop
         after = " ".join(text[match.end() : end].split()[:8])
         near = " ".join(after.split()[:4])
-        if not (_PEOPLE.search(near) or _PEOPLE.search(before)):
+        if not (PEOPLE_NOUN.search(near) or PEOPLE_NOUN.search(before)):
             continue
         if _NOT_EMPLOYED.search(" ".join(before.split()[-4:])) or _NOT_EMPLOYED.search(near):
             continue

@@ -64,6 +64,7 @@ __all__ = [
     "INSIDE_US",
     "OPERATION_TERMS",
     "OUTSIDE_US",
+    "PEOPLE_NOUN",
     "WHOLE_COMPANY",
     "DerivationRequest",
     "DerivedCandidate",
@@ -1190,11 +1191,12 @@ _NOT_HEADCOUNT = re.compile(
 )
 """Words of a sentence counting people other than those the filer employs (hires, union
 members, a segment's staff, people in the plants, plan participants), or no people."""
-_PEOPLE_NOUN = re.compile(
-    r"\b(?:employees?|people|persons|workers|staff|employed|full[- ]time\s+equivalents|"
-    r"team\s+members|associates)\b",
+PEOPLE_NOUN = re.compile(
+    r"\b(?:employees?|people|persons|workers|staff|workforce|head[\s-]?count|employed|"
+    r"full[- ]time\s+equivalents|team\s+members|associates|colleagues)\b",
     re.IGNORECASE,
 )
+"""A word naming people employed, which a figure beside it counts ("95,000 people")."""
 _SENTENCE_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
@@ -1215,7 +1217,7 @@ def people_counts(sentence: str) -> list[PeopleCount]:
         after = sentence[match.end() : match.end() + digit.start() if digit else stop]
         before = sentence[max(0, match.start() - 60) : match.start()]
         near = " ".join(after.split()[:5])
-        if not (_PEOPLE_NOUN.search(near) or _EMPLOYING.search(before + match.group(1) + near)):
+        if not (PEOPLE_NOUN.search(near) or _EMPLOYING.search(before + match.group(1) + near)):
             continue
         if _YEAR_WORDS.search(" ".join(before.split()[-2:])):
             continue  # "December 31, 2022": no count
@@ -1246,7 +1248,7 @@ def _count_name(before: str, after: str) -> str:
     stated of before it ("Boeing’s total workforce was approximately 156,000")."""
     found = _NAME_END.search(after)
     name = " ".join((after[: found.start()] if found else after).split())
-    if _PEOPLE_NOUN.search(name):
+    if PEOPLE_NOUN.search(name):
         return name
     subject = list(_WORKFORCE_NAME.finditer(before))
     if subject:
