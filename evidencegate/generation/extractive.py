@@ -353,8 +353,8 @@ class ExtractiveGenerator:
             if kept:
                 profile = replace(profile, terms=kept)
         if filing and _SOURCE_FRAME.search(question):
-            framing = set(terms("according"))
-            kept = tuple(t for t in profile.terms if t not in framing)
+            source_words = set(terms("according"))
+            kept = tuple(t for t in profile.terms if t not in source_words)
             if kept:
                 profile = replace(profile, terms=kept)
         asked_dates = _calendar_dates(question) if filing else frozenset()
@@ -2785,8 +2785,9 @@ UNEXPLAINED_WEIGHT = 0.5
 figure, or another matter, not why."""
 
 _MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+    *("january", "february", "march", "april", "may", "june"),
+    *("july", "august", "september", "october", "november", "december"),
+)
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" + (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
