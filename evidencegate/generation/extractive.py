@@ -357,6 +357,13 @@ class ExtractiveGenerator:
             kept = tuple(t for t in profile.terms if t not in source_words)
             if kept:
                 profile = replace(profile, terms=kept)
+        if filing and (purpose := _purpose_words(question)):
+            # "For an inventory turnover calculation, give me ... cost of sales and ...
+            # inventories": what the asker will do with the figures, which no row states.
+            named_words = {t for n in profile.names for t in terms(n)}
+            kept = tuple(t for t in profile.terms if t not in purpose or t in named_words)
+            if kept:
+                profile = replace(profile, terms=kept)
         asked_dates = _calendar_dates(question) if filing else frozenset()
         # "Which business did 3M acquire ... and for how much?": a part asks an amount.
         amount_part = filing and not profile.wants_figure and bool(_AMOUNT_PART.search(question))
@@ -2894,3 +2901,29 @@ def _next_to(
             if same_page and 0 <= gap <= _NEXT_TO_REACH and (best is None or gap < best[0]):
                 best = (gap, candidate)
     return best[1] if best is not None else None
+
+
+_PURPOSE_FRAME = re.compile(
+    r"^\s*(?:for\s+(?:a|an|the|our|my)\s+([^,:;?]{3,60}?\s+(?:calculation|computation|analysis|"
+    r"model|ratio|review|memo|deck|pack))\s*[,:]|(?:i'm|i\s+am|we're|we\s+are)\s+"
+    r"(?:computing|calculating|working\s+out|building|preparing)\s+([^:;?]{3,80}?)\s*[:;,-])"
+    r"|\bfor\s+(?:a|an|the|our|my)\s+([^,:;?]{2,40}?\s+(?:ratio|calculation|computation|"
+    r"analysis|model))\s*[.?]?\s*$",
+    re.IGNORECASE,
+)
+"""What the asker will do with the figures asked ("For an inventory turnover calculation, give
+me ...", "I'm computing PepsiCo's EBITDA minus capex for 2022: give me ...", "... for a quick
+ratio."): its words name no row nor sentence of the answer."""
+
+
+def _purpose_words(question: str) -> frozenset[str]:
+    """The terms of the purpose a question states besides what it asks (:data:`_PURPOSE_FRAME`),
+    when what it asks is stated outside it."""
+    out: set[str] = set()
+    for m in _PURPOSE_FRAME.finditer(question):
+        rest = question[: m.start()] + " " + question[m.end() :]
+        stated = set(terms(rest))
+        if len(stated) >= 2:
+            # A word the ask itself says too ("closing 2022 inventories") stays asked.
+            out.update(t for t in terms(m.group(0)) if t not in stated)
+    return frozenset(out)
