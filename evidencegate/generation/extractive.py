@@ -286,15 +286,16 @@ class ExtractiveGenerator:
         """For a question on a filing with a part asking an amount ("Which business was taken
         over ..., and what was the consideration?"): the best sentence, when it states no
         amount, with the sentence stating one right after it ("The purchase consideration of
-        $45 million ..."), which is of the same event. None otherwise."""
+        $45 million ...", sharing a word of the question), which is of the same event. None
+        otherwise."""
         first = ranked[0][1]
         if not isinstance(first, _Candidate) or _MONEY_STATED.search(first.text):
             return None
         following = [
             (c, score)
-            for score, c, _ in ranked
+            for score, c, matched in ranked
             if isinstance(c, _Candidate)
-            and score >= self.min_score
+            and matched  # it states a word of the question ("consideration")
             and _MONEY_STATED.search(c.text)
             and c.passage.page == first.passage.page
             and c.passage.doc_id == first.passage.doc_id
