@@ -184,3 +184,13 @@ class TestDrafting:
             "Is the tool industry cyclical, according to Northwind's FY2022 10-K?",
         )
         assert claims and "cyclical" in claims[0].text
+
+    def test_no_cause_stated_no_draft(self) -> None:
+        page = COSTS.replace(", driven by higher freight costs and raw material inflation", "")
+        draft = ExtractiveGenerator(pages=(corpus := _corpus(page))).draft(
+            (question := "Why did Northwind's cost of sales rise as a percent of sales in 2022?"),
+            corpus.search(question, as_of=AS_OF, limit=8),
+            as_of=AS_OF,
+        )
+        assert not draft.claims
+        assert draft.declined == "no evidence sentence states why"

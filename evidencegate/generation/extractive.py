@@ -190,6 +190,14 @@ class ExtractiveGenerator:
         ranked = self._ranked(question, _subject_only(profile), evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
+        if (
+            _filing(evidence)
+            and asks_explanation(question, profile)
+            and not _CAUSE_STATED.search(ranked[0][1].text)
+        ):
+            # "Amcor FY22 capex went up - what explains the increase?": no sentence of the
+            # evidence says why; the best one states the figure or another matter.
+            return Draft(declined="no evidence sentence states why")
         if profile.asks_provision:
             ranked = _best_titled(profile, ranked, evidence)
         by_ask = self._by_ask(
