@@ -190,11 +190,21 @@ class ExtractiveGenerator:
         ranked = self._ranked(question, _subject_only(profile), evidence, avoid, prepared=prepared)
         if isinstance(ranked, str):
             return Draft(declined=ranked)
+        if (
+            _filing(evidence)
+            and asks_explanation(question, profile)
+            and not _CAUSE_STATED.search(ranked[0][1].text)
+        ):
+            # "Amcor FY22 capex went up - what explains the increase?": no sentence of the
+            # evidence says why; the best one states the figure or another matter.
+            return Draft(declined="no evidence sentence states why")
         if profile.asks_provision:
             ranked = _best_titled(profile, ranked, evidence)
         by_ask = self._by_ask(
             question, ranked, evidence, as_of=as_of, avoid=avoid, prepared=prepared
         )
+        if by_ask is None and _filing(evidence) and _AMOUNT_PART.search(question):
+            by_ask = self._with_amount(ranked)
         draft = by_ask if by_ask is not None else self._select(profile, ranked)
         return self._located(draft) if profile.asks_provision else draft
 
@@ -235,6 +245,7 @@ class ExtractiveGenerator:
             return None
         if not isinstance(ranked[0][1], _Candidate):
             return None  # answered from tables: their rows are matched to the asks as cells
+        filing = _filing(evidence)
         # Only sentences the whole question admits (its period, its subject) answer a part.
         whole = {_key(c): score for score, c, _ in ranked if isinstance(c, _Candidate)}
         rankings: list[list[_Scored]] = []
@@ -267,6 +278,8 @@ class ExtractiveGenerator:
                 continue
             fitting.sort(key=lambda item: (-item[0], *item[1].order))
             best = fitting[0][1]
+            if filing and chosen:
+                best = _next_to(chosen, fitting) or best
             if profiles[at].wants_figure and not profiles[at].states_figure(best.text):
                 return None  # an ask for a figure no sentence states: not every part answered
             if _key(best) in seen:
@@ -276,6 +289,31 @@ class ExtractiveGenerator:
         if len(chosen) < 2:
             return None
         return _draft([c.claim() for c in chosen[: self.max_claims]])
+
+    def _with_amount(self, ranked: list[_Scored]) -> Draft | None:
+        """For a question on a filing with a part asking an amount ("Which business was taken
+        over ..., and what was the consideration?"): the best sentence, when it states no
+        amount, with the sentence stating one right after it ("The purchase consideration of
+        $45 million ...", sharing a word of the question), which is of the same event. None
+        otherwise."""
+        first = ranked[0][1]
+        if not isinstance(first, _Candidate) or _MONEY_STATED.search(first.text):
+            return None
+        following = [
+            (c, score)
+            for score, c, matched in ranked
+            if isinstance(c, _Candidate)
+            and matched  # it states a word of the question ("consideration")
+            and _MONEY_STATED.search(c.text)
+            and c.passage.page == first.passage.page
+            and c.passage.doc_id == first.passage.doc_id
+            and c.passage.version == first.passage.version
+            and 0 <= c.sentence.start - first.sentence.end <= _NEXT_TO_REACH
+        ]
+        if not following:
+            return None
+        amount = min(following, key=lambda item: item[0].sentence.start)[0]
+        return _draft([first.claim(), amount.claim()])
 
     def _ranked(
         self,
@@ -310,6 +348,34 @@ class ExtractiveGenerator:
                 supplements = [*supplements, *(supplements[i] for i, _ in worked)]
         if not profile.terms or not (candidates or self.pages is not None):
             return "no primary evidence sentence to draft from"
+        filing = _filing(evidence)
+        explains = filing and asks_explanation(question, profile)
+        if explains:
+            # "Why did cost of sales rise as a share of sales?": a reason is asked, which no
+            # table cell, figure derived from cells or sentence stating only the share states.
+            profile = replace(profile, answer_type="reason", wants_figure=None)
+            tables = False
+            # "reasons", "what drove", "explain": the words asking why, which a sentence
+            # sharing them ("As a result of that review") does not answer by them.
+            asking = set(terms(" ".join(m[0] for m in _EXPLANATION_ASKED.finditer(question))))
+            kept = tuple(t for t in profile.terms if t not in asking)
+            if kept:
+                profile = replace(profile, terms=kept)
+        if filing and _SOURCE_FRAME.search(question):
+            source_words = set(terms("according"))
+            kept = tuple(t for t in profile.terms if t not in source_words)
+            if kept:
+                profile = replace(profile, terms=kept)
+        if filing and (purpose := _purpose_words(question)):
+            # "For an inventory turnover calculation, give me ... cost of sales and ...
+            # inventories": what the asker will do with the figures, which no row states.
+            named_words = {t for n in profile.names for t in terms(n)}
+            kept = tuple(t for t in profile.terms if t not in purpose or t in named_words)
+            if kept:
+                profile = replace(profile, terms=kept)
+        asked_dates = _calendar_dates(question) if filing else frozenset()
+        # "Which business did 3M acquire ... and for how much?": a part asks an amount.
+        amount_part = filing and not profile.wants_figure and bool(_AMOUNT_PART.search(question))
         cells_profile = profile
         profile = _without_frame(profile)
         # "What share of its revenues ..." asks for a proportion of that whole; "why did cost
@@ -632,6 +698,17 @@ class ExtractiveGenerator:
             score = _value_weighted(
                 score, value_asked, candidate.text, candidate.passage.context, placed_terms
             )
+            if explains:
+                # "What drove the increase ...": "... increased ... driven by ...", not a
+                # sentence stating the figure or another matter in the same words.
+                if _CAUSE_STATED.search(candidate.text):
+                    score += EXPLANATION_BONUS
+                else:
+                    score *= UNEXPLAINED_WEIGHT
+            if asked_dates and _states_date(asked_dates, candidate.text):
+                score += DATE_BONUS  # "acquire on May 31, 2023": that day's event
+            if amount_part and _MONEY_STATED.search(candidate.text):
+                score += AMOUNT_PART_BONUS
             scored.append((score, candidate, matched_units(asked, placed_terms)))
 
         if tables:
@@ -2692,3 +2769,170 @@ def _value_weighted(
         elif stated:
             score *= OTHER_STAGE_WEIGHT
     return score
+
+
+# --------------------------------------------------------------------------- filings
+# What a question on a periodic filing (a 10-K: version "FY2022") asks besides a figure: why
+# a figure moved, what happened on a date. Only evidence from such filings is read this way.
+
+_EXPLANATION_ASKED = re.compile(
+    r"\b(?:why|explain(?:s|ed)?|reasons?|drivers?|drove|driving|what\s+(?:caused|made|led\s+to|"
+    r"pushed|contributed\s+to|(?:is|was|are|were)\s+behind))\b",
+    re.IGNORECASE,
+)
+"""A question asking why a figure moved ("What drove ...", "Why did ... rise", "reasons SG&A
+came down", "what made ... climb"): a reason is asked, not the figure."""
+
+_CAUSE_STATED = re.compile(
+    r"\b(?:(?:driven|caused|led|impacted|affected)\s+(?:\w+ly\s+)?by|drove|"
+    r"due\s+(?:\w+ly\s+)?to|as\s+a\s+result\s+of|result(?:s|ed|ing)?\s+(?:\w+ly\s+)?from|"
+    r"attributable\s+(?:\w+ly\s+)?to|because|owing\s+to|"
+    r"(?:primarily|mainly|largely|principally|partly|partially)\s+(?:relat\w+|associated|"
+    r"reflect\w*|from|attributable)|reflect(?:s|ed|ing)|offset\s+by)\b",
+    re.IGNORECASE,
+)
+"""A sentence giving a reason ("increased ... driven by", "decreased ... primarily due to",
+"Increases primarily related to lower sales volume"): what answers a question asking why."""
+
+EXPLANATION_BONUS = 0.3
+"""What a sentence stating a cause adds for a question asking why a filing's figure moved."""
+UNEXPLAINED_WEIGHT = 0.5
+"""What a sentence stating no cause keeps of its score for such a question: it states the
+figure, or another matter, not why."""
+
+_MONTHS = (
+    *("january", "february", "march", "april", "may", "june"),
+    *("july", "august", "september", "october", "november", "december"),
+)
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" + (
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DAY_MONTH_YEAR = re.compile(
+    rf"\b(?:{_MONTH}\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)|(\d{{1,2}})\s+{_MONTH},?\s+((?:19|20)\d\d)|"
+    rf"{_MONTH},?\s+((?:19|20)\d\d))\b",
+    re.IGNORECASE,
+)
+"""A calendar date with its month and year, the day when given: "May 31, 2023", "31 May
+2023", "October 2019"."""
+
+DATE_BONUS = 0.4
+"""What a sentence stating the date a question names adds (to the day when the question gives
+one): the event of that date ("On May 31, 2023, the Company completed the acquisition ..."),
+not another of the same year."""
+
+
+def _month(name: str) -> int:
+    return next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(name.lower().rstrip(".")))
+
+
+def _calendar_dates(text: str) -> frozenset[tuple[int, int, int | None]]:
+    """The (year, month, day) of every calendar date ``text`` states; day None for a month."""
+    found: set[tuple[int, int, int | None]] = set()
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        if m.group(1):
+            found.add((int(m.group(3)), _month(m.group(1)), int(m.group(2))))
+        elif m.group(4):
+            found.add((int(m.group(6)), _month(m.group(5)), int(m.group(4))))
+        else:
+            found.add((int(m.group(8)), _month(m.group(7)), None))
+    return frozenset(found)
+
+
+def _states_date(asked: frozenset[tuple[int, int, int | None]], text: str) -> bool:
+    """Whether ``text`` states one of the ``asked`` dates: the same month of the same year, and
+    the same day when both give one."""
+    stated = _calendar_dates(text)
+    return any(
+        y == sy and m == sm and (d is None or sd is None or d == sd)
+        for y, m, d in asked
+        for sy, sm, sd in stated
+    )
+
+
+def _filing(evidence: Sequence[Passage]) -> bool:
+    """Whether the evidence is from periodic filings (a version naming its fiscal year)."""
+    return any(_FISCAL_VERSION.match(p.version) for p in evidence)
+
+
+def asks_explanation(question: str, profile: QuestionProfile) -> bool:
+    """Whether a question asks why something happened rather than what it was."""
+    return profile.answer_type == "reason" or _EXPLANATION_ASKED.search(question) is not None
+
+
+_SOURCE_FRAME = re.compile(r"\baccording\s+to\b", re.IGNORECASE)
+""""according to Boeing's FY2022 10-K": where the answer is to be read, not what it says; the
+word matches a sentence quoting another source ("According to the International Air
+Transport Association ...")."""
+
+_AMOUNT_PART = re.compile(
+    r"(?:\band|,)\s+(?:and\s+)?(?:for\s+|at\s+)?(?:how\s+much|what\s+(?:\w+\s+){0,2}?"
+    r"(?:price|consideration|amount|cost|sum)|(?:the\s+)?(?:purchase\s+)?(?:price|consideration))\b",
+    re.IGNORECASE,
+)
+"""A part of a question asking an amount after another part ("Which business did 3M acquire
+in October 2019 and for how much?", "..., and for what purchase consideration?")."""
+_MONEY_STATED = re.compile(r"\$\s?\d|\b\d[\d,.]*\s*(?:million|billion)\b", re.IGNORECASE)
+AMOUNT_PART_BONUS = 0.2
+"""What a sentence stating an amount of money adds for a question with a part asking one."""
+
+NEXT_TO_MARGIN = 0.05
+"""How far below a part's best score a sentence right after another part's answer may score and
+still answer that part instead (see :func:`_next_to`)."""
+_NEXT_TO_REACH = 600
+"""How many characters after another part's answer a sentence stands in, at most, to be read
+with it."""
+
+
+def _next_to(
+    chosen: Sequence[_Candidate | _Cell | DerivedCandidate],
+    fitting: Sequence[tuple[float, _Candidate | _Cell | DerivedCandidate]],
+) -> _Candidate | None:
+    """Of the sentences scoring (nearly) best for a later part of a question, the one right
+    after an earlier part's answer, on its page: "Which company did Amcor acquire on May 31,
+    2023, and for what purchase consideration?" asks the consideration of that acquisition,
+    stated next ("The purchase consideration of $45 million ..."), not of the acquisitions
+    beside it in the same words. None when no such sentence is among them."""
+    top = fitting[0][0]
+    answers = [c for c in chosen if isinstance(c, _Candidate)]
+    best: tuple[int, _Candidate] | None = None
+    for score, candidate in fitting:
+        if score < top - NEXT_TO_MARGIN:
+            break
+        if not isinstance(candidate, _Candidate):
+            continue
+        for answer in answers:
+            same_page = (answer.passage.doc_id, answer.passage.version, answer.passage.page) == (
+                candidate.passage.doc_id,
+                candidate.passage.version,
+                candidate.passage.page,
+            )
+            gap = candidate.sentence.start - answer.sentence.end
+            if same_page and 0 <= gap <= _NEXT_TO_REACH and (best is None or gap < best[0]):
+                best = (gap, candidate)
+    return best[1] if best is not None else None
+
+
+_PURPOSE_FRAME = re.compile(
+    r"^\s*(?:for\s+(?:a|an|the|our|my)\s+([^,:;?]{3,60}?\s+(?:calculation|computation|analysis|"
+    r"model|ratio|review|memo|deck|pack))\s*[,:]|(?:i'm|i\s+am|we're|we\s+are)\s+"
+    r"(?:computing|calculating|working\s+out|building|preparing)\s+([^:;?]{3,80}?)\s*[:;,-])"
+    r"|\bfor\s+(?:a|an|the|our|my)\s+([^,:;?]{2,40}?\s+(?:ratio|calculation|computation|"
+    r"analysis|model))\s*[.?]?\s*$",
+    re.IGNORECASE,
+)
+"""What the asker will do with the figures asked ("For an inventory turnover calculation, give
+me ...", "I'm computing PepsiCo's EBITDA minus capex for 2022: give me ...", "... for a quick
+ratio."): its words name no row nor sentence of the answer."""
+
+
+def _purpose_words(question: str) -> frozenset[str]:
+    """The terms of the purpose a question states besides what it asks (:data:`_PURPOSE_FRAME`),
+    when what it asks is stated outside it."""
+    out: set[str] = set()
+    for m in _PURPOSE_FRAME.finditer(question):
+        rest = question[: m.start()] + " " + question[m.end() :]
+        stated = set(terms(rest))
+        if len(stated) >= 2:
+            # A word the ask itself says too ("closing 2022 inventories") stays asked.
+            out.update(t for t in terms(m.group(0)) if t not in stated)
+    return frozenset(out)
