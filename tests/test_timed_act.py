@@ -1,0 +1,139 @@
+"""A time limit answers a time question only when it limits the act asked: "The Bank must send
+the complainant a written acknowledgement within 3 business days" is the acknowledgement's
+limit, no answer to "How many days does the Bank have to answer a complaint?". The limit binds
+the predicate of its sentence, not the event it counts from ("after completing its
+investigation"); a word that may name the same act (a word family, WordNet, the lexicon) lets
+the answer through, and so does a limit whose act cannot be found."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from evidencegate.analysis import profile_question
+from evidencegate.critique.rules import (
+    RulesCritic,
+    _limited_acts,
+    _timed_act_rival,
+    _timed_acts_asked,
+)
+from tests.test_required_facts import _audit, _one_document
+
+AS_OF = dt.date(2024, 6, 1)
+ACK = (
+    "4.1 The Bank must send the complainant a written acknowledgement of a complaint within"
+    " 3 business days of receiving it."
+)
+FINAL = "4.3 The Bank must send the complainant a final response within 8 weeks of receiving it."
+REPORTED = "7.2 A breach of this policy must be reported to the Chief Data Officer within 2 days."
+RESULTS = (
+    "The remittance transfer provider shall report the results to the sender, including notice"
+    " of any remedies available for correcting any error that the provider determines has"
+    " occurred, within three business days after completing its investigation."
+)
+SERVICER_ACK = (
+    "Within five days (excluding legal public holidays, Saturdays, and Sundays) of a servicer"
+    " receiving a notice of error from a borrower, the servicer shall provide to the borrower a"
+    " written response acknowledging receipt of the notice of error."
+)
+EXTENDED = (
+    "If the financial institution is unable to complete its investigation within 10 business"
+    " days, the institution may take up to 45 days from receipt of a notice of error to"
+    " investigate and determine whether an error occurred."
+)
+DISCLOSE = (
+    "6.2 New employees must disclose all Personal Accounts and all holdings of Relevant"
+    " Investments within 10 business days of joining the Bank."
+)
+COMPLY = (
+    "If a servicer cannot comply with its obligations pursuant to § 1024.35(e) by the earlier of"
+    " a foreclosure sale or 30 days after receipt of the notice of error, a servicer shall"
+    " cancel or postpone a foreclosure sale."
+)
+PHONE = (
+    "4.6 When a Complaint comes from a Vulnerable Customer, the handling employee must also"
+    " telephone the Complainant within 2 business days of receiving the Complaint."
+)
+VALID = "4.2 Pre-clearance approval for a personal trade is valid for 2 business days."
+
+
+def rival(question: str, *claims: str) -> str | None:
+    return _timed_act_rival(profile_question(question, as_of=AS_OF), list(claims), filed=False)
+
+
+@pytest.mark.parametrize(
+    ("question", "claim", "act"),
+    [
+        ("How many days does the handler have to phone a vulnerable complainant?", ACK, "phone"),
+        ("reg e error investigation deadline business days", RESULTS, "investigation"),
+        ("How quickly must the Chief Data Officer investigate a breach?", REPORTED, "investigate"),
+        ("How long does the servicer get to resolve a notice of error?", SERVICER_ACK, "resolve"),
+    ],
+)
+def test_the_limit_of_another_act_is_refused(question: str, claim: str, act: str) -> None:
+    assert rival(question, claim) == (
+        f"kind: the act asked ({act}; the claims' time limits bind another act)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "claim"),
+    [
+        # the act itself, or a word of its family
+        ("Within how many days must a servicer acknowledge a notice of error?", SERVICER_ACK),
+        ("How long does the Bank have to respond to a complaint?", FINAL),
+        ("How many days does the bank have to acknowledge a complaint?", ACK),
+        ("How long does a bank have to investigate an EFT error at most?", EXTENDED),
+        # a word WordNet or the lexicon may read as the same act
+        ("How many days does the bank have to confirm that it received a complaint?", ACK),
+        ("new hire deadline to declare own investment accounts?", DISCLOSE),
+        ("I just joined - by when do I have to tell them about my accounts?", DISCLOSE),
+        # an act of sending asks what is sent: not read
+        ("How long do we have to send the adverse action notice?", ACK),
+        # the limit's act is not found: a reference, or no predicate
+        ("what is the servicer's deadline to respond under 1024.35?", COMPLY),
+        ("How long does Compliance have to approve a pre-clearance request?", VALID),
+        # no time asked
+        ("Who has to answer a complaint?", ACK),
+    ],
+)
+def test_the_act_asked_or_no_act_found_passes(question: str, claim: str) -> None:
+    assert rival(question, claim) is None
+
+
+def test_one_claim_limiting_the_act_asked_is_enough() -> None:
+    question = "How soon does the handler need to phone a vulnerable complainant?"
+    assert rival(question, ACK, PHONE) is None
+    assert rival(question, ACK) is not None
+
+
+def test_a_limit_binds_its_predicate_not_the_event_it_counts_from() -> None:
+    assert _limited_acts(RESULTS) == [frozenset({"report", "results", "sender"})]
+    (bound,) = _limited_acts(SERVICER_ACK)
+    assert {"provide", "response", "acknowledging"} <= bound
+    assert "receiving" not in bound
+    # a light verb's act follows the limit ("take up to 45 days ... to investigate")
+    assert all("investigate" in words for words in _limited_acts(EXTENDED))
+    assert _limited_acts(COMPLY) == [frozenset()]
+    assert _limited_acts(VALID) == [frozenset()]
+
+
+def test_the_acts_a_question_asks() -> None:
+    assert _timed_acts_asked("Deadline for our answer?") == ["answer"]
+    assert _timed_acts_asked("How long does the servicer get to evaluate an application?") == [
+        "evaluate"
+    ]
+    assert _timed_acts_asked("When does a servicer have to try to speak with a borrower?") == [
+        "speak"
+    ]
+    assert _timed_acts_asked("By when must the yearly escrow statement go out?") == []
+
+
+def test_the_audit_refuses_the_limit_of_another_act() -> None:
+    corpus = _one_document("POL-12", ["Complaints Policy\n" + ACK + "\n" + PHONE])
+    critic = RulesCritic(pages=corpus)
+    fact = "kind: the act asked (phone; the claims' time limits bind another act)"
+    question = "How many business days does the handler have to phone a vulnerable complainant?"
+    assert fact in _audit(critic, question, corpus, [ACK])
+    assert fact not in _audit(critic, question, corpus, [PHONE])
