@@ -63,6 +63,7 @@ from evidencegate.corpus.retrieval import (
     provision_fit,
     provision_key,
     provision_subject,
+    provision_title,
     subject_weights,
 )
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
@@ -569,6 +570,8 @@ class RulesCritic:
             asked.append(partial)
         if supported_texts and (other := _provision_outtitled(profile, supported_ids, evidence)):
             asked.append(other)
+        if supported_texts and (named := _title_named_rival(profile, supported_ids, evidence)):
+            asked.append(named)
         if asked:
             missing += asked
             coverage = len(covered) / (len(required) + len(asked) + bool(rival))
@@ -3289,6 +3292,49 @@ def _provision_outtitled(
     if best <= answered:
         return None
     return ASKED + f"the provision whose title states what is asked ({rival}), not the one quoted"
+
+
+def _title_named_rival(
+    profile: QuestionProfile, supported_ids: set[str], evidence: Sequence[Passage]
+) -> str | None:
+    """A provision the question names by its whole title ("For the contingency plan testing
+    control, what ...": CP-4 "Contingency Plan Testing") when the supported claims quote a
+    neighbour whose title shares fewer of the question's words (CP-2 "Contingency Plan"), and
+    that provision was retrieved: the claims answer from the neighbouring control. Only for a
+    question naming no provision by its label ("CP-4", "§ 1024.35"): a label says which it
+    is. A title of one word names nothing by itself. As a ``question:`` fact, or None."""
+    if _LABEL_NAMED.search(profile.question):
+        return None
+    cited = [p for p in evidence if p.passage_id in supported_ids]
+    if not cited:
+        return None
+    said = set(profile.terms)
+    answered = max(len(_title_words_said(p, said)[0]) for p in cited)
+    own = {provision_key(p) for p in cited}
+    for passage in evidence:
+        if provision_key(passage) in own:
+            continue
+        stated, title = _title_words_said(passage, said)
+        if len(title) >= 2 and len(stated) == len(title) and len(title) > answered:
+            return ASKED + (
+                f"the provision whose whole title the question names "
+                f"({provision_key(passage)[2]}), not the one quoted"
+            )
+    return None
+
+
+_LABEL_NAMED = re.compile(r"\b[A-Z]{2}-\d|§|\b\d{3,4}\.\d")
+"""A provision's label in a question ("AC-2", "§ 1024.35", "1002.9")."""
+_TITLE_GLUE = frozenset(terms("and or of the for to a an in on with by"))
+
+
+def _title_words_said(passage: Passage, said: set[str]) -> tuple[list[str], list[str]]:
+    """The words of the title of the provision ``passage`` is of (:func:`provision_title`,
+    without "and", "of"...) that ``said`` states, itself or by a form of its family, and all
+    of them."""
+    title = [t for t in dict.fromkeys(provision_title(passage)) if t not in _TITLE_GLUE]
+    stated = [t for t in title if t in said or any(stem_form(w) in related_forms(t) for w in said)]
+    return stated, title
 
 
 def _provision_asking(profile: QuestionProfile) -> frozenset[str]:

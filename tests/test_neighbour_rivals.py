@@ -3,7 +3,9 @@ the complainant a written acknowledgement within 3 business days" is the acknowl
 limit, no answer to "How many days does the Bank have to answer a complaint?". The limit binds
 the predicate of its sentence, not the event it counts from ("after completing its
 investigation"); a word that may name the same act (a word family, WordNet, the lexicon) lets
-the answer through, and so does a limit whose act cannot be found."""
+the answer through, and so does a limit whose act cannot be found. Likewise a control the
+question names by its whole title ("the contingency plan testing control") is not answered
+from a retrieved neighbour whose title shares fewer of its words ("Contingency Plan")."""
 
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ import datetime as dt
 import pytest
 
 from evidencegate.analysis import profile_question
+from evidencegate.contracts import Passage
 from evidencegate.critique.rules import (
     RulesCritic,
     _limited_acts,
     _timed_act_rival,
     _timed_acts_asked,
+    _title_named_rival,
 )
 from tests.test_required_facts import _audit, _one_document
 
@@ -137,3 +141,60 @@ def test_the_audit_refuses_the_limit_of_another_act() -> None:
     question = "How many business days does the handler have to phone a vulnerable complainant?"
     assert fact in _audit(critic, question, corpus, [ACK])
     assert fact not in _audit(critic, question, corpus, [PHONE])
+
+
+# A control the question names by its whole title, answered from a neighbour.
+NIST = "NIST SP 800-53: Security and Privacy Controls"
+
+
+def control(label: str, text: str, *title: str) -> Passage:
+    return Passage(
+        passage_id=label,
+        doc_id="NIST-SP-800-53",
+        version="rev5",
+        page=1,
+        char_start=0,
+        char_end=len(text),
+        text=text,
+        label=label,
+        title=NIST,
+        context="\n".join([label, *title, NIST]),
+    )
+
+
+PLAN = control("CP-2", "a. Develop a contingency plan for the system.", "Contingency Plan")
+TESTING = control(
+    "CP-4", "a. Test the contingency plan for the system.", "Contingency Plan Testing"
+)
+AUTOMATED = control(
+    "PS-4(2)",
+    "Use automated mechanisms to notify personnel.",
+    "Personnel Termination",
+    "Automated Actions",
+)
+TERMINATION = control(
+    "PS-4", "Upon termination: a. Disable system access.", "Personnel Termination"
+)
+
+
+def named_rival(question: str, cited: Passage, *others: Passage) -> str | None:
+    profile = profile_question(question, as_of=AS_OF)
+    return _title_named_rival(profile, {cited.passage_id}, [cited, *others])
+
+
+def test_a_control_named_by_its_whole_title_is_not_answered_by_its_neighbour() -> None:
+    question = "For the contingency plan testing control, what has to happen after the test?"
+    assert named_rival(question, PLAN, TESTING) == (
+        "question: the provision whose whole title the question names (CP-4), not the one quoted"
+    )
+    assert named_rival(question, TESTING, PLAN) is None
+    # not retrieved: nothing to tell by
+    assert named_rival(question, PLAN) is None
+    # a label names the control asked
+    assert named_rival("CP-2 contingency plan testing: what after the test?", PLAN, TESTING) is None
+
+
+def test_a_title_the_quoted_provision_states_as_fully_passes() -> None:
+    # The enhancement's title states as many of the question's words as its control's.
+    question = "What does personnel termination require us to do with system access?"
+    assert named_rival(question, AUTOMATED, TERMINATION) is None
