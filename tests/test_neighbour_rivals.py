@@ -59,6 +59,11 @@ PHONE = (
     "4.6 When a Complaint comes from a Vulnerable Customer, the handling employee must also"
     " telephone the Complainant within 2 business days of receiving the Complaint."
 )
+DECIDE = (
+    "7.3 The MLRO must decide within 7 calendar days of receiving an internal suspicious"
+    " activity report whether to submit an external report to the financial intelligence unit."
+)
+NOTIFY = "A creditor shall notify an applicant of action taken within 30 days."
 VALID = "4.2 Pre-clearance approval for a personal trade is valid for 2 business days."
 
 
@@ -73,6 +78,7 @@ def rival(question: str, *claims: str) -> str | None:
         ("reg e error investigation deadline business days", RESULTS, "investigation"),
         ("How quickly must the Chief Data Officer investigate a breach?", REPORTED, "investigate"),
         ("How long does the servicer get to resolve a notice of error?", SERVICER_ACK, "resolve"),
+        ("How many days does the MLRO have to file the external report?", DECIDE, "file"),
     ],
 )
 def test_the_limit_of_another_act_is_refused(question: str, claim: str, act: str) -> None:
@@ -93,8 +99,9 @@ def test_the_limit_of_another_act_is_refused(question: str, claim: str, act: str
         ("How many days does the bank have to confirm that it received a complaint?", ACK),
         ("new hire deadline to declare own investment accounts?", DISCLOSE),
         ("I just joined - by when do I have to tell them about my accounts?", DISCLOSE),
-        # an act of sending asks what is sent: not read
+        # an act of sending, by any verb of sending or by the act of what is sent
         ("How long do we have to send the adverse action notice?", ACK),
+        ("How long do we have to send the adverse action notice?", NOTIFY),
         # the limit's act is not found: a reference, or no predicate
         ("what is the servicer's deadline to respond under 1024.35?", COMPLY),
         ("How long does Compliance have to approve a pre-clearance request?", VALID),
@@ -124,14 +131,18 @@ def test_a_limit_binds_its_predicate_not_the_event_it_counts_from() -> None:
 
 
 def test_the_acts_a_question_asks() -> None:
-    assert _timed_acts_asked("Deadline for our answer?") == ["answer"]
+    assert _timed_acts_asked("Deadline for our answer?") == [("answer", ())]
     assert _timed_acts_asked("How long does the servicer get to evaluate an application?") == [
-        "evaluate"
+        ("evaluate", ())
     ]
     assert _timed_acts_asked("When does a servicer have to try to speak with a borrower?") == [
-        "speak"
+        ("speak", ())
     ]
     assert _timed_acts_asked("By when must the yearly escrow statement go out?") == []
+    # an act of sending, with what it sends
+    assert _timed_acts_asked("How long do we have to send the adverse action notice?") == [
+        ("send", ("adverse", "action", "notice"))
+    ]
 
 
 def test_the_audit_refuses_the_limit_of_another_act() -> None:

@@ -2430,10 +2430,10 @@ def _timed_act_rival(profile: QuestionProfile, claims: Sequence[str], filed: boo
     verb binds the act after the limit ("may take up to 45 days ... to investigate"). The
     event a limit counts from ("after completing its investigation", "of receiving the
     complaint") is no act it limits. The check stands down when any word of a bound act may
-    name the act asked (:func:`_may_name_one_act`: a word family, WordNet, the lexicon), when
-    the question asks an act of sending (what is sent is the act), and when a claim states a
-    limit whose act it cannot find ("shall comply with paragraph (e)", "is valid for"). As a
-    ``kind:`` fact, or None."""
+    name the act asked (:func:`_may_name_one_act`: a word family, WordNet, the lexicon; an
+    act of sending by any verb of sending or by the act of what it sends), and when a claim
+    states a limit whose act it cannot find ("shall comply with paragraph (e)", "is valid
+    for"). As a ``kind:`` fact, or None."""
     if not claims or filed or _ACT_TIME_ASKED.search(profile.question) is None:
         return None
     asked = _timed_acts_asked(profile.question)
@@ -2445,19 +2445,34 @@ def _timed_act_rival(profile: QuestionProfile, claims: Sequence[str], filed: boo
             if not bound:
                 return None  # a limit of a predicate not found: nothing to tell by
             bound_any = True
-            if any(_may_name_one_act(a, b) for a in asked for b in bound):
+            if any(_act_bound(act, sent, bound) for act, sent in asked):
                 return None
     if not bound_any:
         return None
-    return KIND + f"the act asked ({asked[0]}; the claims' time limits bind another act)"
+    return KIND + f"the act asked ({asked[0][0]}; the claims' time limits bind another act)"
 
 
-def _timed_acts_asked(question: str) -> list[str]:
+def _act_bound(act: str, sent: Sequence[str], bound: frozenset[str]) -> bool:
+    """Whether the words a limit binds may name ``act``; an act of sending (with the words of
+    what it sends, ``sent``) by any verb of sending or by an act what is sent names ("send the
+    adverse action notice" by "notify")."""
+    if any(_may_name_one_act(act, word) for word in bound):
+        return True
+    if act not in _SENDING_VERBS:
+        return False
+    return any(stem(word) in _SENDING_STEMS for word in bound) or any(
+        _may_name_one_act(thing, word) for thing in sent for word in bound
+    )
+
+
+def _timed_acts_asked(question: str) -> list[tuple[str, tuple[str, ...]]]:
     """The acts a time question asks the time of, as written ("resolve", "investigation"):
     verbs after a modal or "to" ("have to phone", "get to evaluate"), the verb a phase verb
     governs ("finish to determine"), and a noun of an act naming a time limit ("error
-    investigation deadline", "deadline for resolution"); none of light verbs."""
-    found: list[str] = []
+    investigation deadline", "deadline for resolution"); none of light verbs. Each with the
+    words of what it sends, for an act of sending ("file the external report": ``external``,
+    ``report``), else none."""
+    found: list[tuple[str, tuple[str, ...]]] = []
     for pattern in (_ACT_ASKED, _TIMED_ACT_ASKED):
         for match in pattern.finditer(question):
             groups = [g for g in match.groups() if g]
@@ -2467,15 +2482,18 @@ def _timed_acts_asked(question: str) -> list[str]:
             if (
                 not act
                 or act in _NO_ACT_VERBS
-                or act in _SENDING_VERBS
                 or act.endswith("ly")
                 or act in _OBJECT_SKIPPED
                 or act in _PARTICLES
                 or not act_senses(act)
             ):
                 continue
-            found.append(act)
-    return found
+            sent: tuple[str, ...] = ()
+            if act in _SENDING_VERBS:
+                following = re.findall(r"[a-z]+", question[match.end() :].lower())[:6]
+                sent = tuple([w for w in following if w not in _OBJECT_SKIPPED][:3])
+            found.append((act, sent))
+    return list(dict.fromkeys(found))
 
 
 _PARTICLES = frozenset(["out", "up", "back", "off", "in", "on", "over", "through", "away", "down"])
