@@ -63,6 +63,7 @@ from evidencegate.corpus.retrieval import (
     provision_fit,
     provision_key,
     provision_subject,
+    provision_title,
     subject_weights,
 )
 from evidencegate.corpus.rows import PROPORTION_TYPES, measure_terms, proportion_words
@@ -552,6 +553,7 @@ class RulesCritic:
                 _company_unnamed(profile, supported_texts),
                 _submeasure_unasked(profile, supported_texts, filed),
                 _act_unstated(profile, supported_texts, filed),
+                _timed_act_rival(profile, supported_claims, filed),
                 _unit_noun_unstated(profile, supported_texts),
                 _measure_unstated(profile, supported_texts),
                 _change_unstated(profile, supported_texts, claims),
@@ -568,6 +570,8 @@ class RulesCritic:
             asked.append(partial)
         if supported_texts and (other := _provision_outtitled(profile, supported_ids, evidence)):
             asked.append(other)
+        if supported_texts and (named := _title_named_rival(profile, supported_ids, evidence)):
+            asked.append(named)
         if asked:
             missing += asked
             coverage = len(covered) / (len(required) + len(asked) + bool(rival))
@@ -2413,6 +2417,196 @@ _OBJECT_SKIPPED = frozenset(
         "as",
     ]
 )
+
+
+def _timed_act_rival(profile: QuestionProfile, claims: Sequence[str], filed: bool) -> str | None:
+    """A time question's act ("how long to resolve a notice of error?", "investigation
+    deadline") when every time limit the claims state limits another act: the one the limit
+    binds in its sentence ("shall acknowledge ... within 5 days" binds acknowledging, not
+    resolving). A limit binds the predicate it follows (a modal verb: "shall provide", "must
+    be escalated", and those coordinated before it with no other limit between), or, opening
+    the sentence ("Within five days of ..., the servicer shall provide"), the first predicate
+    after it, with the words of its object ("send ... a written acknowledgement"); a light
+    verb binds the act after the limit ("may take up to 45 days ... to investigate"). The
+    event a limit counts from ("after completing its investigation", "of receiving the
+    complaint") is no act it limits. The check stands down when any word of a bound act may
+    name the act asked (:func:`_may_name_one_act`: a word family, WordNet, the lexicon; an
+    act of sending by any verb of sending or by the act of what it sends), and when a claim
+    states a limit whose act it cannot find ("shall comply with paragraph (e)", "is valid
+    for"). As a ``kind:`` fact, or None."""
+    if not claims or filed or _ACT_TIME_ASKED.search(profile.question) is None:
+        return None
+    asked = _timed_acts_asked(profile.question)
+    if not asked:
+        return None
+    bound_any = False
+    for claim in claims:
+        for bound in _limited_acts(claim):
+            if not bound:
+                return None  # a limit of a predicate not found: nothing to tell by
+            bound_any = True
+            if any(_act_bound(act, sent, bound) for act, sent in asked):
+                return None
+    if not bound_any:
+        return None
+    return KIND + f"the act asked ({asked[0][0]}; the claims' time limits bind another act)"
+
+
+def _act_bound(act: str, sent: Sequence[str], bound: frozenset[str]) -> bool:
+    """Whether the words a limit binds may name ``act``; an act of sending (with the words of
+    what it sends, ``sent``) by any verb of sending or by an act what is sent names ("send the
+    adverse action notice" by "notify")."""
+    if any(_may_name_one_act(act, word) for word in bound):
+        return True
+    if act not in _SENDING_VERBS:
+        return False
+    return any(stem(word) in _SENDING_STEMS for word in bound) or any(
+        _may_name_one_act(thing, word) for thing in sent for word in bound
+    )
+
+
+def _timed_acts_asked(question: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The acts a time question asks the time of, as written ("resolve", "investigation"):
+    verbs after a modal or "to" ("have to phone", "get to evaluate"), the verb a phase verb
+    governs ("finish to determine"), and a noun of an act naming a time limit ("error
+    investigation deadline", "deadline for resolution"); none of light verbs. Each with the
+    words of what it sends, for an act of sending ("file the external report": ``external``,
+    ``report``), else none."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for pattern in (_ACT_ASKED, _TIMED_ACT_ASKED):
+        for match in pattern.finditer(question):
+            groups = [g for g in match.groups() if g]
+            act = groups[0].lower() if groups else ""
+            if act in _ASPECT_VERBS or act in _ATTEMPT_VERBS:
+                act = _aspect_act(question[match.end() :])
+            if (
+                not act
+                or act in _NO_ACT_VERBS
+                or act.endswith("ly")
+                or act in _OBJECT_SKIPPED
+                or act in _PARTICLES
+                or not act_senses(act)
+            ):
+                continue
+            sent: tuple[str, ...] = ()
+            if act in _SENDING_VERBS:
+                following = re.findall(r"[a-z]+", question[match.end() :].lower())[:6]
+                sent = tuple([w for w in following if w not in _OBJECT_SKIPPED][:3])
+            found.append((act, sent))
+    return list(dict.fromkeys(found))
+
+
+_PARTICLES = frozenset(["out", "up", "back", "off", "in", "on", "over", "through", "away", "down"])
+"""Particles of a phrasal verb ("go out"): no act of their own."""
+_ATTEMPT_VERBS = frozenset(["try", "attempt", "seek", "endeavour", "endeavor"])
+"""Verbs of trying another act ("have to try to speak"): the act asked is the one tried."""
+_TIMED_ACT_ASKED = re.compile(
+    r"\b(?:how\s+(?:long|soon|quickly|many\s+(?:\w+\s+)?(?:days?|weeks?|months?|hours?))|"
+    r"deadline|time\s*limit|time\s*frame)\s+(?:\w+\s+){0,5}?to\s+(?P<v>[a-z][a-z-]+)|"
+    r"\b(?P<n>[a-z]{4,}(?:ion|ment|al|ance|ence))\s+(?:deadline|time\s*limit|time\s*frame|"
+    r"turn-?around)\b|"
+    r"\b(?:deadline|time\s*limit|time\s*frame|turn-?around)\s+(?:for|to|of)\s+"
+    r"(?:(?:the|an?|our|my|their|its|your)\s+)?(?P<f>[a-z]{4,})\b|"
+    r"\b(?:must|shall|should|will|does|do)\s+(?:the|a|an|our|we|i|they|it|you)\s+"
+    r"(?:[A-Za-z-]+\s+){0,4}?(?P<m>(?-i:[a-z][a-z-]+))"
+    r"(?=\s+(?:the|a|an|its|their|them|it|to|my|our|his|her|any|every|each|all)\b)",
+    re.IGNORECASE,
+)
+"""Acts a time question asks by other words than :data:`_ACT_ASKED` ("how long does the
+servicer get to evaluate", "investigation deadline", "deadline for our answer", "must the
+Chief Data Officer investigate a ...": a verb in lower case after the subject's words)."""
+
+
+def _limited_acts(claim: str) -> list[frozenset[str]]:
+    """For each time limit ``claim`` states, the words of the act it binds (empty when no
+    predicate is found): see :func:`_timed_act_rival`."""
+    text = _unbracketed(claim)
+    limits = list(_TIME_FIGURE.finditer(text))
+    predicates = list(_PREDICATE.finditer(text))
+    if not predicates and limits:
+        # A list item opening with its verb ("Reports the results ... within three business
+        # days"; "Notify the borrower in writing within 5 days").
+        opening = _OPENING_VERB.match(text)
+        if opening and act_senses(opening.group("v")):
+            predicates = [opening]
+    result: list[frozenset[str]] = []
+    previous_end = 0
+    for limit in limits:
+        before = [p for p in predicates if previous_end <= p.start() < limit.start()]
+        if not before:
+            before = [p for p in predicates if p.start() >= limit.end()][:1]
+        words: set[str] = set()
+        for predicate in before:
+            verb = predicate.group("v").lower()
+            if verb in _GENERIC_ACTS:
+                return [frozenset()]  # "shall comply with ... (e)": the act is elsewhere
+            if verb in _NO_ACT_VERBS:
+                # "may take up to 45 days ... to investigate": the act follows the limit.
+                words |= set(_object_words(limit.group("tail") + text[limit.end() :]))
+            elif act_senses(verb):
+                words.add(verb)
+            else:
+                continue  # "shall not be liable": no act
+            stop = limit.start() if predicate.start() < limit.start() else len(text)
+            words |= set(_object_words(text[predicate.end() : stop]))
+        result.append(frozenset(words))
+        previous_end = limit.end()
+    return result
+
+
+_GENERIC_ACTS = frozenset(["comply", "meet", "satisfy", "perform", "fulfil", "fulfill", "act"])
+"""Verbs binding the act of a rule they refer to ("shall comply with paragraph (e)")."""
+_PREDICATE = re.compile(
+    r"\b(?:shall|must|may|will|should|cannot|can|could|(?:is|are)\s+required\s+to|"
+    r"(?:has|have|need|needs)\s+to)"
+    r"\s+(?:not\s+)?(?:[a-z]+ly\s+)?(?:be\s+)?(?:[a-z]+ly\s+)?(?P<v>[a-z][a-z-]+)",
+    re.IGNORECASE,
+)
+"""A predicate under a modal ("shall provide", "must be escalated", "is required to send")."""
+_OPENING_VERB = re.compile(
+    r"\s*(?:\(?[0-9ivxA-Za-z]{1,4}[.)]\s+|[0-9]+(?:\.[0-9]+)+\s+)?(?:[A-Z][a-z]+ly\s+)?"
+    r"(?P<v>[A-Z][a-z]+)\b"
+)
+"""The verb opening a list item, after its number ("(iv) Reports", "a. Notify")."""
+
+
+def _object_words(rest: str) -> list[str]:
+    """The words of a predicate's object: up to the clause's end, at most eight."""
+    clause = re.split(r"[,;:]", rest, maxsplit=1)[0]
+    words = [w for w in re.findall(r"[a-z][a-z-]+", clause.lower()) if w not in _OBJECT_SKIPPED]
+    return words[:8]
+
+
+def _same_family(asked: str, said: str) -> bool:
+    """Whether two written words name one act as word families: a shared stem ("respond",
+    "response"), a form of :func:`related_forms` ("resolve", "resolution"; "pay", "paid")."""
+    a, b = (stem(w.lower().replace("dgement", "dgment")) for w in (asked, said))
+    forms_a = {stem_form(a)} | related_forms(a)
+    forms_b = {stem_form(b)} | related_forms(b)
+    if not forms_a.isdisjoint(forms_b):
+        return True
+    return any(x.startswith(y[: max(5, len(y) - 2)]) for x in forms_a for y in forms_b) or any(
+        y.startswith(x[: max(5, len(x) - 2)]) for x in forms_a for y in forms_b
+    )
+
+
+def _may_name_one_act(asked: str, said: str) -> bool:
+    """Whether two written words may name one act: one word family (:func:`_same_family`),
+    a shared act group of WordNet in any sense (:func:`~evidencegate.lexicon.act_senses`:
+    "tell" and "disclose", "redo" and "refresh") or a synonym in the project's lexicon
+    ("confirm" and "acknowledgement", "update" and "refresh"). Broad on purpose: a word pair
+    either source links is no proof of another act, and the check must then stand down."""
+    if _same_family(asked, said):
+        return True
+    senses = act_senses(asked)
+    if senses and not senses.isdisjoint(act_senses(said)):
+        return True
+    a, b = stem(asked.lower())[:5], stem(said.lower())[:5]
+    return any(t.startswith(a) for t in _synonym_terms(said)) or any(
+        t.startswith(b) for t in _synonym_terms(asked)
+    )
+
+
 _NAME_INSIDE = re.compile(r"(?<=[a-z,;(] )[A-Z][a-z]+(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+)*")
 """A name inside a sentence ("the Final Response", "the Banking Ombudsman Service")."""
 
@@ -3116,6 +3310,49 @@ def _provision_outtitled(
     if best <= answered:
         return None
     return ASKED + f"the provision whose title states what is asked ({rival}), not the one quoted"
+
+
+def _title_named_rival(
+    profile: QuestionProfile, supported_ids: set[str], evidence: Sequence[Passage]
+) -> str | None:
+    """A provision the question names by its whole title ("For the contingency plan testing
+    control, what ...": CP-4 "Contingency Plan Testing") when the supported claims quote a
+    neighbour whose title shares fewer of the question's words (CP-2 "Contingency Plan"), and
+    that provision was retrieved: the claims answer from the neighbouring control. Only for a
+    question naming no provision by its label ("CP-4", "§ 1024.35"): a label says which it
+    is. A title of one word names nothing by itself. As a ``question:`` fact, or None."""
+    if _LABEL_NAMED.search(profile.question):
+        return None
+    cited = [p for p in evidence if p.passage_id in supported_ids]
+    if not cited:
+        return None
+    said = set(profile.terms)
+    answered = max(len(_title_words_said(p, said)[0]) for p in cited)
+    own = {provision_key(p) for p in cited}
+    for passage in evidence:
+        if provision_key(passage) in own:
+            continue
+        stated, title = _title_words_said(passage, said)
+        if len(title) >= 2 and len(stated) == len(title) and len(title) > answered:
+            return ASKED + (
+                f"the provision whose whole title the question names "
+                f"({provision_key(passage)[2]}), not the one quoted"
+            )
+    return None
+
+
+_LABEL_NAMED = re.compile(r"\b[A-Z]{2}-\d|§|\b\d{3,4}\.\d")
+"""A provision's label in a question ("AC-2", "§ 1024.35", "1002.9")."""
+_TITLE_GLUE = frozenset(terms("and or of the for to a an in on with by"))
+
+
+def _title_words_said(passage: Passage, said: set[str]) -> tuple[list[str], list[str]]:
+    """The words of the title of the provision ``passage`` is of (:func:`provision_title`,
+    without "and", "of"...) that ``said`` states, itself or by a form of its family, and all
+    of them."""
+    title = [t for t in dict.fromkeys(provision_title(passage)) if t not in _TITLE_GLUE]
+    stated = [t for t in title if t in said or any(stem_form(w) in related_forms(t) for w in said)]
+    return stated, title
 
 
 def _provision_asking(profile: QuestionProfile) -> frozenset[str]:
