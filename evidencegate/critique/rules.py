@@ -784,6 +784,10 @@ class RulesCritic:
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
         wanted = _based(terms(fact.removeprefix(TOPIC)))
+        # Not the words by which the question asks ("how much did 3M spend on capex"): the
+        # row states "Purchases of property, plant and equipment" and its figure.
+        asking = _asking_words(profile)
+        wanted = [t for t in wanted if t not in asking] or wanted
         # "how many people worked for Amcor globally": "approximately 44,000 employees"
         employed = sorted(_headcount_answered(profile, texts))
         if pool is not None:
@@ -3079,11 +3083,7 @@ def _focus(
         # A financial figure's asking verb ("how much did it spend on R&D") no row states,
         # nor where it stands ("on its balance sheet"), nor who asks ("Customer asks: how
         # much ...").
-        | (
-            _FIGURE_ASKING | _asker(profile.question)
-            if profile.answer_type in _FIGURE_TYPES
-            else frozenset()
-        )
+        | _asking_words(profile)
         | _proportion_words(profile)
         | _provision_asking(profile),
     )
@@ -3172,6 +3172,39 @@ _WHOLE_WORDS = frozenset(
 """Words asking for the whole filer's figure ("in total", "company-wide"): a question's item
 of these words alone names no measure of its own."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+
+
+def _asking_words(profile: QuestionProfile) -> frozenset[str]:
+    """The words by which a question asks, not what it asks about: a financial figure's asking
+    verb and place and who asks (:data:`_FIGURE_ASKING`, :func:`_asker`), the verb by which a
+    filer is asked to have reported it ("what charges did PepsiCo record": the filing states
+    "Restructuring and impairment charges"), and the words asking for a time ("refund
+    deadline": "shall refund ... within 3 business days")."""
+    words = frozenset(_reported_verb(profile.question))
+    if profile.answer_type in _FIGURE_TYPES:
+        words |= _FIGURE_ASKING | _asker(profile.question)
+    if profile.answer_type in _TIME_TYPES:
+        words |= _TIME_ASKING
+    return words
+
+
+def _reported_verb(question: str) -> list[str]:
+    """The terms of the verb by which a question asks what a filer did report ("What charges
+    did PepsiCo record", "How much did J&J's segment sell"): no row of its statements says it."""
+    return [t for m in _REPORTED.finditer(question) for t in terms(m.group("verb"))]
+
+
+_REPORTED = re.compile(
+    r"\bdid\s+(?:[\w&'’.-]+\s+){1,6}?"
+    r"(?P<verb>record|report|book|recogni[sz]e|incur|post|pay|spend|sell|expense|generate|earn|"
+    r"disclose|show|log)\b",
+    re.IGNORECASE,
+)
+_TIME_TYPES = frozenset({"duration", "date"})
+_TIME_ASKING = frozenset(terms("deadline deadlines due time timing timeframe"))
+"""Nouns asking for a time ("the refund deadline", "within what time"): the answer states the
+time ("within 3 business days"), not the word. Not "how long" or "how soon": "long after
+payment" is what the time is counted from."""
 
 
 def _asker(question: str) -> frozenset[str]:
