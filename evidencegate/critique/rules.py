@@ -713,12 +713,23 @@ class RulesCritic:
                 (_body_terms(body) + sorted(given), set(terms(place)))
                 for body, _, place in map(_split, texts)
             ]
-            if pool is None:
-                return any(_focus_stated(wanted, body, place) for body, place in parts)
-            return _focus_stated(
-                wanted,
-                [w for body, _ in parts for w in body],
-                set.intersection(*(place for _, place in parts)),
+            said = [w for body, _ in parts for w in body]
+            where = set.intersection(*(place for _, place in parts))
+            if (
+                any(_focus_stated(wanted, body, place) for body, place in parts)
+                if pool is None
+                else _focus_stated(wanted, said, where)
+            ):
+                return True
+            # A noun asking for a time ("refund deadline?", "within what time") is stated by
+            # the time the claims state ("shall refund ... within 3 business days"), when they
+            # state every other word of the focus.
+            timed = [w for w in wanted if w in _TIME_ASKING]
+            return (
+                bool(timed)
+                and profile.answer_type in _TIME_TYPES
+                and any(_states_time(_split(t)[0]) for t in texts)
+                and all(_focus_stated([w], said, where) for w in wanted if w not in timed)
             )
         if fact.startswith(PART):
             # Evidence for each ask of a several-part question (claims: _parts_answered).
@@ -784,14 +795,25 @@ class RulesCritic:
         # the terms the evidence ``pool`` states: no claim can state a word no source uses.
         # A verb's irregular past is read as the verb ("kept" as "keep", and so "retain").
         wanted = _based(terms(fact.removeprefix(TOPIC)))
-        # Not the words by which the question asks ("how much did 3M spend on capex"): the
-        # row states "Purchases of property, plant and equipment" and its figure.
-        asking = _asking_words(profile)
-        wanted = [t for t in wanted if t not in asking] or wanted
         # "how many people worked for Amcor globally": "approximately 44,000 employees"
         employed = sorted(_headcount_answered(profile, texts))
         if pool is not None:
             pool = _based(pool + sorted(given) + employed)
+        have = _based([t for text in texts for t in terms(text)] + sorted(given) + employed)
+        if self._topic_stated(wanted, pool, have):
+            return True
+        # Nor need the claims state the words by which the question asks ("how much did 3M
+        # spend on capex": the row states "Purchases of property, plant and equipment").
+        asking = _asking_words(profile) | (
+            _TIME_ASKING if profile.answer_type in _TIME_TYPES else frozenset()
+        )
+        unasked = [t for t in wanted if t not in asking]
+        return bool(unasked) and unasked != wanted and self._topic_stated(unasked, pool, have)
+
+    def _topic_stated(self, wanted: list[str], pool: list[str] | None, have: list[str]) -> bool:
+        """Do the claims (their terms ``have``) state the topic's ``wanted`` terms, as far as
+        the evidence ``pool`` states them?"""
+        if pool is not None:
             if covered_share(_related(wanted, pool), pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
@@ -801,7 +823,6 @@ class RulesCritic:
                 # rule without that provision (not yet in force on the date asked).
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = _based([t for text in texts for t in terms(text)] + sorted(given) + employed)
         return covered_share(_derived(wanted, have), have) >= self.topic_coverage
 
 
@@ -3176,16 +3197,23 @@ _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 
 def _asking_words(profile: QuestionProfile) -> frozenset[str]:
     """The words by which a question asks, not what it asks about: a financial figure's asking
-    verb and place and who asks (:data:`_FIGURE_ASKING`, :func:`_asker`), the verb by which a
-    filer is asked to have reported it ("what charges did PepsiCo record": the filing states
-    "Restructuring and impairment charges"), and the words asking for a time ("refund
-    deadline": "shall refund ... within 3 business days")."""
+    verb and place and who asks (:data:`_FIGURE_ASKING`, :func:`_asker`), and the verb by which
+    a filer is asked to have reported it ("what charges did PepsiCo record": the filing states
+    "Restructuring and impairment charges")."""
     words = frozenset(_reported_verb(profile.question))
     if profile.answer_type in _FIGURE_TYPES:
         words |= _FIGURE_ASKING | _asker(profile.question)
-    if profile.answer_type in _TIME_TYPES:
-        words |= _TIME_ASKING
     return words
+
+
+def _states_time(text: str) -> bool:
+    """Does ``text`` state a time: a number of days (months, years ...), a date, or a time
+    the organization sets ("within [Assignment: organization-defined time period]")?"""
+    return (
+        _TIME_FIGURE.search(text) is not None
+        or any(_TIME_PARAMETER.search(m.group()) for m in _PARAMETER_SET.finditer(text))
+        or has_figure(text, "date")
+    )
 
 
 def _reported_verb(question: str) -> list[str]:
