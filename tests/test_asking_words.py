@@ -14,9 +14,16 @@ import datetime as dt
 
 from evidencegate.analysis import normalise_question, profile_question
 from evidencegate.contracts import Citation, Claim, ClaimVerification, Passage
-from evidencegate.critique.rules import RulesCritic, _asking_words, _reported_verb, _states_time
+from evidencegate.critique.rules import (
+    _PLACE,
+    RulesCritic,
+    _asking_words,
+    _reported_verb,
+    _states_time,
+)
 from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
+from evidencegate.text import terms
 from evidencegate.verify.verifier import Verifier
 
 AS_OF = dt.date(2024, 6, 1)
@@ -171,3 +178,30 @@ class TestWhyTheAskerAsks:
             "What were Initech's R&D expenses in 2021? computing R&D intensity", as_of=AS_OF
         ).terms
         assert "intensity" not in terms and "comput" not in terms
+
+
+class TestAFocusWordOfTheAsking:
+    """A focus word asking for a time or for the whole figure is stated by the time or the
+    row the claims state, beside every other word of the focus."""
+
+    @staticmethod
+    def covered(fact: str, question: str, claim: str) -> bool:
+        said = claim + _PLACE
+        return RulesCritic()._fact_covered(
+            fact, profile_question(question, as_of=AS_OF), [said], pool=terms(claim)
+        )
+
+    def test_the_row_of_the_whole_figure_need_not_say_total(self) -> None:
+        question = "What was the total net revenue of Initech in 2022?"
+        assert self.covered("focus: total", question, "Net revenue, 2022: $86,392")
+        assert not self.covered("focus: total cost", question, "Net revenue, 2022: $86,392")
+
+    def test_a_time_stands_for_the_deadline_beside_every_other_word(self) -> None:
+        right = "The Bank shall refund the fee within 10 business days of the request."
+        question = "Fee refund deadline after cancellation?"
+        assert self.covered("focus: refund deadline", question, right)
+        assert self.covered("focus: deadline", question, right)
+        assert not self.covered("focus: deadline", question, "The Bank shall refund the fee.")
+        wrong = "Every gift must be recorded in the Gifts Register within 10 business days."
+        question = "Gifts Register review by managers - deadline in days?"
+        assert not self.covered("focus: manager deadline", question, wrong)

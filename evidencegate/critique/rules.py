@@ -722,14 +722,19 @@ class RulesCritic:
             ):
                 return True
             # A noun asking for a time ("refund deadline?", "within what time") is stated by
-            # the time the claims state ("shall refund ... within 3 business days"), when they
-            # state every other word of the focus.
-            timed = [w for w in wanted if w in _TIME_ASKING]
-            return (
-                bool(timed)
-                and profile.answer_type in _TIME_TYPES
+            # the time the claims state ("shall refund ... within 3 business days"), and a word
+            # asking for the filer's whole figure ("PepsiCo's total net revenue") by its row
+            # ("Net revenue"), when the claims state every other word of the focus.
+            asking = (
+                _TIME_ASKING
+                if profile.answer_type in _TIME_TYPES
                 and any(_states_time(_split(t)[0]) for t in texts)
-                and all(_focus_stated([w], said, where) for w in wanted if w not in timed)
+                else _WHOLE_WORDS
+                if profile.answer_type in _FIGURE_TYPES
+                else frozenset()
+            )
+            return any(w in asking for w in wanted) and all(
+                _focus_stated([w], said, where) for w in wanted if w not in asking
             )
         if fact.startswith(PART):
             # Evidence for each ask of a several-part question (claims: _parts_answered).
