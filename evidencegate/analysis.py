@@ -601,6 +601,10 @@ def normalise_question(question: str) -> str:
     # "dev here - ...", "ISSO question: ...", "As the vendor-risk lead, ...": who asks, not
     # what is asked (no sentence states "dev", no document names the ISSO).
     text = _ASKER.sub("", text, count=1) or text
+    # "For my capex deck: what did ...", "... ($m)? computing R&D intensity": why the asker
+    # asks, not what (no sentence answering states "deck" or "intensity").
+    text = _PURPOSE_OPENING.sub("", text, count=1) or text
+    text = _PURPOSE_CLOSING.sub("", text, count=1) or text
     # "What's", "where's": the question word and "is" (no term "what" to look for).
     text = _QUESTION_CONTRACTION.sub(lambda m: m.group(1) + " is", text)
     # "YE2022", "YE '22", "FYE 2023": the end of that (fiscal) year, no name.
@@ -660,6 +664,40 @@ _ASKER = re.compile(
 )
 """How a question says who asks before it asks ("dev here - ...", "ISSO question: ...",
 "As auditor I must confirm: ..."): a role, not a detail of what is asked."""
+
+
+_PURPOSE_GERUND = (
+    r"(?:computing|calculating|working\s+out|building|preparing|updating|drafting|modell?ing|"
+    r"benchmarking|reconciling|doing|putting\s+together|filling\s+(?:in|out)|writing\s+up|"
+    r"asking\s+for)"
+)
+_PURPOSE_NOUN = (
+    r"(?:deck|model|pack|memo|report|analysis|calculation|ratio|review|spreadsheet|sheet|"
+    r"slides?|note|notes|doc|document|write-?up|comparison|benchmark|file|workpapers?|"
+    r"dashboard|summary|brief|briefing|presentation)"
+)
+_PURPOSE_OPENING = re.compile(
+    r"^\s*(?:"
+    # "For my capex benchmarking deck:", "For our audit file -"
+    rf"for\s+(?:my|our)\s+(?:[\w&/'-]+\s+){{0,4}}?{_PURPOSE_NOUN}\s*[:;,–—-]+"
+    # "I'm computing EBITDA.", "We are preparing the board pack;"
+    rf"|(?:i\s*['’]?m|i\s+am|we\s*['’]?re|we\s+are)\s+{_PURPOSE_GERUND}\b[^.;:?!]{{0,60}}[.;:!–—-]"
+    r")\s*(?=\S)",
+    re.IGNORECASE,
+)
+"""Why the asker asks, opening the question ("For my capex deck: what did PepsiCo book ...",
+"I'm computing EBITDA: ..."): a purpose, not a detail of what is asked."""
+_PURPOSE_CLOSING = re.compile(
+    r"(?<=[?.;,–—)-])\s*(?:[–—-]\s*)?(?:"
+    # "... ($m)? computing R&D intensity", "? asking for our logging design doc"
+    rf"(?:i\s*['’]?m\s+|i\s+am\s+|we\s*['’]?re\s+|we\s+are\s+)?{_PURPOSE_GERUND}\b"
+    # "..., for my quick ratio", "... - for the board pack"
+    rf"|for\s+(?:my|our|a|an|the)\s+(?:[\w&/'-]+\s+){{0,4}}?{_PURPOSE_NOUN}\b"
+    r")[^?]{0,80}$",
+    re.IGNORECASE,
+)
+"""Why the asker asks, after the question ("..., for my quick ratio", "? computing R&D
+intensity"): a purpose, not a detail of what is asked."""
 
 
 @lru_cache(maxsize=1024)  # pure and immutable; each ask profiles its question several times

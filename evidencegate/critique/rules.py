@@ -717,12 +717,28 @@ class RulesCritic:
                 (_body_terms(body) + sorted(given), set(terms(place)))
                 for body, _, place in map(_split, texts)
             ]
-            if pool is None:
-                return any(_focus_stated(wanted, body, place) for body, place in parts)
-            return _focus_stated(
-                wanted,
-                [w for body, _ in parts for w in body],
-                set.intersection(*(place for _, place in parts)),
+            said = [w for body, _ in parts for w in body]
+            where = set.intersection(*(place for _, place in parts))
+            if (
+                any(_focus_stated(wanted, body, place) for body, place in parts)
+                if pool is None
+                else _focus_stated(wanted, said, where)
+            ):
+                return True
+            # A noun asking for a time ("refund deadline?", "within what time") is stated by
+            # the time the claims state ("shall refund ... within 3 business days"), and a word
+            # asking for the filer's whole figure ("PepsiCo's total net revenue") by its row
+            # ("Net revenue"), when the claims state every other word of the focus.
+            asking = (
+                _TIME_ASKING
+                if profile.answer_type in _TIME_TYPES
+                and any(_states_time(_split(t)[0]) for t in texts)
+                else _WHOLE_WORDS
+                if profile.answer_type in _FIGURE_TYPES
+                else frozenset()
+            )
+            return any(w in asking for w in wanted) and all(
+                _focus_stated([w], said, where) for w in wanted if w not in asking
             )
         if fact.startswith(PART):
             # Evidence for each ask of a several-part question (claims: _parts_answered).
@@ -792,6 +808,21 @@ class RulesCritic:
         employed = sorted(_headcount_answered(profile, texts))
         if pool is not None:
             pool = _based(pool + sorted(given) + employed)
+        have = _based([t for text in texts for t in terms(text)] + sorted(given) + employed)
+        if self._topic_stated(wanted, pool, have):
+            return True
+        # Nor need the claims state the words by which the question asks ("how much did 3M
+        # spend on capex": the row states "Purchases of property, plant and equipment").
+        asking = _asking_words(profile) | (
+            _TIME_ASKING if profile.answer_type in _TIME_TYPES else frozenset()
+        )
+        unasked = [t for t in wanted if t not in asking]
+        return bool(unasked) and unasked != wanted and self._topic_stated(unasked, pool, have)
+
+    def _topic_stated(self, wanted: list[str], pool: list[str] | None, have: list[str]) -> bool:
+        """Do the claims (their terms ``have``) state the topic's ``wanted`` terms, as far as
+        the evidence ``pool`` states them?"""
+        if pool is not None:
             if covered_share(_related(wanted, pool), pool) < self.topic_coverage:
                 return False  # the evidence itself does not speak of the question's topic
             keys = text_keys(pool)
@@ -801,7 +832,6 @@ class RulesCritic:
                 # rule without that provision (not yet in force on the date asked).
                 return False
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
-        have = _based([t for text in texts for t in terms(text)] + sorted(given) + employed)
         return covered_share(_derived(wanted, have), have) >= self.topic_coverage
 
 
@@ -3273,11 +3303,7 @@ def _focus(
         # A financial figure's asking verb ("how much did it spend on R&D") no row states,
         # nor where it stands ("on its balance sheet"), nor who asks ("Customer asks: how
         # much ...").
-        | (
-            _FIGURE_ASKING | _asker(profile.question)
-            if profile.answer_type in _FIGURE_TYPES
-            else frozenset()
-        )
+        | _asking_words(profile)
         | _proportion_words(profile)
         | _provision_asking(profile),
     )
@@ -3409,6 +3435,46 @@ _WHOLE_WORDS = frozenset(
 """Words asking for the whole filer's figure ("in total", "company-wide"): a question's item
 of these words alone names no measure of its own."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
+
+
+def _asking_words(profile: QuestionProfile) -> frozenset[str]:
+    """The words by which a question asks, not what it asks about: a financial figure's asking
+    verb and place and who asks (:data:`_FIGURE_ASKING`, :func:`_asker`), and the verb by which
+    a filer is asked to have reported it ("what charges did PepsiCo record": the filing states
+    "Restructuring and impairment charges")."""
+    words = frozenset(_reported_verb(profile.question))
+    if profile.answer_type in _FIGURE_TYPES:
+        words |= _FIGURE_ASKING | _asker(profile.question)
+    return words
+
+
+def _states_time(text: str) -> bool:
+    """Does ``text`` state a time: a number of days (months, years ...), a date, or a time
+    the organization sets ("within [Assignment: organization-defined time period]")?"""
+    return (
+        _TIME_FIGURE.search(text) is not None
+        or any(_TIME_PARAMETER.search(m.group()) for m in _PARAMETER_SET.finditer(text))
+        or has_figure(text, "date")
+    )
+
+
+def _reported_verb(question: str) -> list[str]:
+    """The terms of the verb by which a question asks what a filer did report ("What charges
+    did PepsiCo record", "How much did J&J's segment sell"): no row of its statements says it."""
+    return [t for m in _REPORTED.finditer(question) for t in terms(m.group("verb"))]
+
+
+_REPORTED = re.compile(
+    r"\bdid\s+(?:[\w&'’.-]+\s+){1,6}?"
+    r"(?P<verb>record|report|book|recogni[sz]e|incur|post|pay|spend|sell|expense|generate|earn|"
+    r"disclose|show|log)\b",
+    re.IGNORECASE,
+)
+_TIME_TYPES = frozenset({"duration", "date"})
+_TIME_ASKING = frozenset(terms("deadline deadlines due time timing timeframe"))
+"""Nouns asking for a time ("the refund deadline", "within what time"): the answer states the
+time ("within 3 business days"), not the word. Not "how long" or "how soon": "long after
+payment" is what the time is counted from."""
 
 
 def _asker(question: str) -> frozenset[str]:
