@@ -59,7 +59,6 @@ __all__ = [
     "normalise_question",
     "profile_question",
     "proper_names",
-    "wordnet_word",
     "sentence_period",
     "split_asks",
     "split_sentences",
@@ -67,6 +66,7 @@ __all__ = [
     "states_measure",
     "states_value",
     "weighted_overlap",
+    "wordnet_word",
 ]
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
@@ -1759,7 +1759,9 @@ def wordnet_word(word: str) -> bool:
     if not re.fullmatch(r"[A-Z][a-z]{3,}", word):
         return False
     lower = word.lower()
-    forms = [lower] + [lower[: -len(end)] for end in ("est", "st", "er", "r") if lower.endswith(end)]
+    forms = [lower] + [
+        lower[: -len(end)] for end in ("est", "st", "er", "r") if lower.endswith(end)
+    ]
     return any(
         act_senses(w) or related_forms(stem_word(w)) or figure_kinds(w)
         for w in forms

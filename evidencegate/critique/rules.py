@@ -59,6 +59,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.corpus.abbreviations import abbreviations_of
 from evidencegate.corpus.retrieval import (
     parent_paragraph,
     provision_fit,
@@ -75,7 +76,6 @@ from evidencegate.corpus.scope import (
     mentioned_names,
     names_a_series,
 )
-from evidencegate.corpus.abbreviations import abbreviations_of
 from evidencegate.corpus.segments import asks_a_part, segments_of
 from evidencegate.generation.derive import (
     HEADCOUNT_ASKED,
@@ -255,25 +255,29 @@ class RulesCritic:
         long form a document defines for it ("Frito-Lay North America (FLNA)"; "Global
         Services (BGS)" of a filer whose name gives the "B"), and the name without the
         filer's name opening it ("Boeing Global Services" of Boeing's report: "Global
-        Services"). None without ``pages``."""
+        Services"); of a long form, the abbreviation ("BGS" for "Global Services"). None
+        without ``pages``."""
         if self.pages is None:
             return []
         forms: dict[str, None] = {}
         for key in dict.fromkeys((p.doc_id, p.version) for p in passages):
             passage = next(p for p in passages if (p.doc_id, p.version) == key)
             filer = self._filer_names(passage)
+            own_forms = [name]
+            for own in filer:
+                rest = name[len(own) :]
+                if name.lower().startswith(own.lower()) and re.match(r"['’]?s?\s+\w", rest):
+                    own_forms.append(re.sub(r"^['’]?s?\s+", "", rest))
+            forms.update(dict.fromkeys(own_forms[1:]))
             for abbreviation in abbreviations_of(self.pages, *key):
-                if abbreviation.short != name and abbreviation.short + "s" != name:
-                    continue
                 if abbreviation.prefix and not any(
                     f[:1].upper() == abbreviation.prefix for f in filer
                 ):
                     continue  # "BCA" is Boeing's "Commercial Airplanes", no other filer's
-                forms[abbreviation.long] = None
-            for own in filer:
-                rest = name[len(own) :]
-                if name.lower().startswith(own.lower()) and re.match(r"['’]?s?\s+\w", rest):
-                    forms[re.sub(r"^['’]?s?\s+", "", rest)] = None
+                if name in (abbreviation.short, abbreviation.short + "s"):
+                    forms[abbreviation.long] = None
+                elif any(f.lower() == abbreviation.long.lower() for f in own_forms):
+                    forms[abbreviation.short] = None  # "Global Services" written as "BGS"
         return list(forms)
 
     def _named_long(self, name: str, texts: Sequence[str], passages: Sequence[Passage]) -> bool:
@@ -866,7 +870,22 @@ def _named(name: str, texts: Sequence[str]) -> bool:
         acronym = _acronym_pattern(form)
         if acronym is not None and any(acronym.search(t) for t in texts):
             return True
-    return _spelled_out(name, texts)
+    return _spelled_out(name, texts) or _of_place(name, texts)
+
+
+_PLACE_ADJECTIVE = re.compile(r"([A-Z][a-z]{3,}?)(?:ian|an|ese|ish)")
+"""An adjective of a place, made from its name ("Canadian", "European", "Chinese")."""
+
+
+def _of_place(name: str, texts: Sequence[str]) -> bool:
+    """Is ``name`` an adjective of a place ("Canadian", "European") whose place the texts name
+    ("Canada", "Europe"): a capitalised word that its stem opens, at most two letters longer?"""
+    match = _PLACE_ADJECTIVE.fullmatch(name)
+    if match is None:
+        return False
+    base = match.group(1)
+    place = re.compile(rf"(?<![\w-]){re.escape(base)}[a-z]{{0,2}}(?![\w-])")
+    return any(place.search(t) for t in texts)
 
 
 def _spelled_out(name: str, texts: Sequence[str]) -> bool:
@@ -998,7 +1017,8 @@ _JOINERS = r"(?:,?[\s/-]+(?:of|and|the|for|to|in|on|per|&)(?=[\s/-]))*,?[\s/-]+"
 
 def _acronym_pattern(name: str) -> re.Pattern[str] | None:
     """The words an all-capitals name of 2-8 letters abbreviates, or None for other names.
-    Two letters abbreviate capitalised words only ("PA": "Personal Account")."""
+    Two letters abbreviate capitalised words only ("PA": "Personal Account"), or the parts of
+    one hyphenated compound ("LT": "long-term")."""
     if not re.fullmatch(r"[A-Z](?:&?[A-Z]){1,7}s?", name):
         return None
     letters = [c for c in name.rstrip("s") if c.isalpha()]
@@ -1007,8 +1027,10 @@ def _acronym_pattern(name: str) -> re.Pattern[str] | None:
         first, second = (rf"[{c}{c.lower()}][a-z]+" for c in letters)
         return re.compile(rf"\b{first}\s+(?:and|&)\s+{second}\b")
     if len(letters) == 2:
+        # "LT": "Long Term", or one compound in any case ("long-term debt")
         words = [rf"{c}[a-z]+" for c in letters]
-        return re.compile(r"\b" + _JOINERS.join(words) + r"\b")
+        first, second = (rf"[{c}{c.lower()}][a-z]+" for c in letters)
+        return re.compile(rf"\b(?:{_JOINERS.join(words)}|{first}-{second})\b")
     words = [rf"[{c}{c.lower()}][A-Za-z]*" for c in letters]
     return re.compile(r"\b" + _JOINERS.join(words) + r"\b", re.IGNORECASE)
 
