@@ -7,7 +7,7 @@ import datetime as dt
 
 from evidencegate.analysis import proper_names, wordnet_word
 from evidencegate.corpus.abbreviations import Abbreviation, abbreviations_of, defined_abbreviations
-from evidencegate.critique.rules import RulesCritic, _acronym_pattern, _of_place
+from evidencegate.critique.rules import RulesCritic, _of_place
 from evidencegate.testing import InMemoryCorpus
 from tests.test_required_facts import _audit
 
@@ -151,10 +151,3 @@ def test_an_adjective_of_a_place_is_named_by_the_place() -> None:
     assert _of_place("European", ["Europe 12,724 13,038"])
     assert not _of_place("Canadian", ["beverage businesses in the United States"])
     assert not _of_place("Boeing", ["Boe"]) and not _of_place("Indian", ["Indiana"])
-
-
-def test_two_letters_abbreviate_the_parts_of_one_compound() -> None:
-    pattern = _acronym_pattern("LT")
-    assert pattern is not None
-    assert pattern.search("Long-term debt (Note 7)") and pattern.search("Long Term")
-    assert not pattern.search("lots of time") and not pattern.search("long term")

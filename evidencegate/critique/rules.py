@@ -1017,8 +1017,7 @@ _JOINERS = r"(?:,?[\s/-]+(?:of|and|the|for|to|in|on|per|&)(?=[\s/-]))*,?[\s/-]+"
 
 def _acronym_pattern(name: str) -> re.Pattern[str] | None:
     """The words an all-capitals name of 2-8 letters abbreviates, or None for other names.
-    Two letters abbreviate capitalised words only ("PA": "Personal Account"), or the parts of
-    one hyphenated compound ("LT": "long-term")."""
+    Two letters abbreviate capitalised words only ("PA": "Personal Account")."""
     if not re.fullmatch(r"[A-Z](?:&?[A-Z]){1,7}s?", name):
         return None
     letters = [c for c in name.rstrip("s") if c.isalpha()]
@@ -1027,10 +1026,8 @@ def _acronym_pattern(name: str) -> re.Pattern[str] | None:
         first, second = (rf"[{c}{c.lower()}][a-z]+" for c in letters)
         return re.compile(rf"\b{first}\s+(?:and|&)\s+{second}\b")
     if len(letters) == 2:
-        # "LT": "Long Term", or one compound in any case ("long-term debt")
         words = [rf"{c}[a-z]+" for c in letters]
-        first, second = (rf"[{c}{c.lower()}][a-z]+" for c in letters)
-        return re.compile(rf"\b(?:{_JOINERS.join(words)}|{first}-{second})\b")
+        return re.compile(r"\b" + _JOINERS.join(words) + r"\b")
     words = [rf"[{c}{c.lower()}][A-Za-z]*" for c in letters]
     return re.compile(r"\b" + _JOINERS.join(words) + r"\b", re.IGNORECASE)
 
