@@ -66,6 +66,7 @@ __all__ = [
     "states_measure",
     "states_value",
     "weighted_overlap",
+    "wordnet_word",
 ]
 
 _YEAR = re.compile(r"\b(19[5-9]\d|20\d\d|21\d\d)\b")
@@ -1725,7 +1726,14 @@ _NOT_NAMES = frozenset(
 )
 
 
+_PERIOD_OVER_PERIOD = re.compile(r"([A-Z])o\1")
+"""A period compared with the one before, abbreviated ("YoY", "QoQ", "MoM": year over year):
+the manner of a change asked, never whose figure it is."""
+
+
 def _not_a_name(word: str) -> bool:
+    if _PERIOD_OVER_PERIOD.fullmatch(word):
+        return True
     word = re.sub(r"['’](?:s|m|d|ll|re|ve)$", "", word).lower()  # "I'm", "We'd": a pronoun
     return (
         word in _NOT_NAMES
@@ -1780,6 +1788,26 @@ def _ordinary_opening(word: str, text: str) -> bool:
     return following[:1] == terms(word)[:1] != [] and any(
         start == 0 for start, _, _ in lexicon().keys(following)
     )
+
+
+def wordnet_word(word: str) -> bool:
+    """Is ``word`` (capitalised) one WordNet knows as an ordinary word: a verb, a word of a
+    family ("Consequence", "Small") or a measure ("Penalty"), as written or as the base of a
+    superlative or comparative ("Largest": "large")? Never a short word ("Fed", "Tax")."""
+    if not re.fullmatch(r"[A-Z][a-z]{3,}", word):
+        return False
+    lower = word.lower()
+    forms = [lower] + [
+        lower[: -len(end)] for end in ("est", "st", "er", "r") if lower.endswith(end)
+    ]
+    return any(
+        act_senses(w) or related_forms(stem_word(w)) or figure_kinds(w)
+        for w in forms
+        if len(w) >= _MIN_WORD
+    )
+
+
+_MIN_WORD = 4
 
 
 _TAG = re.compile(r"\s*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})\s*:")

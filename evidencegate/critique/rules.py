@@ -45,6 +45,7 @@ from evidencegate.analysis import (
     states_measure,
     states_value,
     weighted_overlap,
+    wordnet_word,
 )
 from evidencegate.contracts import (
     Claim,
@@ -58,6 +59,7 @@ from evidencegate.contracts import (
     Passage,
     Verdict,
 )
+from evidencegate.corpus.abbreviations import abbreviations_of
 from evidencegate.corpus.retrieval import (
     parent_paragraph,
     provision_fit,
@@ -249,6 +251,40 @@ class RulesCritic:
             found.update(dict.fromkeys(segments_of(self.pages, passage.doc_id, passage.version)))
         return tuple(found)
 
+    def _long_forms(self, name: str, passages: Sequence[Passage]) -> list[str]:
+        """What else ``name`` is written as in the documents ``passages`` are part of: the
+        long form a document defines for it ("Frito-Lay North America (FLNA)"; "Global
+        Services (BGS)" of a filer whose name gives the "B"), and the name without the
+        filer's name opening it ("Boeing Global Services" of Boeing's report: "Global
+        Services"); of a long form, the abbreviation ("BGS" for "Global Services"). None
+        without ``pages``."""
+        if self.pages is None:
+            return []
+        forms: dict[str, None] = {}
+        for key in dict.fromkeys((p.doc_id, p.version) for p in passages):
+            passage = next(p for p in passages if (p.doc_id, p.version) == key)
+            filer = self._filer_names(passage)
+            own_forms = [name]
+            for own in filer:
+                rest = name[len(own) :]
+                if name.lower().startswith(own.lower()) and re.match(r"['’]?s?\s+\w", rest):
+                    own_forms.append(re.sub(r"^['’]?s?\s+", "", rest))
+            forms.update(dict.fromkeys(own_forms[1:]))
+            for abbreviation in abbreviations_of(self.pages, *key):
+                if abbreviation.prefix and not any(
+                    f[:1].upper() == abbreviation.prefix for f in filer
+                ):
+                    continue  # "BCA" is Boeing's "Commercial Airplanes", no other filer's
+                if name in (abbreviation.short, abbreviation.short + "s"):
+                    forms[abbreviation.long] = None
+                elif any(f.lower() == abbreviation.long.lower() for f in own_forms):
+                    forms[abbreviation.short] = None  # "Global Services" written as "BGS"
+        return list(forms)
+
+    def _named_long(self, name: str, texts: Sequence[str], passages: Sequence[Passage]) -> bool:
+        """Is ``name`` stated in ``texts`` by a long form (:meth:`_long_forms`) of it?"""
+        return any(_named(form, texts) for form in self._long_forms(name, passages))
+
     def _of_rules(self, passage: Passage) -> bool:
         """Is ``passage`` of a document of rules (a regulation, a catalog, a policy), not a
         report on a period? False without ``pages``."""
@@ -319,6 +355,7 @@ class RulesCritic:
                 and (
                     _named(f.removeprefix(NAME), identities)
                     or _cited(f.removeprefix(NAME), evidence)
+                    or self._named_long(f.removeprefix(NAME), texts, evidence)
                 )
             )
         ]
@@ -482,6 +519,9 @@ class RulesCritic:
                 and (
                     _named(f.removeprefix(NAME), identities)
                     or _cited(f.removeprefix(NAME), cited)
+                    # or by the long form its document defines for it ("Global Services" for
+                    # "BGS"), as the claims' own words or table row state it
+                    or self._named_long(f.removeprefix(NAME), untitled_texts, supported_cited)
                     # or by the rest of the paragraph of rules a supported claim quotes ("CPI"
                     # in the comment whose sentence on rounding the increase answers); not by
                     # a filing's page, which names every segment of its table
@@ -864,7 +904,22 @@ def _named(name: str, texts: Sequence[str]) -> bool:
         acronym = _acronym_pattern(form)
         if acronym is not None and any(acronym.search(t) for t in texts):
             return True
-    return _spelled_out(name, texts)
+    return _spelled_out(name, texts) or _of_place(name, texts)
+
+
+_PLACE_ADJECTIVE = re.compile(r"([A-Z][a-z]{3,}?)(?:ian|an|ese|ish)")
+"""An adjective of a place, made from its name ("Canadian", "European", "Chinese")."""
+
+
+def _of_place(name: str, texts: Sequence[str]) -> bool:
+    """Is ``name`` an adjective of a place ("Canadian", "European") whose place the texts name
+    ("Canada", "Europe"): a capitalised word that its stem opens, at most two letters longer?"""
+    match = _PLACE_ADJECTIVE.fullmatch(name)
+    if match is None:
+        return False
+    base = match.group(1)
+    place = re.compile(rf"(?<![\w-]){re.escape(base)}[a-z]{{0,2}}(?![\w-])")
+    return any(place.search(t) for t in texts)
 
 
 def _spelled_out(name: str, texts: Sequence[str]) -> bool:
@@ -879,24 +934,73 @@ def _spelled_out(name: str, texts: Sequence[str]) -> bool:
     return any(len(matched_units(asked, terms(t))) == len(units) for t in texts)
 
 
-def _ordinary_word(name: str, question: str, texts: Sequence[str]) -> bool:
-    """Is ``name`` only the question's opening word, capitalised by grammar: one word, its
-    first letter the only capital, that opens the question and that the lexicon knows
-    ("Deadline for ...?", "Time limit ...?") or the evidence writes in lower case ("Extended
-    investigation period?" of a rule saying "extended")? The name of a company or a product
-    is not written in lower case ("Boeing", "Initech"): it must still be established."""
+_CAPITALISING = re.compile(r"(?:^|[.?!:;\u2013\u2014-])\W*$")
+"""What may stand before a word capitalised by grammar: nothing (the question's start), the end
+of a sentence, a label's colon ("Penalty for ...", "Ticket: Small bank, ..."), a dash."""
+
+
+def _capitalised_at(word: str, question: str) -> list[int]:
+    """Where ``word`` stands in ``question`` capitalised by grammar (:data:`_CAPITALISING`)."""
+    return [
+        m.start()
+        for m in re.finditer(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", question)
+        if _CAPITALISING.search(question[: m.start()])
+    ]
+
+
+def _ordinary_word(
+    name: str, question: str, texts: Sequence[str], others: Sequence[str] = ()
+) -> bool:
+    """Is ``name`` one word capitalised by grammar only: its first letter the only capital, it
+    opens the question, a sentence or a label's text, and the lexicon knows it from there
+    ("Deadline for ...?", "Time limit ...?") or the evidence writes it in lower case ("Extended
+    investigation period?" of a rule saying "extended"); or WordNet knows it as an ordinary
+    word ("Consequence of ...", "Penalty for ...") and ``others``, names of the question that
+    are no such word, remain to say whose rules or figures are asked. The name of a company or a
+    product is not written in lower case ("Boeing", "Initech"), nor an ordinary word ("Nestle")
+    when it alone names the subject: it must still be established."""
     if not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", name):
         return False
-    if not re.match(r"\W*" + re.escape(name) + r"(?![\w-])", question):
+    at = _capitalised_at(name, question)
+    if not at:
         return False
     stem = next(iter(terms(name)), "")
     if len(stem) < _MIN_ORDINARY:
         return False
-    asked = terms(question)
-    if asked[:1] == [stem] and any(start == 0 for start, _, _ in lexicon().keys(asked)):
-        return True  # a word of the lexicon ("Deadline", "Time limit", "Capex")
+    for start in at:
+        asked = terms(question[start:])
+        if asked[:1] == [stem] and any(s == 0 for s, _, _ in lexicon().keys(asked)):
+            return True  # a word of the lexicon ("Deadline", "Time limit", "Capex")
     lower = re.compile(r"(?<![\w./@&-])" + re.escape(stem.lower()) + r"[a-z]*(?![\w@&]|\.[a-z])")
-    return any(lower.search(t) for t in texts)
+    if any(lower.search(t) for t in texts):
+        return True
+    return wordnet_word(name) and any(
+        o != name and not (re.fullmatch(r"[A-Z][a-z]+", o) and wordnet_word(o)) for o in others
+    )
+
+
+def _ordinary_opening(name: str, question: str, texts: Sequence[str]) -> str:
+    """``name`` without an ordinary word opening it where grammar capitalises it ("Largest
+    Boeing segment ...": "Boeing"), when no evidence writes the whole run as a name ("Global
+    Services", "Commercial Airplanes" are a filing's segments); ``name`` otherwise."""
+    first, _, rest = name.partition(" ")
+    if not rest or not rest[:1].isupper() or not _capitalised_at(first, question):
+        return name
+    if not re.fullmatch(r"[A-Z][a-z]+", first) or any(names_in(name, t) for t in texts):
+        return name
+    return rest if wordnet_word(first) or _ordinary_word(first, question, texts) else name
+
+
+def _asker_named(name: str, question: str, others: Sequence[str]) -> bool:
+    """Does ``name`` say who asks, not what is asked: one of the asker's own ("for our CFO",
+    "my HR team") or the one who asked the asker ("HR asked me", "the DPO wants us to"), while
+    another name of the question says whose rules or figures are asked?"""
+    if not any(o != name for o in others):
+        return False
+    at = re.escape(name)
+    own = re.search(rf"\b(?:our|my)\s+{at}(?![\w-])", question, re.IGNORECASE)
+    asking = re.search(rf"(?<![\w-]){at}\s+(?:\w+\s+)?[a-z]+(?:s|ed)\s+(?:me|us)\b", question)
+    return bool(own or asking)
 
 
 _MIN_ORDINARY = 4
@@ -3522,7 +3626,13 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
         facts.append(ASKED + "what is asked (the question names a single word)")
     # An opening word the evidence writes in lower case ("Gross profit of ...?") is a word of
     # the topic, not a name: the claims must state it where it tells sentences apart (focus).
-    names = [n for n in profile.names if not _ordinary_word(n, profile.question, texts)]
+    named = [_ordinary_opening(n, profile.question, texts) for n in profile.names]
+    names = [
+        n
+        for n in named
+        if not _ordinary_word(n, profile.question, texts, named)
+        and not _asker_named(n, profile.question, named)
+    ]
     if focus := _focus(profile, texts, names):
         facts.append(FOCUS + " ".join(focus))
     facts += [NAME + n for n in names]
