@@ -214,7 +214,7 @@ def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 _RULE_SLOTS = 2
-_INTERPRETATIONS = 2
+_INTERPRETATIONS = 3
 """The fewest ranked interpretations of one rule paragraph that bring the paragraph itself into
 the evidence, in the place of the last of them (:meth:`FeedbackRetriever._with_interpreted`)."""
 _RULE_REACH = 3
