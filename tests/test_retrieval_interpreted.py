@@ -70,11 +70,12 @@ class TestInterpretedRule:
             assert {label for label, _ in INTERPS} >= set(ranked[:2])
             assert ranked[2] == RULE[0]
 
-    def test_one_interpretation_keeps_its_place(self, tmp_path: Path) -> None:
-        """A single interpretation of a rule is no crowd: nothing gives its place to the rule."""
-        with _store(tmp_path, [INTERPS[0], OTHER_INTERP, RULE, *FILLER]) as store:
+    def test_two_interpretations_keep_their_places(self, tmp_path: Path) -> None:
+        """Two interpretations of a rule are no crowd: nothing gives its place to the rule (on
+        the helpers' questions, two brought a rule an unanswerable question was answered by)."""
+        with _store(tmp_path, [*INTERPS[:2], OTHER_INTERP, RULE, *FILLER]) as store:
             retriever = FeedbackRetriever(store, feedback_terms=0)
-            found = retriever.search(QUESTION, as_of=AS_OF, limit=2)
+            found = retriever.search(QUESTION, as_of=AS_OF, limit=3)
             ranked = [p.label for p in found if p.completes is None]
-            assert set(ranked) == {INTERPS[0][0], OTHER_INTERP[0]}
+            assert set(ranked) == {INTERPS[0][0], INTERPS[1][0], OTHER_INTERP[0]}
             assert RULE[0] not in {p.label for p in found}

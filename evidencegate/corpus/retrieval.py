@@ -216,7 +216,10 @@ def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
 _RULE_SLOTS = 2
 _INTERPRETATIONS = 3
 """The fewest ranked interpretations of one rule paragraph that bring the paragraph itself into
-the evidence, in the place of the last of them (:meth:`FeedbackRetriever._with_interpreted`)."""
+the evidence, in the place of the last of them (:meth:`FeedbackRetriever._with_interpreted`).
+Two brought rules that answered questions next to the one asked (an unanswerable question on
+replacing a stolen card answered by the liability rule): three are a crowd only the rule's own
+words are missing from ("live contact" explained three ways, the 36th-day deadline not)."""
 _RULE_REACH = 3
 """The evidence holds the first :data:`_RULE_SLOTS` paragraphs of a regulation's own text
 (:func:`rule_text`) that rank among its first ``_RULE_REACH * limit`` passages, beside the
