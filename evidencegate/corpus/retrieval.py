@@ -1007,7 +1007,7 @@ class FeedbackRetriever:
                 continue
             rule = self._labelled(label, kept[places[0]], fitted, as_of, authorities, tenant)
             if rule is not None and rule_text(rule):
-                out[places[-1]] = rule
+                out.append(rule.model_copy(update={"completes": kept[places[0]].passage_id}))
         return out
 
     def _scope_names(
