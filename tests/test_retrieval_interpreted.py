@@ -1,5 +1,5 @@
-"""The rule paragraph that several ranked interpretations explain comes into the evidence in the
-place of the last of them."""
+"""The rule paragraph that several ranked interpretations explain comes into the evidence beside
+them."""
 
 from __future__ import annotations
 
@@ -54,10 +54,10 @@ def test_interpreted_label() -> None:
 
 
 class TestInterpretedRule:
-    def test_the_rule_takes_the_place_of_its_last_interpretation(self, tmp_path: Path) -> None:
+    def test_the_rule_stands_beside_its_interpretations(self, tmp_path: Path) -> None:
         """Interpretations restating the question fill the evidence; the rule they explain,
-        which states the deadline in none of the question's words (no ranking holds it), takes
-        the last one's place among the ranked evidence, which keeps its size."""
+        which states the deadline in none of the question's words (no ranking holds it), is
+        added after them, marked as completing the first: none of them gives its place."""
         with _store(tmp_path, [*INTERPS, RULE, *FILLER]) as store:
             retriever = FeedbackRetriever(store, feedback_terms=0)
             rankings = retriever._rankings(
@@ -65,14 +65,15 @@ class TestInterpretedRule:
             )
             assert RULE[0] not in {p.label for r in rankings for p in r.passages}
             found = retriever.search(QUESTION, as_of=AS_OF, limit=3)
-            ranked = [p.label for p in found if p.completes is None]
+            ranked = [p for p in found if p.completes is None]
             assert len(ranked) == 3
-            assert {label for label, _ in INTERPS} >= set(ranked[:2])
-            assert ranked[2] == RULE[0]
+            assert {label for label, _ in INTERPS} >= {p.label for p in ranked}
+            (rule,) = [p for p in found if p.label == RULE[0]]
+            assert rule.completes == ranked[0].passage_id
 
-    def test_two_interpretations_keep_their_places(self, tmp_path: Path) -> None:
-        """Two interpretations of a rule are no crowd: nothing gives its place to the rule (on
-        the helpers' questions, two brought a rule an unanswerable question was answered by)."""
+    def test_two_interpretations_bring_no_rule(self, tmp_path: Path) -> None:
+        """Two interpretations of a rule are no crowd: the rule is not brought (on the helpers'
+        questions, two brought a rule that an unanswerable question was answered by)."""
         with _store(tmp_path, [*INTERPS[:2], OTHER_INTERP, RULE, *FILLER]) as store:
             retriever = FeedbackRetriever(store, feedback_terms=0)
             found = retriever.search(QUESTION, as_of=AS_OF, limit=3)

@@ -216,7 +216,7 @@ def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
 _RULE_SLOTS = 2
 _INTERPRETATIONS = 3
 """The fewest ranked interpretations of one rule paragraph that bring the paragraph itself into
-the evidence, in the place of the last of them (:meth:`FeedbackRetriever._with_interpreted`).
+the evidence beside them (:meth:`FeedbackRetriever._with_interpreted`).
 Two brought rules that answered questions next to the one asked (an unanswerable question on
 replacing a stolen card answered by the liability rule): three are a crowd only the rule's own
 words are missing from ("live contact" explained three ways, the 36th-day deadline not)."""
@@ -995,12 +995,13 @@ class FeedbackRetriever:
         tenant: str | None,
     ) -> list[Passage]:
         """``kept`` with the paragraph of a regulation's own text that several of its ranked
-        interpretations interpret (:func:`interpreted_label`) in the place of the last of them,
-        when it does not hold it: interpretations restate the question's words at length
-        ("live contact ... includes telephoning or conducting an in-person meeting"), and the
-        rule they explain, which states what is required and by when ("no later than the 36th
-        day"), falls behind them. The evidence keeps its size: the last interpretation of a
-        rule explained by others gives its place."""
+        interpretations interpret (:func:`interpreted_label`), when it does not hold it:
+        interpretations restate the question's words at length ("live contact ... includes
+        telephoning or conducting an in-person meeting"), and the rule they explain, which
+        states what is required and by when ("no later than the 36th day"), falls behind them.
+        Found by its label (:meth:`_labelled`), it stands after the ranked passages, none of
+        which gives its place (one of them may be the answer: "it is the third-party payee that
+        is in violation"), marked as completing the first interpretation of it."""
         out = list(kept)
         for (_, _, label), places in _interpretation_groups(kept).items():
             if len(places) < _INTERPRETATIONS:
