@@ -214,6 +214,12 @@ def _without_spans(query: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 _RULE_SLOTS = 2
+_INTERPRETATIONS = 3
+"""The fewest ranked interpretations of one rule paragraph that bring the paragraph itself into
+the evidence beside them (:meth:`FeedbackRetriever._with_interpreted`).
+Two brought rules that answered questions next to the one asked (an unanswerable question on
+replacing a stolen card answered by the liability rule): three are a crowd only the rule's own
+words are missing from ("live contact" explained three ways, the 36th-day deadline not)."""
 _RULE_REACH = 3
 """The evidence holds the first :data:`_RULE_SLOTS` paragraphs of a regulation's own text
 (:func:`rule_text`) that rank among its first ``_RULE_REACH * limit`` passages, beside the
@@ -226,6 +232,31 @@ def rule_text(passage: Passage) -> bool:
     official interpretation ("1003-2-g-Interp-1") nor any other kind of passage?"""
     label = passage.label or ""
     return "-Interp" not in label and label_citation(label) is not None
+
+
+def interpreted_label(label: str | None) -> str | None:
+    """The label of the paragraph of a regulation's own text an official interpretation
+    interprets ("1024-39-a" of "1024-39-a-Interp-1-iv"); None for a passage that is no
+    interpretation, or one of a whole section ("1002-13-Interp-1")."""
+    if not label or "-Interp" not in label:
+        return None
+    rule = label[: label.index("-Interp")]
+    return rule if label_citation(rule) is not None else None
+
+
+def _interpretation_groups(kept: Sequence[Passage]) -> dict[tuple[str, str, str], list[int]]:
+    """The places in ``kept`` of the ranked interpretations of each rule paragraph (by
+    document, version and the rule's label) whose own text ``kept`` does not hold."""
+    held = {(p.doc_id, p.version, p.label) for p in kept}
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for at, passage in enumerate(kept):
+        label = interpreted_label(passage.label)
+        if label is None or passage.completes is not None:
+            continue
+        key = (passage.doc_id, passage.version, label)
+        if key not in held:
+            groups.setdefault(key, []).append(at)
+    return groups
 
 
 def _with_rule_text(kept: Sequence[Passage], reach: Sequence[Passage]) -> list[Passage]:
@@ -952,7 +983,33 @@ class FeedbackRetriever:
         )
         ask_ids = frozenset(p.passage_id for ranking in asks for p in ranking[:_PER_ASK])
         kept = _with_continuations(kept, fitted, limit, ask_ids)
+        kept = self._with_interpreted(kept, fitted, as_of, authorities, tenant)
         return _with_rule_text(kept, fitted[: _RULE_REACH * limit])
+
+    def _with_interpreted(
+        self,
+        kept: Sequence[Passage],
+        fitted: Sequence[Passage],
+        as_of: dt.date,
+        authorities: Sequence[str] | None,
+        tenant: str | None,
+    ) -> list[Passage]:
+        """``kept`` with the paragraph of a regulation's own text that several of its ranked
+        interpretations interpret (:func:`interpreted_label`), when it does not hold it:
+        interpretations restate the question's words at length ("live contact ... includes
+        telephoning or conducting an in-person meeting"), and the rule they explain, which
+        states what is required and by when ("no later than the 36th day"), falls behind them.
+        Found by its label (:meth:`_labelled`), it stands after the ranked passages, none of
+        which gives its place (one of them may be the answer: "it is the third-party payee that
+        is in violation"), marked as completing the first interpretation of it."""
+        out = list(kept)
+        for (_, _, label), places in _interpretation_groups(kept).items():
+            if len(places) < _INTERPRETATIONS:
+                continue
+            rule = self._labelled(label, kept[places[0]], fitted, as_of, authorities, tenant)
+            if rule is not None and rule_text(rule):
+                out.append(rule.model_copy(update={"completes": kept[places[0]].passage_id}))
+        return out
 
     def _scope_names(
         self, *, as_of: dt.date, doc_ids: Sequence[str] | None, tenant: str | None
