@@ -853,6 +853,14 @@ _SCENE = re.compile(
     re.IGNORECASE,
 )
 """How a phrase setting the scene opens ("Under Regulation X as amended in 2018, ...")."""
+_ASKER_SCENE = re.compile(
+    r"^\W*(?:as\s+(?:an?\s+|the\s+|our\s+)?\w+|i|i'm|i've|we|we're|we've|our|my)\b(?!\s*\?)",
+    re.IGNORECASE,
+)
+"""How the asker's own scene opens ("As transferor servicer, ...", "I'm joining the bank next
+week, ...", "We sent an applicant a notice; ..."): who asks and their case, no ask of its own."""
+_EMBEDDED_ASK = re.compile(r"\b(?:what|which|when|who|whom|how|whether|why|where)\b", re.I)
+"""A question word inside a scene ("I need to know how long ..."): an ask after all."""
 _LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
 
 
@@ -901,13 +909,23 @@ def split_asks(question: str) -> list[str]:
 def _parts(question: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The terms of each ask (:func:`split_asks`), when the question asks two or more that
     name two terms each (its identifiers, years and asking words left out)."""
+    chunks = split_asks(question)
+    if len(chunks) > 1:
+        # The asker's own scene before the first ask ("As transferor servicer, how many days
+        # ...", "I'm joining the bank next week, how long ...", "CP-4 — after the test, what
+        # ..."): no ask of its own, but the case of the ask after it.
+        opening = re.split(r"\s+[\u2013\u2014-]+\s+", chunks[0].rsplit(": ", 1)[-1])[-1]
+        if (
+            _ASKER_SCENE.match(opening) or (_SCENE.match(opening) and not _ASK_START.match(opening))
+        ) and not _EMBEDDED_ASK.search(opening):
+            chunks = [f"{chunks[0]}, {chunks[1]}", *chunks[2:]]
     asks = [
         tuple(
             t
             for t in terms(_IDENTIFIER.sub(" ", chunk))
             if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
         )
-        for chunk in split_asks(question)
+        for chunk in chunks
     ]
     asks = [a for a in asks if len(a) >= 2]
     return tuple(asks) if len(asks) >= 2 else ()
@@ -1005,7 +1023,8 @@ def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
         head = words[-1].lower()
         if not (figure_kinds(head) or head in _ASKED_HEADS or set(terms(head)) & _ASKED_HEADS):
             return ()  # a modifier sharing the next phrase's head, or no thing asked
-        if len(words) == 1 and n == 0 and len(re.findall(r"[A-Za-z][\w'-]*", chunks[1])) > 1:
+        second = _AFTER_HEAD.sub("", chunks[1].strip(" ,;?"))
+        if len(words) == 1 and n == 0 and len(re.findall(r"[A-Za-z][\w'-]*", second)) > 1:
             return ()  # "race and ethnicity data": the first word shares the second's head
         part = tuple(
             t
