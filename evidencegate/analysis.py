@@ -993,6 +993,13 @@ _ASK_OPENER = re.compile(
 """The words opening an ask whose object is the noun phrases ("What are", "What's")."""
 
 
+_WHOLE_ASKED = frozenset(
+    terms("total overall company-wide companywide consolidated whole entire combined")
+)
+"""Words asking for the whole filer's figure ("total revenues"): which figure, as its row
+states it without them ("Revenues"), not a thing asked of its own."""
+
+
 def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The terms of each noun phrase the question's ask joins by "and" (or commas), when each
     names a thing asked by a head noun of its own (:func:`figure_kinds` or
@@ -1033,16 +1040,18 @@ def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
             and t not in _FRAME
             and t not in _ASK_WORDS
             and t not in _NOT_MEASURED
+            and t not in PERIOD_WORDS
+            and t not in _WHOLE_ASKED
             and not t[:1].isdigit()
         )
         if not part:
-            return ()
+            return ()  # "total revenues and the segment's revenues": the whole, no thing asked
         conjoined.append(part)
     # What tells the things asked apart, not the head or the subject they share ("the
     # acknowledgment deadline and the response deadline": "acknowledgment", "response").
     shared = set.intersection(*(set(part) for part in conjoined))
     own = [tuple(t for t in part if t not in shared) for part in conjoined]
-    return tuple(own) if all(own) else tuple(conjoined)
+    return tuple(own) if all(own) else ()
 
 
 def _aside(text: str) -> tuple[str, ...]:

@@ -141,6 +141,9 @@ class TestWhatAQuestionNames:
             "The refresh cycle and the refresh deadline after a trigger - what are they?"
         )
         assert len(closing.conjoined) == 2
+        # The whole ("total revenues") beside a part of it: no thing asked of its own.
+        whole = profile("BA total revenues and the revenues of the Commercial Airplanes segment?")
+        assert whole.conjoined == ()
         # One thing asked: a modifier sharing the next phrase's head, no measure or time noun,
         # a list of three, a clause after "and", a yes/no question.
         assert profile("What race and ethnicity data must a lender collect?").conjoined == ()
