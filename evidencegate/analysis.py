@@ -302,6 +302,11 @@ class QuestionProfile:
     parts: tuple[tuple[str, ...], ...] = ()
     """The terms of each thing a question asks when it asks several in turn ("how long ...,
     and how many years ..."): an answer answers each of them; empty for a single ask."""
+    conjoined: tuple[tuple[str, ...], ...] = ()
+    """The terms of each thing a question asks when its ask joins several noun phrases that
+    each name a thing asked by a head noun of its own ("the acknowledgment deadline and the
+    response deadline", "revenue and margin"): an answer states each of them. Empty when the
+    question asks in clauses (:attr:`parts`) or asks one thing."""
     items: tuple[tuple[str, ...], ...] = ()
     """What a figure question measures, item by item, when it lists several ("operating profit,
     depreciation and amortization, and capital spending"): each is answered by a figure."""
@@ -772,6 +777,7 @@ def profile_question(question: str, *, as_of: dt.date) -> QuestionProfile:
         negated_case=bool(_NEGATED_CASE.search(text)),
         hypothetical=bool(numbers) or bool(_HYPOTHETICAL.search(text)),
         parts=parts,
+        conjoined=() if parts or kind == "yes_no" else _conjoined(bare, names),
         items=() if parts else _items(bare, kind, names),
         operands=_operands(bare, kind, names),
         aside=_aside(bare),
@@ -848,6 +854,14 @@ _SCENE = re.compile(
     re.IGNORECASE,
 )
 """How a phrase setting the scene opens ("Under Regulation X as amended in 2018, ...")."""
+_ASKER_SCENE = re.compile(
+    r"^\W*(?:as\s+(?:an?\s+|the\s+|our\s+)?\w+|i|i'm|i've|we|we're|we've|our|my)\b(?!\s*\?)",
+    re.IGNORECASE,
+)
+"""How the asker's own scene opens ("As transferor servicer, ...", "I'm joining the bank next
+week, ...", "We sent an applicant a notice; ..."): who asks and their case, no ask of its own."""
+_EMBEDDED_ASK = re.compile(r"\b(?:what|which|when|who|whom|how|whether|why|where)\b", re.I)
+"""A question word inside a scene ("I need to know how long ..."): an ask after all."""
 _LISTED_ASKS = re.compile(r"^[^:?]{2,60}:\s*(?P<asks>[^:]+,[^:]+)$")
 
 
@@ -896,13 +910,23 @@ def split_asks(question: str) -> list[str]:
 def _parts(question: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The terms of each ask (:func:`split_asks`), when the question asks two or more that
     name two terms each (its identifiers, years and asking words left out)."""
+    chunks = split_asks(question)
+    if len(chunks) > 1:
+        # The asker's own scene before the first ask ("As transferor servicer, how many days
+        # ...", "I'm joining the bank next week, how long ...", "CP-4 — after the test, what
+        # ..."): no ask of its own, but the case of the ask after it.
+        opening = re.split(r"\s+[\u2013\u2014-]+\s+", chunks[0].rsplit(": ", 1)[-1])[-1]
+        if (
+            _ASKER_SCENE.match(opening) or (_SCENE.match(opening) and not _ASK_START.match(opening))
+        ) and not _EMBEDDED_ASK.search(opening):
+            chunks = [f"{chunks[0]}, {chunks[1]}", *chunks[2:]]
     asks = [
         tuple(
             t
             for t in terms(_IDENTIFIER.sub(" ", chunk))
             if t not in years and t not in _FRAME and t not in _ASK_WORDS and not t[:1].isdigit()
         )
-        for chunk in split_asks(question)
+        for chunk in chunks
     ]
     asks = [a for a in asks if len(a) >= 2]
     return tuple(asks) if len(asks) >= 2 else ()
@@ -939,6 +963,96 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
             return ()  # ", over the whole year, before I ask": clauses, not a list of measures
         items.append(item)
     return tuple(items) if len(items) >= 2 else ()
+
+
+_ASKED_HEADS = frozenset(
+    terms(
+        "deadline deadlines window windows period periods cap caps margin margins interval "
+        "intervals cycle cycles timeframe timeframes threshold thresholds ceiling maximum minimum"
+    )
+)
+"""Head nouns naming a thing asked that WordNet knows as no measure (:func:`figure_kinds`):
+a time limit or a bound ("the cancellation window", "the fee cap", "operating margin")."""
+_AFTER_HEAD = re.compile(
+    r"\s+(?:for|of|after|before|per|under|in|on|at|to|from|within|by|during|when|if|that|which|"
+    r"who|where|since|until|with|without|applicable|attributable|required|set|given|due|paid)\b.*$",
+    re.IGNORECASE,
+)
+"""What follows a noun phrase's head: its prepositional phrase or relative clause."""
+_ASK_PREAMBLE = re.compile(r"^.*?(?::\s+|\s+[-\u2013\u2014]+\s+)(?=\S)")
+"""A tag or scene before the ask ("Dealing desk query: ...", "EFT error on my card - ...")."""
+_ASK_TAIL = re.compile(
+    r"\s+[-\u2013\u2014]+\s+(?:what|which|how|when|who|are|is)\b[^-\u2013\u2014]*$|[?.!\s]+$",
+    re.IGNORECASE,
+)
+"""An ask after the noun phrases ("... - what are they?") or the closing mark."""
+_ASK_OPENER = re.compile(
+    r"^\W*(?:(?:what|which)(?:'s|\s+(?:is|are|were|was))?|tell\s+me|give\s+me|list|state|"
+    r"please\s+(?:give|state|list|provide)|provide)\s+",
+    re.IGNORECASE,
+)
+"""The words opening an ask whose object is the noun phrases ("What are", "What's")."""
+
+
+_WHOLE_ASKED = frozenset(
+    terms("total overall company-wide companywide consolidated whole entire combined")
+)
+"""Words asking for the whole filer's figure ("total revenues"): which figure, as its row
+states it without them ("Revenues"), not a thing asked of its own."""
+
+
+def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The terms of each noun phrase the question's ask joins by "and" (or commas), when each
+    names a thing asked by a head noun of its own (:func:`figure_kinds` or
+    :data:`_ASKED_HEADS`): "the acknowledgment deadline and the response deadline" asks two
+    time limits, "race and ethnicity data" one kind of data, "the fee and notice" no measure."""
+    ask = text.strip()
+    if len(re.findall(r"\band\b", ask, re.IGNORECASE)) != 1:
+        return ()  # "A and B and C", or none: a list (items) or one thing asked
+    # Where the ask's noun phrases are: after a tag or scene ("Dealing desk: A and B?") and
+    # before a closing ask ("A and B - what are they?").
+    ask = _ASK_TAIL.sub("", ask)
+    before = _ASK_PREAMBLE.sub("", ask)
+    if re.search(r"\band\b", before, re.IGNORECASE):
+        ask = before
+    ask = _ASK_OPENER.sub("", ask)
+    named = {t for n in names for t in terms(n)}
+    chunks = _listed(ask)
+    if len(chunks) < 2:
+        return ()
+    conjoined = []
+    for n, chunk in enumerate(chunks):
+        if n and _CLAUSE_START.match(chunk):
+            return ()  # "A, and when is it due": a clause, not a second noun phrase
+        head_phrase = _AFTER_HEAD.sub("", chunk.strip(" ,;?"))
+        words = re.findall(r"[A-Za-z][\w'-]*", head_phrase)
+        if not words:
+            return ()
+        head = words[-1].lower()
+        if not (figure_kinds(head) or head in _ASKED_HEADS or set(terms(head)) & _ASKED_HEADS):
+            return ()  # a modifier sharing the next phrase's head, or no thing asked
+        second = _AFTER_HEAD.sub("", chunks[1].strip(" ,;?"))
+        if len(words) == 1 and n == 0 and len(re.findall(r"[A-Za-z][\w'-]*", second)) > 1:
+            return ()  # "race and ethnicity data": the first word shares the second's head
+        part = tuple(
+            t
+            for t in terms(chunk)
+            if t not in named
+            and t not in _FRAME
+            and t not in _ASK_WORDS
+            and t not in _NOT_MEASURED
+            and t not in PERIOD_WORDS
+            and t not in _WHOLE_ASKED
+            and not t[:1].isdigit()
+        )
+        if not part:
+            return ()  # "total revenues and the segment's revenues": the whole, no thing asked
+        conjoined.append(part)
+    # What tells the things asked apart, not the head or the subject they share ("the
+    # acknowledgment deadline and the response deadline": "acknowledgment", "response").
+    shared = set.intersection(*(set(part) for part in conjoined))
+    own = [tuple(t for t in part if t not in shared) for part in conjoined]
+    return tuple(own) if all(own) else ()
 
 
 def _aside(text: str) -> tuple[str, ...]:

@@ -119,6 +119,38 @@ class TestWhatAQuestionNames:
         )
         assert len(case.parts) == 2  # the case it sets out is no ask of its own
         assert profile("What is the limit and the fee?").parts == ()
+        # The asker's own scene before the ask is its case, not an ask of its own.
+        assert profile("As transferor servicer, how many days before the transfer?").parts == ()
+        assert profile("I'm joining next week, how long do I have to disclose?").parts == ()
+        assert profile("AU-5 — after a failure, what must the system do?").parts == ()
+        asked = profile("I need to know how long files are kept, and who approves redress?")
+        assert len(asked.parts) == 2
+
+    def test_noun_phrases_asked_together_are_parts(self) -> None:
+        p = profile("Remittance cancellation window and refund deadline?")
+        assert p.parts == ()
+        # The head they share ("deadline") tells neither apart.
+        assert p.conjoined == (("remittance", "cancellation", "window"), ("refund", "deadline"))
+        ack = profile(
+            "Servicer got a notice of error from me: acknowledgment deadline and response deadline?"
+        )
+        assert ack.conjoined == (("acknowledgment",), ("response",))
+        assert len(profile("What were revenue and margin for 2022?").conjoined) == 2
+        assert len(profile("Card agreement: the fee cap and the notice period?").conjoined) == 2
+        closing = profile(
+            "The refresh cycle and the refresh deadline after a trigger - what are they?"
+        )
+        assert len(closing.conjoined) == 2
+        # The whole ("total revenues") beside a part of it: no thing asked of its own.
+        whole = profile("BA total revenues and the revenues of the Commercial Airplanes segment?")
+        assert whole.conjoined == ()
+        # One thing asked: a modifier sharing the next phrase's head, no measure or time noun,
+        # a list of three, a clause after "and", a yes/no question.
+        assert profile("What race and ethnicity data must a lender collect?").conjoined == ()
+        assert profile("Retention periods: mortgage files and personnel files").conjoined == ()
+        assert profile("Net sales, operating profit and capex for 2022?").conjoined == ()
+        assert profile("What is the fee cap, and when is it due?").conjoined == ()
+        assert profile("Is there a fee cap and a notice period?").conjoined == ()
 
     def test_a_parameter_the_organization_sets_states_the_figure(self) -> None:
         p = profile("For how long must audit logs be kept under control AU-11?")
@@ -1473,3 +1505,40 @@ def test_each_ask_is_answered_by_a_claim_of_its_own_as_far_as_they_go() -> None:
     assert _parts_answered(parts, claims, None, 0.5) == set(parts)
     # One claim answers one ask only.
     assert len(_parts_answered(parts, claims[1:], None, 0.5)) == 1
+
+
+def test_a_coordinated_clause_with_its_own_time_answers_a_part() -> None:
+    from evidencegate.critique.rules import PART, _parts_answered
+
+    parts = [PART + "live contact first", PART + "try later"]
+    again = (
+        "A servicer shall establish live contact with a delinquent borrower no later than the "
+        "36th day of a borrower's delinquency and again no later than 36 days after each "
+        "payment due date so long as the borrower remains delinquent."
+    )
+    assert _parts_answered(parts, [again], None, 0.5) == set(parts)
+    # A clause without a time of its own is no statement of its own.
+    bare = again.replace("no later than 36 days after each payment due date", "afterwards")
+    assert len(_parts_answered(parts, [bare], None, 0.5)) == 1
+
+
+def test_a_further_clause_answers_a_part_only_by_its_own_words() -> None:
+    from evidencegate.critique.rules import PART, _parts_answered
+
+    # The second clause repeats the notice: the servicer it shares with its opening clause is
+    # no "live contact" stated.
+    parts = [PART + "servicer live contact", PART + "written notice"]
+    notice = (
+        "A servicer shall provide to a delinquent borrower a written notice no later than the "
+        "45th day of the borrower's delinquency and again no later than 45 days after each "
+        "payment due date."
+    )
+    assert len(_parts_answered(parts, [notice], ["servicer", "written", "notice"], 0.5)) == 1
+    # A single sentence with one time answers one of two noun-phrase parts.
+    ack = [PART + "acknowledgment", PART + "response"]
+    one = (
+        "Within five days (excluding legal public holidays, Saturdays, and Sundays) of a "
+        "servicer receiving a notice of error, the servicer shall provide a written response "
+        "acknowledging receipt of the notice of error."
+    )
+    assert len(_parts_answered(ack, [one], None, 0.5)) == 1

@@ -1116,21 +1116,39 @@ def _states_asked_value(profile: QuestionProfile, text: str) -> bool:
 def _parts_answered(
     parts: Sequence[str], claims: Sequence[str], pool: list[str] | None, share: float
 ) -> set[str]:
-    """The part facts that claims answer, each by a claim of its own: one claim answering
-    one ask of "how long ..., and how many years ..." leaves the other unanswered. A part
-    asks the claims only for the words the evidence ``pool`` states (as the topic does)."""
+    """The part facts that claims answer, each by a statement of its own: one claim answering
+    one ask of "how long ..., and how many years ..." leaves the other unanswered. A claim
+    states as many parts as it has statements (:func:`_statements`): read whole, it answers
+    one; each further sentence, or a coordinated clause stating its own time or figure ("...
+    no later than the 36th day ... and again no later than 36 days after each payment due
+    date"), answers another only by its own words. A part asks the claims only for the words
+    the evidence ``pool`` states (as the topic does)."""
     keys = text_keys(pool) if pool is not None else None
-    said = [terms(c) for c in claims]
+    # Each slot: a claim read whole (its first slot) or one of its further statements, with
+    # the words that statement says itself (a coordinated clause: not its opening clause's).
+    slots: list[tuple[list[str], list[str]]] = []
+    for claim in claims:
+        if not (whole := terms(claim)):
+            continue
+        slots.append((whole, whole))
+        body, _, place = _split(claim)
+        slots += [(terms(f"{s}{_PLACE}{place}"), terms(own)) for s, own in _statements(body)[1:]]
     fitting: dict[str, list[int]] = {}
     for part in parts:
         wanted = part.removeprefix(PART).split()
         if pool is not None and keys is not None:
             wanted = [t for t in wanted if unit_matched(_unit(t), keys, pool)] or wanted
         fits = sorted(
-            ((covered_share(wanted, c), i) for i, c in enumerate(said) if c), reverse=True
+            ((covered_share(wanted, c), i) for i, (c, own) in enumerate(slots) if c),
+            reverse=True,
         )
-        fitting[part] = [i for fit, i in fits if fit >= share]
-    # As many parts as can each have a claim of its own: "Boeing's total revenues, and how
+        # A further clause answers a part by a word of the part it says itself: "... a
+        # written notice no later than the 45th day ... and again no later than 45 days after
+        # each payment due date" repeats its notice, no "live contact" asked beside it.
+        fitting[part] = [
+            i for fit, i in fits if fit >= share and covered_share(wanted, slots[i][1]) > 0
+        ]
+    # As many parts as can each have a slot of its own: "Boeing's total revenues, and how
     # much came from Commercial Airplanes?" is answered by the total's claim and the
     # segment's, though the segment's also fits the first ask (augmenting paths).
     owner: dict[int, str] = {}
@@ -1146,6 +1164,32 @@ def _parts_answered(
         return False
 
     return {part for part in parts if assign(part, set())}
+
+
+def _statements(text: str) -> list[tuple[str, str]]:
+    """The statements of a claim's text: its sentences (list items), and within a sentence
+    each coordinated clause that states a time or figure of its own ("..., and again no later
+    than 36 days after ..."), read with the sentence's opening clause (its subject and act);
+    each with the words it says itself."""
+    statements: list[tuple[str, str]] = []
+    for sentence in _sentences(text) or [text]:
+        clauses = _COORDINATED.split(sentence)
+        valued = [c for c in clauses[1:] if _states_value(c)]
+        if len(clauses) < 2 or not _states_value(clauses[0]) or len(valued) < len(clauses) - 1:
+            statements.append((sentence, sentence))
+            continue
+        statements.append((clauses[0], clauses[0]))
+        statements += [(f"{clauses[0]} {c}", c) for c in valued]
+    return statements
+
+
+_COORDINATED = re.compile(r"(?:,|;)?\s+and\s+(?=(?:again|also|then|thereafter)\b)|(?:,|;)\s+and\s+")
+"""Where a sentence coordinates a further clause ("..., and ...", "... and again ...")."""
+
+
+def _states_value(text: str) -> bool:
+    """Does ``text`` state a time or a figure of its own ("no later than 36 days", "$250")?"""
+    return _states_time(text) or re.search(r"\d", text) is not None
 
 
 def _rival_words(
@@ -3643,7 +3687,9 @@ def _required_facts(profile: QuestionProfile, texts: Sequence[str] = ()) -> list
     # quoting them (RulesCritic._year_in_force); any other by a sentence speaking of it.
     facts += [YEAR + y for y in profile.years]
     facts += [NUMBER + n for n in profile.numbers]
-    facts += [PART + " ".join(part) for part in profile.parts]
+    # A clause-level ask ("how long ..., and how many years ...") or a noun phrase of a
+    # several-thing ask ("the acknowledgment deadline and the response deadline"): each part.
+    facts += [PART + " ".join(part) for part in profile.parts or profile.conjoined]
     if profile.negated_case:
         facts.append(CASE + "the case the question asks about (something that does not happen)")
     if profile.wants_figure:
