@@ -1542,3 +1542,22 @@ def test_a_further_clause_answers_a_part_only_by_its_own_words() -> None:
         "acknowledging receipt of the notice of error."
     )
     assert len(_parts_answered(ack, [one], None, 0.5)) == 1
+
+
+def test_a_sentence_stating_a_share_beside_a_count_answers_both_parts() -> None:
+    from evidencegate.critique.rules import PART, _parts_answered
+
+    parts = [PART + "headcount", PART + "percent employee"]
+    both = (
+        "Approximately 50,000 employees, which constitute 32% of our total workforce, were "
+        "union represented as of December 31, 2022."
+    )
+    # The percentage states the share asked, and the sentence has a figure for each part.
+    assert _parts_answered(parts, [both], None, 0.5) == set(parts)
+    # A count alone answers one part; two shares are one kind of figure, one part.
+    assert (
+        len(_parts_answered(parts, ["About 50,000 employees were union represented."], None, 0.5))
+        == 1
+    )
+    shares = [PART + "percent union", PART + "percent employee"]
+    assert len(_parts_answered(shares, ["32% of employees and 10% of unions."], None, 0.5)) == 1

@@ -36,6 +36,7 @@ from evidencegate.analysis import (
     asked_term,
     asked_value,
     defines,
+    extract_quantities,
     has_figure,
     money_given,
     names_in,
@@ -1130,8 +1131,14 @@ def _parts_answered(
     for claim in claims:
         if not (whole := terms(claim)):
             continue
-        slots.append((whole, whole))
         body, _, place = _split(claim)
+        # A share is stated by its figure ("32% of our total workforce" states the percent
+        # asked), and a sentence stating a share beside a figure of another kind ("50,000
+        # employees, which constitute 32% ...") answers a part for each.
+        kinds = {q.endswith("%") for q in extract_quantities(body)}
+        if True in kinds:
+            whole = [*whole, *_PERCENT_TERMS]
+        slots += [(whole, whole)] * max(len(kinds), 1)
         slots += [(terms(f"{s}{_PLACE}{place}"), terms(own)) for s, own in _statements(body)[1:]]
     fitting: dict[str, list[int]] = {}
     for part in parts:
@@ -1181,6 +1188,10 @@ def _statements(text: str) -> list[tuple[str, str]]:
         statements.append((clauses[0], clauses[0]))
         statements += [(f"{clauses[0]} {c}", c) for c in valued]
     return statements
+
+
+_PERCENT_TERMS = tuple(terms("percent percentage"))
+"""The words asking for a share, stated by a percentage figure."""
 
 
 _COORDINATED = re.compile(r"(?:,|;)?\s+and\s+(?=(?:again|also|then|thereafter)\b)|(?:,|;)\s+and\s+")
