@@ -36,7 +36,6 @@ from evidencegate.analysis import (
     asked_term,
     asked_value,
     defines,
-    extract_quantities,
     has_figure,
     money_given,
     names_in,
@@ -106,7 +105,7 @@ from evidencegate.lexicon import (
     unit_matched,
 )
 from evidencegate.protocols import SourceLookup
-from evidencegate.text import extract_dates, stem, terms
+from evidencegate.text import extract_dates, extract_quantities, stem, terms
 from evidencegate.verify.agreement import negation_cues
 from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
