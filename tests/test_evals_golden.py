@@ -260,7 +260,7 @@ class TestHeldOutSets:
     def test_every_set_is_there(self) -> None:
         assert {
             p.relative_to(REPO_ROOT / "golden_sets" / "heldout").parts[0] for p in HELDOUT_SETS
-        } == {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+        } == {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
 
     @pytest.mark.parametrize(
         "path",
