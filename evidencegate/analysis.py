@@ -678,9 +678,8 @@ _PURPOSE_NOUN = (
 )
 _PURPOSE_OPENING = re.compile(
     r"^\s*(?:"
-    # "For my capex benchmarking deck:", "For our audit file -", "For an inventory turnover
-    # calculation," (an indefinite purpose: "for the 2022 annual report" may say which report)
-    rf"for\s+(?:my|our|an?)\s+(?:[\w&/'-]+\s+){{0,4}}?{_PURPOSE_NOUN}\s*[:;,–—-]+"
+    # "For my capex benchmarking deck:", "For our audit file -"
+    rf"for\s+(?:my|our)\s+(?:[\w&/'-]+\s+){{0,4}}?{_PURPOSE_NOUN}\s*[:;,–—-]+"
     # "I'm computing EBITDA.", "We are preparing the board pack;"
     rf"|(?:i\s*['’]?m|i\s+am|we\s*['’]?re|we\s+are)\s+{_PURPOSE_GERUND}\b[^.;:?!]{{0,60}}[.;:!–—-]"
     r")\s*(?=\S)",

@@ -758,6 +758,9 @@ class RulesCritic:
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
+            # (only the purpose: an item "according to ..." is no figure to give either, but
+            # reading it so accepted a neighbouring rule's time on pool 1, m5-e2)
+            frame = frozenset(_purpose_words(profile.question))
             # What is measured, not the words saying where it stands ("inventory balance at
             # year-end", "on the balance sheet") or asking for it ("how frequently").
             measure = (
@@ -769,6 +772,8 @@ class RulesCritic:
                     # nor asked for ("Please provide J&J's gross profit", "Customer asks:")
                     and t not in _REQUEST_WORDS
                     and t not in _asker(profile.question)
+                    # nor why it is asked ("For an inventory turnover calculation, ...")
+                    and t not in frame
                     # nor the date asked ("HMDA LAR - when is it due each year?": the date
                     # of the yearly act, which the sentence states as a date, not as "due")
                     and not (t in _DATE_ASK_TERMS and _date_asked(profile))
@@ -785,7 +790,13 @@ class RulesCritic:
             stated = list(_figures_stated(profile, texts))
             # An item naming only the whole ("R&D expense 2022, total?", "..., company-wide")
             # says whose figure is asked, not another figure to give.
-            items = [item for item in profile.items if not set(item) <= _WHOLE_WORDS]
+            # Nor an item that is mostly the asker's purpose ("For an inventory turnover
+            # calculation, give me the cost of sales and the closing inventories").
+            items = [
+                item
+                for item in profile.items
+                if not set(item) <= _WHOLE_WORDS and 2 * len(set(item) & frame) < len(item)
+            ]
             if len(items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
                 return all(
@@ -3490,6 +3501,7 @@ def _frame_words(profile: QuestionProfile) -> frozenset[str]:
     words = [t for m in _SOURCE_LEAD.finditer(question) for t in terms(m.group("lead"))]
     words += [t for m in _SOURCE_DOC.finditer(question) for t in terms(m.group("doc"))]
     words += [t for m in _SAYING.finditer(question) for t in terms(m.group("verb"))]
+    words += _purpose_words(question)
     named = {t for name in profile.names for t in terms(name)}
     for match in _HOLDER_CLAUSE.finditer(question):
         if set(terms(match.group("holder"))) <= named:
@@ -3516,6 +3528,26 @@ _SAYING = re.compile(
     re.IGNORECASE,
 )
 """A source asked what it says ("does 3M's 10-K say ...", "does Boeing consider ...")."""
+
+
+def _purpose_words(question: str) -> list[str]:
+    """The terms of a purpose opening the question ("For an inventory turnover calculation,
+    give me ..."): why the asker asks; the words the ask says too ("... and its closing
+    inventories") stay what is asked."""
+    if (purpose := _PURPOSE_OPENING.match(question)) is None:
+        return []
+    asked = set(terms(question[purpose.end() :]))
+    return [t for t in terms(purpose.group("purpose")) if t not in asked]
+
+
+_PURPOSE_OPENING = re.compile(
+    r"\s*for\s+(?:an?|my|our)\s+(?P<purpose>(?:[\w&/'-]+\s+){0,4}?"
+    r"(?:calculation|computation|analysis|model|ratio|review|comparison|benchmark|memo|deck))"
+    r"\s*[:;,–—-]",
+    re.IGNORECASE,
+)
+"""A purpose opening the question that question analysis leaves in ("For an inventory
+turnover calculation, give me ..."): no detail of what is asked."""
 _HOLDER_CLAUSE = re.compile(
     r"\b(?:that|which)\s+(?P<holder>(?:[A-Z][\w&'’.-]*\s+){1,3}?)"
     r"(?P<verb>[a-z]+(?:s|ed))\b(?:\s+(?:on|upon|in|to|with|from|for))?"
