@@ -776,6 +776,13 @@ class RulesCritic:
                 else _WHOLE_WORDS
                 if profile.answer_type in _FIGURE_TYPES
                 else frozenset()
+            ) | (
+                # and the kind word asking which organization ("which business") by the
+                # organization the claims describe ("a New Zealand based manufacturer")
+                _ORGANIZATION_KINDS
+                if _COMPANY_ASKED.search(profile.question)
+                and _organization_described("\n".join(_split(t)[0] for t in texts))
+                else frozenset()
             )
             return any(w in asking for w in wanted) and all(
                 _focus_stated([w], said, where) for w in wanted if w not in asking
@@ -791,6 +798,9 @@ class RulesCritic:
             # A sentence stating the asked kind of figure, for the asked period, about the
             # question's topic as the evidence can state it (the sentence read in its place).
             topic = _topic_terms(profile, texts)
+            # (only the purpose: an item "according to ..." is no figure to give either, but
+            # reading it so accepted a neighbouring rule's time on pool 1, m5-e2)
+            frame = frozenset(_purpose_words(profile.question))
             # What is measured, not the words saying where it stands ("inventory balance at
             # year-end", "on the balance sheet") or asking for it ("how frequently").
             measure = (
@@ -802,6 +812,8 @@ class RulesCritic:
                     # nor asked for ("Please provide J&J's gross profit", "Customer asks:")
                     and t not in _REQUEST_WORDS
                     and t not in _asker(profile.question)
+                    # nor why it is asked ("For an inventory turnover calculation, ...")
+                    and t not in frame
                     # nor the date asked ("HMDA LAR - when is it due each year?": the date
                     # of the yearly act, which the sentence states as a date, not as "due")
                     and not (t in _DATE_ASK_TERMS and _date_asked(profile))
@@ -818,7 +830,13 @@ class RulesCritic:
             stated = list(_figures_stated(profile, texts))
             # An item naming only the whole ("R&D expense 2022, total?", "..., company-wide")
             # says whose figure is asked, not another figure to give.
-            items = [item for item in profile.items if not set(item) <= _WHOLE_WORDS]
+            # Nor an item that is mostly the asker's purpose ("For an inventory turnover
+            # calculation, give me the cost of sales and the closing inventories").
+            items = [
+                item
+                for item in profile.items
+                if not set(item) <= _WHOLE_WORDS and 2 * len(set(item) & frame) < len(item)
+            ]
             if len(items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
                 return all(
@@ -1862,6 +1880,8 @@ def _head_missing(profile: QuestionProfile, answer: Sequence[str]) -> str | None
         noun = terms(words[-1])[-1:]
         if not head or not noun or noun[0] in frame:
             continue  # "what automatic actions": the kind of answer, not a thing asked for
+        if noun[0] in _ORGANIZATION_KINDS and _organization_described(bodies):
+            continue  # "which business did it acquire": "a New Zealand based manufacturer of"
         if not unit_matched(_unit(_inflected(noun, said)[0]), keys, said):
             return KIND + noun[0] + " (the claims do not state what is asked)"
         last = re.escape(words[-1].lower().rstrip("s"))
@@ -2807,6 +2827,8 @@ def _company_unnamed(profile: QuestionProfile, answer: Sequence[str]) -> str | N
     the deal's terms or another deal, not the company. As a ``name:`` fact, or None."""
     if not answer or _COMPANY_ASKED.search(profile.question) is None:
         return None
+    if _organization_described("\n".join(_split(text)[0] for text in answer)):
+        return None  # "a medical device packaging manufacturing site in Shanghai"
     asked = {w.lower() for w in re.findall(r"[A-Za-z][\w&'’-]*", profile.question)}
     for body in (_split(text)[0] for text in answer):
         for match in _INNER_CAPITAL.finditer(body):
@@ -2842,6 +2864,28 @@ _REPORT_CAPITALS = frozenset(
 """Capitalized words any report uses of itself and its filer, dates and places of filing."""
 _NATIONALITY = re.compile(r"[A-Z][a-z]+(?:ian|ese|ish|can)")
 """An adjective of a country ("Russian business"): no company's name."""
+
+
+def _organization_described(text: str) -> bool:
+    """Does ``text`` describe an organization by what it is ("a New Zealand based leading
+    manufacturer of ... machines", "a Czech Republic company that operates ...", "a medical
+    device packaging manufacturing site")? A filing names a small acquired business so: the
+    description answers "which business", as a name would. Not a bare "a company"."""
+    return _ORGANIZATION_DESCRIBED.search(text) is not None
+
+
+_ORGANIZATION_NOUN = (
+    r"(?:manufacturer|maker|producer|provider|developer|supplier|distributor|company|business|"
+    r"firm|operator|site|plant|facility|retailer|designer)s?"
+)
+_ORGANIZATION_DESCRIBED = re.compile(
+    rf"\b(?:a|an)\s+(?:[\w,%-]+\s+){{1,8}}?{_ORGANIZATION_NOUN}\b", re.IGNORECASE
+)
+"""An indefinite description of an organization with at least one word saying which."""
+_ORGANIZATION_KINDS = frozenset(
+    terms("business businesses company companies firm firms entity entities subsidiary target")
+)
+"""The kind words by which a question asks which organization ("which business did ...")."""
 
 
 def _submeasure_unasked(profile: QuestionProfile, answer: Sequence[str], filed: bool) -> str | None:
@@ -3600,10 +3644,74 @@ def _asking_words(profile: QuestionProfile) -> frozenset[str]:
     verb and place and who asks (:data:`_FIGURE_ASKING`, :func:`_asker`), and the verb by which
     a filer is asked to have reported it ("what charges did PepsiCo record": the filing states
     "Restructuring and impairment charges")."""
-    words = frozenset(_reported_verb(profile.question))
+    words = frozenset(_reported_verb(profile.question)) | _frame_words(profile)
     if profile.answer_type in _FIGURE_TYPES:
         words |= _FIGURE_ASKING | _asker(profile.question)
     return words
+
+
+def _frame_words(profile: QuestionProfile) -> frozenset[str]:
+    """The words by which a question says where its answer is to be read ("according to
+    Boeing's FY2022 10-K", "per the annual report", "does 3M's 10-K say") and whose the thing
+    asked about is ("the airline industry that Boeing depends on"): the source and the asker's
+    tie of the filer to the thing, not what the answer states about it."""
+    question = profile.question
+    words = [t for m in _SOURCE_LEAD.finditer(question) for t in terms(m.group("lead"))]
+    words += [t for m in _SOURCE_DOC.finditer(question) for t in terms(m.group("doc"))]
+    words += [t for m in _SAYING.finditer(question) for t in terms(m.group("verb"))]
+    words += _purpose_words(question)
+    named = {t for name in profile.names for t in terms(name)}
+    for match in _HOLDER_CLAUSE.finditer(question):
+        if set(terms(match.group("holder"))) <= named:
+            words += terms(match.group("verb"))
+    return frozenset(words)
+
+
+_SOURCE_LEAD = re.compile(
+    r"\b(?P<lead>according\s+to|as\s+(?:stated|reported|disclosed|described|noted)\s+(?:in|by))\b",
+    re.IGNORECASE,
+)
+"""A source frame's lead ("according to", "as reported in"): where to read, not what."""
+_SOURCE_DOC = re.compile(
+    r"\b(?:according\s+to|per|in|from|by|under)\s+(?:(?:the|its|their|[\w&'’.-]+['’]s?)\s+){0,3}?"
+    r"(?P<doc>(?:(?:fy\s?)?'?\d{2,4}\s+|fiscal\s+(?:year\s+)?\d{4}\s+|latest\s+|newest\s+|"
+    r"most\s+recent\s+|recent\s+)*(?:form\s+)?(?:10-?[kq]|annual\s+report|(?:annual\s+)?filings?|"
+    r"earnings\s+release))\b",
+    re.IGNORECASE,
+)
+"""A filing named as the source ("in its FY2022 10-K", "per the annual report")."""
+_SAYING = re.compile(
+    r"\b(?:does|did|do)\s+(?:[\w&'’.-]+\s+){1,6}?"
+    r"(?P<verb>say|state|mention|disclose|indicate|note|describe|characteri[sz]e|consider)\b",
+    re.IGNORECASE,
+)
+"""A source asked what it says ("does 3M's 10-K say ...", "does Boeing consider ...")."""
+
+
+def _purpose_words(question: str) -> list[str]:
+    """The terms of a purpose opening the question ("For an inventory turnover calculation,
+    give me ..."): why the asker asks; the words the ask says too ("... and its closing
+    inventories") stay what is asked."""
+    if (purpose := _PURPOSE_OPENING.match(question)) is None:
+        return []
+    asked = set(terms(question[purpose.end() :]))
+    return [t for t in terms(purpose.group("purpose")) if t not in asked]
+
+
+_PURPOSE_OPENING = re.compile(
+    r"\s*for\s+(?:an?|my|our)\s+(?P<purpose>(?:[\w&/'-]+\s+){0,4}?"
+    r"(?:calculation|computation|analysis|model|ratio|review|comparison|benchmark|memo|deck))"
+    r"\s*[:;,–—-]",
+    re.IGNORECASE,
+)
+"""A purpose opening the question that question analysis leaves in ("For an inventory
+turnover calculation, give me ..."): no detail of what is asked."""
+_HOLDER_CLAUSE = re.compile(
+    r"\b(?:that|which)\s+(?P<holder>(?:[A-Z][\w&'’.-]*\s+){1,3}?)"
+    r"(?P<verb>[a-z]+(?:s|ed))\b(?:\s+(?:on|upon|in|to|with|from|for))?"
+)
+"""A clause tying a named filer to what is asked about ("the airline industry that Boeing
+depends on"): which thing is meant, not what is asked of it."""
 
 
 def _states_time(text: str) -> bool:
