@@ -63,8 +63,10 @@ class TestTheSourceFrame:
             "Is the market cyclical, according to Initech's FY2022 10-K?"
         )
         assert {"annual", "report"} <= _frame("Per the annual report, how many plants are there?")
-        assert "say" in _frame("Does Initech's 10-K say the first quarter is its seasonal low?")
-        assert set(terms("disclose")) <= _frame("Does Initech disclose a material weakness?")
+        # What a source is asked to say is what is asked: "what does the NIST catalog say I
+        # should do about their logins" keeps "say" in its topic (dropping it let a sentence
+        # on failed logons through on a held-out question).
+        assert "say" not in _frame("What does the NIST catalog say I should do about logins?")
         # A report that is what is asked about is no frame.
         assert not _frame("What does the auditor's report conclude about internal control?")
 

@@ -3652,13 +3652,12 @@ def _asking_words(profile: QuestionProfile) -> frozenset[str]:
 
 def _frame_words(profile: QuestionProfile) -> frozenset[str]:
     """The words by which a question says where its answer is to be read ("according to
-    Boeing's FY2022 10-K", "per the annual report", "does 3M's 10-K say") and whose the thing
+    Boeing's FY2022 10-K", "per the annual report", "in its FY2022 10-K") and whose the thing
     asked about is ("the airline industry that Boeing depends on"): the source and the asker's
     tie of the filer to the thing, not what the answer states about it."""
     question = profile.question
     words = [t for m in _SOURCE_LEAD.finditer(question) for t in terms(m.group("lead"))]
     words += [t for m in _SOURCE_DOC.finditer(question) for t in terms(m.group("doc"))]
-    words += [t for m in _SAYING.finditer(question) for t in terms(m.group("verb"))]
     words += _purpose_words(question)
     named = {t for name in profile.names for t in terms(name)}
     for match in _HOLDER_CLAUSE.finditer(question):
@@ -3680,12 +3679,6 @@ _SOURCE_DOC = re.compile(
     re.IGNORECASE,
 )
 """A filing named as the source ("in its FY2022 10-K", "per the annual report")."""
-_SAYING = re.compile(
-    r"\b(?:does|did|do)\s+(?:[\w&'’.-]+\s+){1,6}?"
-    r"(?P<verb>say|state|mention|disclose|indicate|note|describe|characteri[sz]e|consider)\b",
-    re.IGNORECASE,
-)
-"""A source asked what it says ("does 3M's 10-K say ...", "does Boeing consider ...")."""
 
 
 def _purpose_words(question: str) -> list[str]:
