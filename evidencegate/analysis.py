@@ -38,6 +38,7 @@ __all__ = [
     "PERIOD_WORDS",
     "REQUIRING_WORDS",
     "SOFT_VALUE_KINDS",
+    "WHOLE_ASKED",
     "AnswerType",
     "AskedMeasure",
     "Period",
@@ -994,11 +995,12 @@ _ASK_OPENER = re.compile(
 """The words opening an ask whose object is the noun phrases ("What are", "What's")."""
 
 
-_WHOLE_ASKED = frozenset(
+WHOLE_ASKED = frozenset(
     terms("total overall company-wide companywide consolidated whole entire combined")
 )
-"""Words asking for the whole filer's figure ("total revenues"): which figure, as its row
-states it without them ("Revenues"), not a thing asked of its own."""
+"""Words asking for the whole filer's figure ("total revenues", "company-wide"): which figure,
+as its row states it without them ("Revenues"), not a thing asked of its own; an item of
+these words alone names no measure."""
 
 
 def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -1042,7 +1044,7 @@ def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
             and t not in _ASK_WORDS
             and t not in _NOT_MEASURED
             and t not in PERIOD_WORDS
-            and t not in _WHOLE_ASKED
+            and t not in WHOLE_ASKED
             and not t[:1].isdigit()
         )
         if not part:

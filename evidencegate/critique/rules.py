@@ -30,6 +30,7 @@ from evidencegate.analysis import (
     EXAMPLE_SENTENCE,
     PERIOD_WORDS,
     REQUIRING_WORDS,
+    WHOLE_ASKED,
     QuestionProfile,
     ask_clause,
     asked_measure,
@@ -773,7 +774,7 @@ class RulesCritic:
                 _TIME_ASKING
                 if profile.answer_type in _TIME_TYPES
                 and any(_states_time(_split(t)[0]) for t in texts)
-                else _WHOLE_WORDS
+                else WHOLE_ASKED
                 if profile.answer_type in _FIGURE_TYPES
                 else frozenset()
             ) | (
@@ -835,7 +836,7 @@ class RulesCritic:
             items = [
                 item
                 for item in profile.items
-                if not set(item) <= _WHOLE_WORDS and 2 * len(set(item) & frame) < len(item)
+                if not set(item) <= WHOLE_ASKED and 2 * len(set(item) & frame) < len(item)
             ]
             if len(items) >= 2:
                 # "X's operating profit, D&A and capital spending": a figure for each of them.
@@ -3631,11 +3632,6 @@ _FIGURE_ASKING = (
 segments", "what did it carry on its balance sheet"): verbs and places no table row states; nor
 the words asking for the company's own figure ("company-wide", "for all the company",
 "consolidated"), which its statements give without saying so."""
-_WHOLE_WORDS = frozenset(
-    terms("total overall company-wide companywide consolidated whole entire combined")
-)
-"""Words asking for the whole filer's figure ("in total", "company-wide"): a question's item
-of these words alone names no measure of its own."""
 _FIGURE_TYPES = frozenset({"amount", "percentage", "comparison", "count"})
 
 
