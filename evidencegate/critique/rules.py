@@ -141,7 +141,7 @@ PART = "part: "
 class RulesCritic:
     """Two-phase rules critic. ``min_support``: lexical support a verified claim needs."""
 
-    component_id = "critic:rules@9"
+    component_id = "critic:rules@10"
 
     def __init__(
         self,

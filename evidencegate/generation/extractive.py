@@ -151,7 +151,7 @@ class ExtractiveGenerator:
     quoted with its row label and its column header.
     """
 
-    component_id = "generator:extractive@10"
+    component_id = "generator:extractive@11"
 
     def __init__(
         self,
