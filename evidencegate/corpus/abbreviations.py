@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from evidencegate.corpus.readings import version_reading
 from evidencegate.protocols import SourceLookup
 
 __all__ = ["Abbreviation", "abbreviations_of", "defined_abbreviations"]
@@ -105,29 +106,9 @@ def defined_abbreviations(texts: Iterable[str]) -> tuple[Abbreviation, ...]:
     return tuple(found)
 
 
-_CACHE: dict[tuple[str, str, str, str], tuple[Abbreviation, ...]] = {}
-_CACHE_SIZE = 256
-
-
 def abbreviations_of(
     pages: SourceLookup, doc_id: str, version: str, *, tenant: str | None = None
 ) -> tuple[Abbreviation, ...]:
     """The abbreviations one stored version defines, read from all its pages (kept by its
     hash)."""
-    first = pages.lookup(doc_id, version, 1, tenant=tenant)
-    if first is None:
-        return ()
-    document = first.document
-    key = (document.tenant, doc_id, version, document.sha256)
-    found = _CACHE.get(key)
-    if found is None:
-        texts = [first.page.text]
-        for number in range(2, document.pages + 1):
-            source = pages.lookup(doc_id, version, number, tenant=tenant)
-            if source is not None:
-                texts.append(source.page.text)
-        found = defined_abbreviations(texts)
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return found
+    return version_reading(pages, doc_id, version, defined_abbreviations, tenant=tenant)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from evidencegate.corpus.readings import version_reading
 from evidencegate.protocols import SourceLookup
 
 __all__ = ["asks_a_part", "filing_segments", "segment_row", "segments_asked", "segments_of"]
@@ -50,31 +51,11 @@ def filing_segments(texts: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(kept, key=lambda n: (-len(n), n)))
 
 
-_CACHE: dict[tuple[str, str, str, str], tuple[str, ...]] = {}
-_CACHE_SIZE = 256
-
-
 def segments_of(
     pages: SourceLookup, doc_id: str, version: str, *, tenant: str | None = None
 ) -> tuple[str, ...]:
     """The segments of one stored version, read from all its pages (kept by its hash)."""
-    first = pages.lookup(doc_id, version, 1, tenant=tenant)
-    if first is None:
-        return ()
-    document = first.document
-    key = (document.tenant, doc_id, version, document.sha256)
-    found = _CACHE.get(key)
-    if found is None:
-        texts = [first.page.text]
-        for number in range(2, document.pages + 1):
-            source = pages.lookup(doc_id, version, number, tenant=tenant)
-            if source is not None:
-                texts.append(source.page.text)
-        found = filing_segments(texts)
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = found
-    return found
+    return version_reading(pages, doc_id, version, filing_segments, tenant=tenant)
 
 
 _PART_KIND = re.compile(r"\b(?:segments?|divisions?|business(?:es)?|business\s+units?)\b", re.I)
