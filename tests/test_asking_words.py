@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import normalise_question, profile_question
-from evidencegate.contracts import Citation, Claim, ClaimVerification, Passage
 from evidencegate.critique.rules import (
     _PLACE,
     RulesCritic,
@@ -21,10 +20,9 @@ from evidencegate.critique.rules import (
     _reported_verb,
     _states_time,
 )
-from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
 from evidencegate.text import terms
-from evidencegate.verify.verifier import Verifier
+from tests.audit_support import audit_missing
 
 AS_OF = dt.date(2024, 6, 1)
 
@@ -37,30 +35,7 @@ def _corpus(doc_id: str, pages: list[str]) -> InMemoryCorpus:
 
 def _missing(corpus: InMemoryCorpus, question: str, quote: str) -> list[str]:
     """The facts the critic finds missing when the answer quotes ``quote`` alone."""
-    evidence = corpus.search(question, as_of=AS_OF, limit=8)
-    where: Passage = next(p for p in evidence if quote in p.text)
-    citation = Citation(
-        doc_id=where.doc_id,
-        version=where.version,
-        page=where.page,
-        quote=quote,
-        evidence_id=where.passage_id,
-    )
-    claim = Claim(claim_id="c-0", text=quote, citations=[citation])
-    checks: list[ClaimVerification] = [
-        Verifier.from_policy(corpus, Policy()).verify(claim, as_of=AS_OF)
-    ]
-    critic = RulesCritic(pages=corpus)
-    sufficiency = critic.sufficiency(question, evidence, as_of=AS_OF)
-    audit = critic.audit(
-        question,
-        [claim],
-        checks,
-        evidence,
-        as_of=AS_OF,
-        required_facts=sufficiency.required_facts,
-    )
-    return audit.missing_facts
+    return audit_missing(corpus, question, [quote], as_of=AS_OF)
 
 
 def _of(missing: list[str], *kinds: str) -> list[str]:

@@ -22,6 +22,7 @@ from evidencegate.critique.rules import RulesCritic
 from evidencegate.policy import Policy
 from evidencegate.testing import InMemoryCorpus
 from evidencegate.verify.verifier import Verifier
+from tests.audit_support import audit_missing
 
 AS_OF = dt.date(2024, 6, 1)
 
@@ -220,22 +221,7 @@ def _cite(evidence: list[Passage], quote: str) -> Citation:
 def _audit(
     critic: RulesCritic, question: str, corpus: InMemoryCorpus, quotes: list[str]
 ) -> list[str]:
-    evidence = corpus.search(question, as_of=AS_OF, limit=8)
-    claims = []
-    for n, quote in enumerate(quotes):
-        claims.append(Claim(claim_id=f"c-{n}", text=quote, citations=[_cite(evidence, quote)]))
-    verifier = Verifier.from_policy(corpus, Policy())
-    checks: list[ClaimVerification] = [verifier.verify(c, as_of=AS_OF) for c in claims]
-    sufficiency = critic.sufficiency(question, evidence, as_of=AS_OF)
-    audit = critic.audit(
-        question,
-        claims,
-        checks,
-        evidence,
-        as_of=AS_OF,
-        required_facts=sufficiency.required_facts,
-    )
-    return audit.missing_facts
+    return audit_missing(corpus, question, quotes, as_of=AS_OF, critic=critic)
 
 
 GIFT_LIMIT = (

@@ -14,43 +14,17 @@ from __future__ import annotations
 import datetime as dt
 
 from evidencegate.analysis import profile_question
-from evidencegate.contracts import Citation, Claim, ClaimVerification, Passage
-from evidencegate.critique.rules import RulesCritic, _frame_words, _organization_described
-from evidencegate.policy import Policy
+from evidencegate.critique.rules import _frame_words, _organization_described
 from evidencegate.testing import InMemoryCorpus
 from evidencegate.text import terms
-from evidencegate.verify.verifier import Verifier
+from tests.audit_support import audit_missing
 
 AS_OF = dt.date(2024, 6, 1)
 
 
 def _missing(corpus: InMemoryCorpus, question: str, *quotes: str) -> list[str]:
     """The facts the critic finds missing when the answer quotes ``quotes``, a claim each."""
-    evidence = corpus.search(question, as_of=AS_OF, limit=8)
-    claims: list[Claim] = []
-    for n, quote in enumerate(quotes):
-        where: Passage = next(p for p in evidence if quote in p.text)
-        citation = Citation(
-            doc_id=where.doc_id,
-            version=where.version,
-            page=where.page,
-            quote=quote,
-            evidence_id=where.passage_id,
-        )
-        claims.append(Claim(claim_id=f"c-{n}", text=quote, citations=[citation]))
-    verifier = Verifier.from_policy(corpus, Policy())
-    checks: list[ClaimVerification] = [verifier.verify(c, as_of=AS_OF) for c in claims]
-    critic = RulesCritic(pages=corpus)
-    sufficiency = critic.sufficiency(question, evidence, as_of=AS_OF)
-    audit = critic.audit(
-        question,
-        claims,
-        checks,
-        evidence,
-        as_of=AS_OF,
-        required_facts=sufficiency.required_facts,
-    )
-    return audit.missing_facts
+    return audit_missing(corpus, question, quotes, as_of=AS_OF)
 
 
 def _frame(question: str) -> frozenset[str]:
