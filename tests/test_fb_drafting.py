@@ -8,12 +8,9 @@ The filing is made up (a small tool maker with a December fiscal year end).
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from evidencegate.analysis import profile_question
-from evidencegate.contracts import Claim, Passage
 from evidencegate.generation.extractive import (
     _CAUSE_STATED,
     ExtractiveGenerator,
@@ -22,9 +19,9 @@ from evidencegate.generation.extractive import (
     _states_date,
     asks_explanation,
 )
-from evidencegate.testing import InMemoryCorpus
-
-AS_OF = dt.date(2023, 6, 30)
+from tests.filing_support import AS_OF
+from tests.filing_support import draft as _draft
+from tests.filing_support import filing as _corpus
 
 COSTS = (
     "Cost of Sales\n"
@@ -63,17 +60,6 @@ MARKET = (
     "According to the Tool Dealers Association, industry sales of tools fell 5% in 2022.\n"
     "Historically, the tool industry has been cyclical and competitive.\n"
 )
-
-
-def _corpus(*pages: str, version: str = "FY2022") -> InMemoryCorpus:
-    corpus = InMemoryCorpus()
-    corpus.add("NWT_2022_10K", version, dt.date(2023, 2, 10), list(pages))
-    return corpus
-
-
-def _draft(corpus: InMemoryCorpus, question: str) -> list[Claim]:
-    evidence: list[Passage] = corpus.search(question, as_of=AS_OF, limit=8)
-    return ExtractiveGenerator(pages=corpus).draft(question, evidence, as_of=AS_OF).claims
 
 
 class TestReading:

@@ -7,17 +7,14 @@ The filing is made up (a small tool maker with a December fiscal year end).
 
 from __future__ import annotations
 
-import datetime as dt
-
 from evidencegate.analysis import has_figure, normalise_question, profile_question
-from evidencegate.contracts import Claim, Operation, Passage
+from evidencegate.contracts import Operation
 from evidencegate.generation.derive import derivation_request
-from evidencegate.generation.extractive import ExtractiveGenerator
-from evidencegate.testing import InMemoryCorpus
 from evidencegate.verify.derived import derivation_evidence
 from evidencegate.verify.edits import EvidenceText, find_edits
-
-AS_OF = dt.date(2023, 6, 30)
+from tests.filing_support import AS_OF
+from tests.filing_support import draft as _draft
+from tests.filing_support import filing as _corpus
 
 BALANCE = (
     "Northwind Tools Inc.\nConsolidated Balance Sheet\nAt December 31\n"
@@ -61,17 +58,6 @@ TAX = (
     "Income Taxes\nThe 2022 effective tax rate increased 3.1% as compared to the 2021 rate.\n"
     "(Dollars in millions) 2022 2021\nEffective Rate 18.2 % 15.1 %\n"
 )
-
-
-def _corpus(*pages: str) -> InMemoryCorpus:
-    corpus = InMemoryCorpus()
-    corpus.add("NWT_2022_10K", "FY2022", dt.date(2023, 2, 10), list(pages))
-    return corpus
-
-
-def _draft(corpus: InMemoryCorpus, question: str) -> list[Claim]:
-    evidence: list[Passage] = corpus.search(question, as_of=AS_OF, limit=8)
-    return ExtractiveGenerator(pages=corpus).draft(question, evidence, as_of=AS_OF).claims
 
 
 class TestReading:
