@@ -933,6 +933,23 @@ def _parts(question: str, years: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(asks) if len(asks) >= 2 else ()
 
 
+def _measured_terms(
+    chunk: str, named: set[str] | frozenset[str], drop: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """The terms of one asked item of a question that say what is measured: not the names,
+    the period, the asking frame, words measuring nothing, figures, nor ``drop``."""
+    return tuple(
+        t
+        for t in terms(chunk)
+        if t not in named
+        and t not in PERIOD_WORDS
+        and t not in _NOT_MEASURED
+        and t not in _FRAME
+        and t not in drop
+        and not t[:1].isdigit()
+    )
+
+
 def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """The measured items of a figure question listing several, each as its terms."""
     if kind not in ("amount", "percentage", "count", "duration", "date"):
@@ -949,15 +966,7 @@ def _items(text: str, kind: AnswerType, names: Sequence[str]) -> tuple[tuple[str
         text = re.sub(rf"{name}(?:\s*(?:,|&|\band\b)\s*{name})*", " ", text)
     items = []
     for n, chunk in enumerate(_listed(text)):
-        item = tuple(
-            t
-            for t in terms(chunk)
-            if t not in named
-            and t not in PERIOD_WORDS
-            and t not in _NOT_MEASURED
-            and t not in _FRAME
-            and not t[:1].isdigit()
-        )
+        item = _measured_terms(chunk, named)
         if not item:
             continue
         if n and _CLAUSE_START.match(chunk):
@@ -1036,17 +1045,7 @@ def _conjoined(text: str, names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
         second = _AFTER_HEAD.sub("", chunks[1].strip(" ,;?"))
         if len(words) == 1 and n == 0 and len(re.findall(r"[A-Za-z][\w'-]*", second)) > 1:
             return ()  # "race and ethnicity data": the first word shares the second's head
-        part = tuple(
-            t
-            for t in terms(chunk)
-            if t not in named
-            and t not in _FRAME
-            and t not in _ASK_WORDS
-            and t not in _NOT_MEASURED
-            and t not in PERIOD_WORDS
-            and t not in WHOLE_ASKED
-            and not t[:1].isdigit()
-        )
+        part = _measured_terms(chunk, named, _ASK_WORDS | WHOLE_ASKED)
         if not part:
             return ()  # "total revenues and the segment's revenues": the whole, no thing asked
         conjoined.append(part)
