@@ -36,6 +36,7 @@ __all__ = [
     "CADENCES",
     "FIGURE_TYPES",
     "PERIOD_WORDS",
+    "PURPOSE_NOUN",
     "REQUIRING_WORDS",
     "SOFT_VALUE_KINDS",
     "WHOLE_ASKED",
@@ -678,15 +679,17 @@ _PURPOSE_GERUND = (
     r"benchmarking|reconciling|doing|putting\s+together|filling\s+(?:in|out)|writing\s+up|"
     r"asking\s+for)"
 )
-_PURPOSE_NOUN = (
+PURPOSE_NOUN = (
     r"(?:deck|model|pack|memo|report|analysis|calculation|ratio|review|spreadsheet|sheet|"
     r"slides?|note|notes|doc|document|write-?up|comparison|benchmark|file|workpapers?|"
-    r"dashboard|summary|brief|briefing|presentation)"
+    r"dashboard|summary|brief|briefing|presentation|computation)"
 )
+"""What an asker prepares with the answer ("deck", "memo", "quick ratio"): "for my X deck"
+says why the question is asked, not what it asks."""
 _PURPOSE_OPENING = re.compile(
     r"^\s*(?:"
     # "For my capex benchmarking deck:", "For our audit file -"
-    rf"for\s+(?:my|our)\s+(?:[\w&/'-]+\s+){{0,4}}?{_PURPOSE_NOUN}\s*[:;,–—-]+"
+    rf"for\s+(?:my|our)\s+(?:[\w&/'-]+\s+){{0,4}}?{PURPOSE_NOUN}\s*[:;,–—-]+"
     # "I'm computing EBITDA.", "We are preparing the board pack;"
     rf"|(?:i\s*['’]?m|i\s+am|we\s*['’]?re|we\s+are)\s+{_PURPOSE_GERUND}\b[^.;:?!]{{0,60}}[.;:!–—-]"
     r")\s*(?=\S)",
@@ -699,7 +702,7 @@ _PURPOSE_CLOSING = re.compile(
     # "... ($m)? computing R&D intensity", "? asking for our logging design doc"
     rf"(?:i\s*['’]?m\s+|i\s+am\s+|we\s*['’]?re\s+|we\s+are\s+)?{_PURPOSE_GERUND}\b"
     # "..., for my quick ratio", "... - for the board pack"
-    rf"|for\s+(?:my|our|a|an|the)\s+(?:[\w&/'-]+\s+){{0,4}}?{_PURPOSE_NOUN}\b"
+    rf"|for\s+(?:my|our|a|an|the)\s+(?:[\w&/'-]+\s+){{0,4}}?{PURPOSE_NOUN}\b"
     r")[^?]{0,80}$",
     re.IGNORECASE,
 )

@@ -29,6 +29,7 @@ from evidencegate.analysis import (
     ASK_WORDS,
     EXAMPLE_SENTENCE,
     PERIOD_WORDS,
+    PURPOSE_NOUN,
     REQUIRING_WORDS,
     WHOLE_ASKED,
     QuestionProfile,
@@ -3688,9 +3689,7 @@ def _purpose_words(question: str) -> list[str]:
 
 
 _PURPOSE_OPENING = re.compile(
-    r"\s*for\s+(?:an?|my|our)\s+(?P<purpose>(?:[\w&/'-]+\s+){0,4}?"
-    r"(?:calculation|computation|analysis|model|ratio|review|comparison|benchmark|memo|deck))"
-    r"\s*[:;,–—-]",
+    rf"\s*for\s+(?:an?|my|our)\s+(?P<purpose>(?:[\w&/'-]+\s+){{0,4}}?{PURPOSE_NOUN})\s*[:;,–—-]",
     re.IGNORECASE,
 )
 """A purpose opening the question that question analysis leaves in ("For an inventory
